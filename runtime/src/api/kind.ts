@@ -1,0 +1,30 @@
+/**
+ * A kind at run time: what the client, the cache and controllers take to address objects
+ * of type `T`. Interfaces vanish when TypeScript compiles, so each API type file pairs its
+ * root interface with a `Kind` constant of the same name.
+ *
+ * @example
+ * export interface DemoVolume { metadata?: ObjectMeta; spec: DemoVolumeSpec }
+ * export const DemoVolume = defineKind<DemoVolume>({ ...groupVersion, kind: 'DemoVolume', plural: 'demovolumes', namespaced: true });
+ */
+export interface Kind<T = unknown> {
+  /** API group; `''` for the core group. */
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The resource name in URLs, e.g. `demovolumes`. */
+  readonly plural: string;
+  readonly namespaced: boolean;
+  /** Carries `T` for inference; never set. */
+  readonly __object?: T;
+}
+
+/** Declares the run-time handle of a kind; see {@link Kind}. */
+export function defineKind<T>(kind: Omit<Kind<T>, '__object'>): Kind<T> {
+  return Object.freeze({ ...kind });
+}
+
+/** `group/version`, or `version` alone for the core group: the object's `apiVersion`. */
+export function apiVersionOf(kind: Pick<Kind, 'group' | 'version'>): string {
+  return kind.group === '' ? kind.version : `${kind.group}/${kind.version}`;
+}

@@ -1,0 +1,47 @@
+import type { Kind } from '../api/kind.js';
+import type { KubeObject } from '../object.js';
+
+/** Callbacks an informer calls after its store has taken the change. */
+export interface EventHandler<T extends KubeObject> {
+  add?(object: T): void;
+  update?(oldObject: T, newObject: T): void;
+  delete?(object: T): void;
+}
+
+/** Selects cached objects; `index` uses an indexer registered with `addIndex`. */
+export interface ListOptions {
+  namespace?: string;
+  /** Equality-based label selector as an object, e.g. `{ app: 'web' }`. */
+  labels?: Record<string, string>;
+  index?: { name: string; value: string };
+}
+
+/**
+ * One kind's list+watch, kept alive through watch failures, API server restarts and 410
+ * Gone, with a store of the objects it has seen (managedFields stripped).
+ */
+export interface Informer<T extends KubeObject> {
+  readonly kind: Kind<T>;
+  /**
+   * Registers handlers. A handler added after the initial list gets an `add` for every
+   * object already in the store. Returns a function that unregisters it.
+   */
+  addHandler(handler: EventHandler<T>): () => void;
+  /** Adds a named index: `fn` returns the values an object is indexed under. */
+  addIndex(name: string, fn: (object: T) => string[]): void;
+  get(name: string, namespace?: string): T | undefined;
+  list(options?: ListOptions): T[];
+  hasSynced(): boolean;
+}
+
+/** Shared informers, one per kind, started together. */
+export interface Cache {
+  /** The informer of `kind`, created on first use; started at once if the cache runs. */
+  informerFor<T extends KubeObject>(kind: Kind<T>): Informer<T>;
+  /** Whether an informer for `kind` exists (reads of such kinds are served from it). */
+  has(kind: Kind): boolean;
+  /** Starts every informer; they run until `signal` aborts. */
+  start(signal: AbortSignal): void;
+  /** Resolves true once every informer has listed, false if `timeoutMs` passes first. */
+  waitForSync(timeoutMs: number): Promise<boolean>;
+}

@@ -1,0 +1,60 @@
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { UserError } from '../errors.js';
+import type { PlannedChange } from './types.js';
+
+/**
+ * Writes every CREATE and UPDATE of a plan, all or nothing: each file is first written
+ * beside its target, and only when all are staged are they renamed into place; a failure
+ * restores what was there. A plan with a CONFLICT writes nothing.
+ */
+export async function applyChanges(root: string, changes: readonly PlannedChange[]): Promise<void> {
+  const conflicts = changes.filter((c) => c.action === 'CONFLICT');
+  if (conflicts.length > 0) {
+    const names = conflicts.map((c) => c.path).join(', ');
+    throw new UserError(`would overwrite ${names}; nothing was written (use --force to overwrite)`);
+  }
+  const writes = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
+  const token = `.opgen-tmp-${process.pid}-${Date.now()}`;
+  const createdDirs: string[] = [];
+  const staged: { target: string; temp: string; backup?: string }[] = [];
+  try {
+    for (const change of writes) {
+      const target = join(root, change.path);
+      await mkdirTracked(dirname(target), createdDirs);
+      const temp = `${target}${token}`;
+      staged.push({ target, temp });
+      await writeFile(temp, change.file.content, { flag: 'wx' });
+      if (change.file.executable) await chmod(temp, 0o755);
+    }
+    for (const [i, entry] of staged.entries()) {
+      if (writes[i]!.action === 'UPDATE') {
+        entry.backup = `${entry.target}${token}.bak`;
+        await rename(entry.target, entry.backup);
+      }
+      await rename(entry.temp, entry.target);
+    }
+  } catch (error) {
+    await rollBack(staged, createdDirs);
+    throw error;
+  }
+  await Promise.all(staged.map((s) => (s.backup ? rm(s.backup, { force: true }) : undefined)));
+}
+
+async function rollBack(staged: { target: string; temp: string; backup?: string }[], createdDirs: string[]) {
+  for (const entry of staged.reverse()) {
+    await rm(entry.temp, { force: true });
+    if (entry.backup) await rename(entry.backup, entry.target).catch(() => undefined);
+  }
+  // Directories the write created are removed deepest first, only when left empty.
+  for (const dir of createdDirs.reverse()) await rm(dir, { recursive: false }).catch(() => undefined);
+}
+
+async function mkdirTracked(dir: string, createdDirs: string[]): Promise<void> {
+  const first = await mkdir(dir, { recursive: true });
+  if (first === undefined) return;
+  // mkdir returns the first directory it created; record it and each below it down to dir.
+  const chain: string[] = [];
+  for (let d = dir; d.length >= first.length; d = dirname(d)) chain.unshift(d);
+  createdDirs.push(...chain);
+}

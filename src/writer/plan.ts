@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GeneratedFile, PlannedChange } from './types.js';
+
+/** Compares generated files with what is on disk under `root`, without writing. */
+export async function planChanges(
+  root: string,
+  files: readonly GeneratedFile[],
+  options: { force?: boolean } = {},
+): Promise<PlannedChange[]> {
+  const seen = new Set<string>();
+  const changes: PlannedChange[] = [];
+  for (const file of files) {
+    if (seen.has(file.path)) throw new Error(`two generators produced ${file.path}`);
+    seen.add(file.path);
+    const current = await readIfExists(join(root, file.path));
+    changes.push({ path: file.path, file, action: decide(file, current, options.force ?? false) });
+  }
+  return changes.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function decide(file: GeneratedFile, current: string | undefined, force: boolean): PlannedChange['action'] {
+  if (current === undefined) return 'CREATE';
+  if (current === file.content) return 'UNCHANGED';
+  switch (file.ownership) {
+    case 'generated':
+      return 'UPDATE';
+    case 'once':
+      return 'SKIP';
+    case 'user':
+      return force ? 'UPDATE' : 'CONFLICT';
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

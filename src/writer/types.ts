@@ -1,0 +1,27 @@
+/**
+ * A file a generator wants on disk. Generators return these and never touch the disk; the
+ * writer decides what each becomes.
+ */
+export interface GeneratedFile {
+  /** Path relative to the project root, with `/` separators. */
+  path: string;
+  content: string;
+  /**
+   * Who owns the file once written:
+   * - `user`: scaffolded once, then the user's; rewritten only with `--force`.
+   * - `once`: written if absent, otherwise left alone without complaint (samples).
+   * - `generated`: always rewritten to match (CRDs, RBAC, and files the command updates).
+   */
+  ownership: 'user' | 'once' | 'generated';
+  /** Mark the file executable. */
+  executable?: boolean;
+}
+
+/** What the writer does, or would do, with one file. */
+export type Action = 'CREATE' | 'UPDATE' | 'SKIP' | 'UNCHANGED' | 'CONFLICT';
+
+export interface PlannedChange {
+  path: string;
+  action: Action;
+  file: GeneratedFile;
+}
