@@ -120,7 +120,7 @@ export function writeSyntheticApi({ kinds, fields, tsDir, goDir }) {
 
   mkdirSync(join(tsDir, 'src/api/v1'), { recursive: true });
   writeFileSync(join(tsDir, 'PROJECT'), [
-    'version: "3"', 'layout:', '- opgen.dev/typescript/v1', 'domain: example.com', 'projectName: bench', 'resources: []', '',
+    'version: "3"', 'layout:', '- typescript.opgen.dev/v1', 'domain: example.com', 'projectName: bench', 'resources: []', '',
   ].join('\n'));
   writeFileSync(join(tsDir, 'src/api/v1/groupversion_info.ts'),
     `/**\n * Package v1 of the bench API.\n * +groupName=${group}\n */\nexport const groupVersion = { group: '${group}', version: 'v1' } as const;\n`);

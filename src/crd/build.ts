@@ -1,0 +1,122 @@
+/**
+ * The CRD pipeline: API files → version folders → Kinds → CRDs, every schema checked
+ * against the API server's rules. Pure: it takes file texts and returns CRDs or errors.
+ *
+ * @module
+ */
+import { Node, type SourceFile } from 'ts-morph';
+import { UserError } from '../errors.js';
+import type { ProjectConfig } from '../project/model.js';
+import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
+import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
+import { dropDescriptions, walkDeclaration } from '../schema/walk.js';
+import { checkDefaults, checkStructural } from '../validation/structural.js';
+import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
+import { limitDescriptions } from './descriptions.js';
+import { findVersionFolders, sourceProject, type VersionFolder } from './discover.js';
+import { locatePath } from './locate.js';
+import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
+
+export interface BuildOptions {
+  project: ProjectConfig;
+  generatorVersion: string;
+  /** `--max-desc-len`: shorten descriptions to this many characters (0 drops them). */
+  maxDescriptionLength?: number;
+}
+
+export interface BuildResult {
+  crds: AssembledCrd[];
+  errors: UserError[];
+}
+
+/** Builds the CRDs of the API files `texts` (absolute path → text) of the project at `root`. */
+export function buildCrds(root: string, texts: ReadonlyMap<string, string>, options: BuildOptions): BuildResult {
+  const errors: UserError[] = [];
+  const files = sourceProject(texts);
+  const folders = findVersionFolders(root, files, errors);
+  checkGroupVersions(root, folders, errors);
+  const folderOf = new Map<string, VersionFolder>();
+  for (const folder of folders) for (const file of folder.files) folderOf.set(file.getFilePath(), folder);
+  const ctx = createContext({ files, root, optionalByDefault: (file) => folderOf.get(file.getFilePath())?.optionalByDefault ?? false });
+
+  const kinds: KindVersion[] = [];
+  for (const [path, file] of files) {
+    const folder = folderOf.get(path);
+    for (const decl of file.getInterfaces()) {
+      if (!isRootInterface(decl) || isListInterface(decl)) continue;
+      if (!folder) {
+        fail(ctx, decl.getNameNode(), `Kind ${decl.getName()} is outside a version folder`, `move it next to a groupversion_info.ts (in ${displayPath(ctx, file).replace(/\/[^/]*$/, '')} there is none)`);
+        continue;
+      }
+      if (folder.skip) continue;
+      const walked = walkKind(ctx, decl);
+      if (!walked) continue;
+      if (folder.skipDescriptions) dropDescriptions(walked.schema);
+      kinds.push({ ...walked, group: folder.group, version: folder.version, folder });
+    }
+    for (const alias of file.getTypeAliases()) {
+      if (/\+kubebuilder:object:root/.test(alias.getLeadingCommentRanges().map((r) => r.getText()).join('\n'))) {
+        fail(ctx, alias.getNameNode(), `Kind ${alias.getName()} must be an interface`, `write it as export interface ${alias.getName()} { metadata?: ObjectMeta; … }`);
+      }
+    }
+    if (folder && !folder.skip) checkOtherDeclarations(ctx, file);
+  }
+  errors.push(...ctx.errors);
+
+  const crds = assembleCrds(kinds, { project: options.project, generatorVersion: options.generatorVersion }, errors);
+  checkKindHandles(root, crds, errors);
+  // The API server's rules are checked once the types themselves are right, so that one
+  // mistake is not reported twice.
+  const typesOk = errors.length === 0;
+  for (const crd of crds) {
+    for (const version of crd.crd.spec.versions) {
+      const schema = version.schema.openAPIV3Schema;
+      const source = crd.sources.get(version.name)!;
+      const problems = typesOk ? [...checkStructural(schema), ...checkDefaults(schema)] : [];
+      for (const problem of problems) {
+        const where = problem.path ? `${problem.path}: ` : '';
+        errors.push(
+          new UserError(
+            `${crd.kind} ${version.name}: ${where}${problem.message}`,
+            locatePath(schema, problem.path, ctx.locations) ?? source.location,
+            'the API server would reject this CRD',
+          ),
+        );
+      }
+      if (options.maxDescriptionLength !== undefined) limitDescriptions(schema, options.maxDescriptionLength);
+    }
+  }
+  return { crds: errors.length ? [] : crds, errors: sortErrors(errors) };
+}
+
+/**
+ * Walks the exported, non-generic types no Kind uses, so that their markers are checked
+ * too; those a Kind uses come from the cache.
+ */
+function checkOtherDeclarations(ctx: WalkContext, file: SourceFile): void {
+  const decls = [...file.getInterfaces(), ...file.getTypeAliases(), ...file.getEnums()];
+  for (const decl of decls) {
+    if (!decl.isExported()) continue;
+    if (!Node.isEnumDeclaration(decl) && decl.getTypeParameters().length) continue;
+    if (Node.isInterfaceDeclaration(decl) && isRootInterface(decl)) continue;
+    walkDeclaration(ctx, decl, [], decl.getNameNode());
+  }
+}
+
+/** Errors in file order, then line and column, so output is stable and easy to follow. */
+export function sortErrors(errors: UserError[]): UserError[] {
+  const seen = new Set<string>();
+  return errors
+    .filter((e) => {
+      const key = `${e.location?.file}:${e.location?.line}:${e.location?.column}:${e.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort(
+      (a, b) =>
+        (a.location?.file ?? '').localeCompare(b.location?.file ?? '') ||
+        (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
+        (a.location?.column ?? 0) - (b.location?.column ?? 0),
+    );
+}

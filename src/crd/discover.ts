@@ -1,0 +1,121 @@
+/**
+ * Finds the API version folders of a project (`src/api/<version>/` or
+ * `src/api/<group>/<version>/`, each with a `groupversion_info.ts`) and parses only the
+ * files under `src/api`: no tsconfig, no dependency resolution, no type check.
+ *
+ * @module
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import { Project, type SourceFile } from 'ts-morph';
+import { UserError } from '../errors.js';
+import { readComment } from '../markers/block.js';
+import { allCommentLines } from '../markers/comments.js';
+
+/** One `src/api/…/<version>` folder. */
+export interface VersionFolder {
+  /** Relative to the project root, `/`-separated. */
+  dir: string;
+  group: string;
+  version: string;
+  info: SourceFile;
+  /** The `.ts` files directly in the folder. */
+  files: SourceFile[];
+  /** `+kubebuilder:validation:Optional` at file level: properties are optional unless marked required. */
+  optionalByDefault: boolean;
+  /** `+kubebuilder:skip`: no CRDs from this folder. */
+  skip: boolean;
+  /** `+kubebuilder:skip:description`: no descriptions in this folder's schemas. */
+  skipDescriptions: boolean;
+}
+
+const apiDir = 'src/api';
+
+/** An in-memory ts-morph project holding the given files (absolute path → text). */
+export function sourceProject(texts: ReadonlyMap<string, string>): Map<string, SourceFile> {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true },
+  });
+  const files = new Map<string, SourceFile>();
+  for (const [path, text] of texts) files.set(path, project.createSourceFile(path, text, { overwrite: true }));
+  return files;
+}
+
+/** Reads every API file of the project at `root`. */
+export async function readApiFiles(root: string): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  let entries: string[];
+  try {
+    entries = await readdir(join(root, apiDir), { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return texts;
+    throw error;
+  }
+  const wanted = entries.filter((e) => /\.m?ts$/.test(e) && !/\.(d|test|spec)\.m?ts$/.test(e)).sort();
+  await Promise.all(
+    wanted.map(async (entry) => {
+      const path = join(root, apiDir, entry);
+      texts.set(path, await readFile(path, 'utf8'));
+    }),
+  );
+  return new Map([...texts].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Finds the version folders among the API files; problems with their file-level markers go to `errors`. */
+export function findVersionFolders(root: string, files: ReadonlyMap<string, SourceFile>, errors: UserError[]): VersionFolder[] {
+  const folders: VersionFolder[] = [];
+  for (const [path, info] of files) {
+    if (basename(path) !== 'groupversion_info.ts') continue;
+    const dir = dirname(path);
+    const rel = relative(root, dir).split('\\').join('/');
+    const infoPath = `${rel}/groupversion_info.ts`;
+    const block = readComment(allCommentLines(info), infoPath);
+    errors.push(...block.errors);
+    let group: string | undefined;
+    let version = basename(dir);
+    let optionalByDefault = false;
+    let skip = false;
+    let skipDescriptions = false;
+    for (const marker of block.markers) {
+      if (marker.def.ignored) continue;
+      if (!marker.def.targets.includes('package')) {
+        errors.push(new UserError(`${marker.text} has no meaning at file level`, marker.location, 'put it above the declaration it is about'));
+        continue;
+      }
+      switch (marker.canonical) {
+        case 'groupName':
+          group = marker.value as string;
+          break;
+        case 'versionName':
+          version = marker.value as string;
+          break;
+        case 'kubebuilder:validation:Optional':
+          optionalByDefault = true;
+          break;
+        case 'kubebuilder:skip':
+          skip = true;
+          break;
+        case 'kubebuilder:skip:description':
+          skipDescriptions = true;
+          break;
+      }
+    }
+    if (group === undefined) {
+      errors.push(new UserError(`${infoPath} has no +groupName marker`, { file: infoPath, line: 1, column: 1 }, 'add a comment line: +groupName=<group>.<domain>'));
+      continue;
+    }
+    if (!/^v\d+((alpha|beta)\d+)?$/.test(version)) {
+      errors.push(
+        new UserError(`version ${version} is not a Kubernetes version name`, { file: infoPath, line: 1, column: 1 }, 'use v1, v1alpha1, v2beta3, …; or set +versionName='),
+      );
+      continue;
+    }
+    const inFolder = [...files.entries()].filter(([p]) => dirname(p) === dir).map(([, f]) => f);
+    folders.push({ dir: rel, group, version, info, files: inFolder, optionalByDefault, skip, skipDescriptions });
+  }
+  return folders.sort((a, b) => a.dir.localeCompare(b.dir));
+}

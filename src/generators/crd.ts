@@ -1,0 +1,25 @@
+import type { AssembledCrd } from '../crd/assemble.js';
+import type { GeneratedFile } from '../writer/index.js';
+import { generatedHeader, toYaml } from '../yaml.js';
+
+/** `config/crd/bases/<group>_<plural>.yaml` for each CRD, keys sorted like controller-gen's output. */
+export function generateCrds(crds: readonly AssembledCrd[]): GeneratedFile[] {
+  return crds.map((crd) => ({
+    path: `config/crd/bases/${crd.group}_${crd.plural}.yaml`,
+    content: toYaml([sortKeys(crd.crd)], { header: generatedHeader }),
+    ownership: 'generated',
+  }));
+}
+
+/** A copy of `value` with every object's keys in alphabetical order (arrays keep theirs). */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,83 @@
+import { relative } from 'node:path';
+import type { Node, SourceFile } from 'ts-morph';
+import { UserError, type Location } from '../errors.js';
+import { locate } from '../markers/comments.js';
+import type { FileIndex } from './resolve.js';
+import type { JSONSchemaProps } from './types.js';
+
+/** One named type being walked, for cycle detection and the cycle's description. */
+export interface Frame {
+  key: string;
+  name: string;
+  /** The property path walked inside this type so far, e.g. `.children[]`. */
+  path: string;
+}
+
+/** State shared by one walk over a project's API files. */
+export interface WalkContext {
+  files: FileIndex;
+  /** Project root; locations are shown relative to it. */
+  root: string;
+  errors: UserError[];
+  /** True when the file's version folder says `+kubebuilder:validation:Optional`. */
+  optionalByDefault(file: SourceFile): boolean;
+  /** Finished schemas of named types by instantiation key; handed out as copies. */
+  cache: Map<string, JSONSchemaProps>;
+  stack: Frame[];
+  /** Where each field's schema was declared, to place errors found later (structural checks). */
+  locations: WeakMap<JSONSchemaProps, Location>;
+  /** Nodes that stand in for a type that failed, so its markers do not cascade into more errors. */
+  broken: WeakSet<JSONSchemaProps>;
+}
+
+/** A fresh context. */
+export function createContext(options: {
+  files: FileIndex;
+  root: string;
+  optionalByDefault?: (file: SourceFile) => boolean;
+}): WalkContext {
+  return {
+    files: options.files,
+    root: options.root,
+    errors: [],
+    optionalByDefault: options.optionalByDefault ?? (() => false),
+    cache: new Map(),
+    stack: [],
+    locations: new WeakMap(),
+    broken: new WeakSet(),
+  };
+}
+
+/** The path of a file as the user sees it: relative to the project root, `/`-separated. */
+export function displayPath(ctx: Pick<WalkContext, 'root'>, file: SourceFile): string {
+  return relative(ctx.root, file.getFilePath()).split('\\').join('/');
+}
+
+/** Where a node starts. */
+export function locationOf(ctx: Pick<WalkContext, 'root'>, node: Node): Location {
+  const file = node.getSourceFile();
+  return { file: displayPath(ctx, file), ...locate(file, node.getStart()) };
+}
+
+/** A deep copy of a schema that keeps the recorded locations of its nodes. */
+export function copySchema(ctx: WalkContext, schema: JSONSchemaProps): JSONSchemaProps {
+  return copyValue(ctx, schema) as JSONSchemaProps;
+}
+
+function copyValue(ctx: WalkContext, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => copyValue(ctx, item));
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const key in value) copy[key] = copyValue(ctx, (value as Record<string, unknown>)[key]);
+  const at = ctx.locations.get(value as JSONSchemaProps);
+  if (at) ctx.locations.set(copy as JSONSchemaProps, at);
+  return copy;
+}
+
+/** Records an error at `node` and returns a placeholder schema that suppresses follow-on errors. */
+export function fail(ctx: WalkContext, node: Node, message: string, hint?: string): JSONSchemaProps {
+  ctx.errors.push(new UserError(message, locationOf(ctx, node), hint));
+  const placeholder: JSONSchemaProps = {};
+  ctx.broken.add(placeholder);
+  return placeholder;
+}

@@ -1,0 +1,88 @@
+/**
+ * The schema of a Kind: its root interface, with `metadata` left to the API server and
+ * `apiVersion`/`kind` always present.
+ *
+ * @module
+ */
+import { type InterfaceDeclaration, Node } from 'ts-morph';
+import type { Location } from '../errors.js';
+import type { Marker } from '../markers/parse.js';
+import { applySchemaMarkers } from './apply.js';
+import { type WalkContext, fail, locationOf } from './context.js';
+import { resolveName } from './resolve.js';
+import type { JSONSchemaProps } from './types.js';
+import { commentOf, interfaceSchema } from './walk.js';
+
+/** One Kind in one version folder, walked. */
+export interface KindSchema {
+  kind: string;
+  decl: InterfaceDeclaration;
+  schema: JSONSchemaProps;
+  /** Every marker on the Kind, CRD-level ones included. */
+  markers: Marker[];
+  location: Location;
+}
+
+const typeMetaDescriptions = {
+  apiVersion:
+    'The API version of this object (group/version). The API server converts the versions it serves to the one it stores.',
+  kind: 'The kind of this object, in CamelCase. The API server infers it from the endpoint a request is sent to.',
+};
+
+/** True for an interface marked `+kubebuilder:object:root` (a Kind or a list). */
+export function isRootInterface(decl: InterfaceDeclaration): boolean {
+  const ranges = decl.getLeadingCommentRanges();
+  return ranges.some((r) => /\+kubebuilder:object:root(=true)?\s*($|\*|\n)/m.test(r.getText()));
+}
+
+/** True for a root interface that is a list of a Kind (`FooList` with `items`, or `extends List<Foo>`). */
+export function isListInterface(decl: InterfaceDeclaration): boolean {
+  if (!decl.getName().endsWith('List')) return false;
+  return Boolean(decl.getProperty('items')) || decl.getExtends().some((e) => e.getExpression().getText().split('.').pop() === 'List');
+}
+
+/** Walks a Kind's root interface. Returns undefined (with errors recorded) when it cannot be read. */
+export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSchema | undefined {
+  const comment = commentOf(ctx, decl, 'type', { kind: true });
+  const name = decl.getName();
+  if (decl.getTypeParameters().length) {
+    fail(ctx, decl, `Kind ${name} cannot be generic`, 'declare a generic interface and extend it: interface Foo extends Base<Spec>');
+    return undefined;
+  }
+  const metadata = decl.getProperty('metadata') ?? undefined;
+  if (!metadata && !decl.getExtends().length) {
+    fail(ctx, decl, `Kind ${name} has no metadata property`, 'add metadata?: ObjectMeta (from @opgen/runtime/api)');
+    return undefined;
+  }
+  if (metadata) {
+    const typeNode = metadata.getTypeNode();
+    const ok =
+      typeNode &&
+      Node.isTypeReference(typeNode) &&
+      (() => {
+        const r = resolveName(decl.getSourceFile(), typeNode.getTypeName().getText(), ctx.files);
+        return r.kind === 'runtime' && r.name === 'ObjectMeta';
+      })();
+    if (!ok) {
+      fail(ctx, metadata, `metadata of ${name} must be ObjectMeta`, "import { ObjectMeta } from '@opgen/runtime/api'");
+      return undefined;
+    }
+  }
+  const key = `${decl.getSourceFile().getFilePath()}#${name}`;
+  ctx.stack.push({ key, name, path: '' });
+  const schema = interfaceSchema(ctx, decl, { file: decl.getSourceFile(), params: new Map() }, true);
+  ctx.stack.pop();
+  if (ctx.broken.has(schema)) return undefined;
+  if (!schema.properties?.metadata) {
+    fail(ctx, decl, `Kind ${name} has no metadata property`, 'add metadata?: ObjectMeta (from @opgen/runtime/api)');
+    return undefined;
+  }
+  schema.properties.metadata = { type: 'object' };
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const prop = (schema.properties[field] ??= { type: 'string' });
+    prop.description ??= typeMetaDescriptions[field];
+  }
+  applySchemaMarkers(schema, comment.markers, ctx.errors);
+  if (comment.description) schema.description = comment.description;
+  return { kind: name, decl, schema, markers: comment.markers, location: locationOf(ctx, decl.getNameNode()) };
+}

@@ -1,0 +1,97 @@
+/**
+ * Finds what a type name in an API file refers to, from the import declarations alone: a
+ * declaration in one of the project's API files, a type of `@opgen/runtime/api`, a
+ * Kubernetes model of `@kubernetes/client-node`, or something opgen cannot read. No module
+ * resolution and no type checker: the packages need not even be installed.
+ *
+ * @module
+ */
+import { dirname, join, normalize } from 'node:path';
+import type { EnumDeclaration, InterfaceDeclaration, SourceFile, TypeAliasDeclaration } from 'ts-morph';
+
+export type Declaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
+
+export type Resolved =
+  | { kind: 'decl'; decl: Declaration }
+  | { kind: 'runtime'; name: string }
+  | { kind: 'client'; name: string }
+  | { kind: 'external'; module: string; name: string }
+  | { kind: 'missing' };
+
+/** The module API files import opgen's special types from. */
+export const runtimeApiModules = new Set(['@opgen/runtime/api', '@opgen/runtime']);
+/** The module whose `V1…` models map to the pinned Kubernetes OpenAPI schemas. */
+export const clientModule = '@kubernetes/client-node';
+
+/** Looks source files up by absolute path. */
+export type FileIndex = ReadonlyMap<string, SourceFile>;
+
+/** What `name` (or `namespace.name`) means in `file`. */
+export function resolveName(file: SourceFile, name: string, files: FileIndex): Resolved {
+  const dot = name.indexOf('.');
+  if (dot > 0) return resolveQualified(file, name.slice(0, dot), name.slice(dot + 1), files);
+  return resolveLocal(file, name, files, new Set());
+}
+
+function localDeclaration(file: SourceFile, name: string): Declaration | undefined {
+  return file.getInterface(name) ?? file.getTypeAlias(name) ?? file.getEnum(name);
+}
+
+function resolveLocal(file: SourceFile, name: string, files: FileIndex, seen: Set<string>): Resolved {
+  const decl = localDeclaration(file, name);
+  if (decl) return { kind: 'decl', decl };
+  for (const imp of file.getImportDeclarations()) {
+    for (const named of imp.getNamedImports()) {
+      const local = named.getAliasNode()?.getText() ?? named.getName();
+      if (local === name) return fromModule(file, imp.getModuleSpecifierValue(), named.getName(), files, seen);
+    }
+  }
+  return { kind: 'missing' };
+}
+
+function resolveQualified(file: SourceFile, namespace: string, name: string, files: FileIndex): Resolved {
+  for (const imp of file.getImportDeclarations()) {
+    if (imp.getNamespaceImport()?.getText() === namespace) {
+      return fromModule(file, imp.getModuleSpecifierValue(), name, files, new Set());
+    }
+  }
+  return { kind: 'missing' };
+}
+
+function fromModule(file: SourceFile, module: string, name: string, files: FileIndex, seen: Set<string>): Resolved {
+  if (runtimeApiModules.has(module)) return { kind: 'runtime', name };
+  if (module === clientModule) return { kind: 'client', name };
+  if (!module.startsWith('.')) return { kind: 'external', module, name };
+  const target = findFile(dirname(file.getFilePath()), module, files);
+  if (!target) return { kind: 'external', module, name };
+  return resolveExport(target, name, files, seen);
+}
+
+function findFile(dir: string, module: string, files: FileIndex): SourceFile | undefined {
+  const base = normalize(join(dir, module)).replace(/\.(js|ts|mjs|mts)$/, '');
+  return files.get(`${base}.ts`) ?? files.get(`${base}.mts`) ?? files.get(join(base, 'index.ts'));
+}
+
+/** What `name`, exported by `file`, is: its own declaration or a re-export. */
+function resolveExport(file: SourceFile, name: string, files: FileIndex, seen: Set<string>): Resolved {
+  const key = `${file.getFilePath()}#${name}`;
+  if (seen.has(key)) return { kind: 'missing' };
+  seen.add(key);
+  const decl = localDeclaration(file, name);
+  if (decl) return { kind: 'decl', decl };
+  for (const exp of file.getExportDeclarations()) {
+    const module = exp.getModuleSpecifierValue();
+    const named = exp.getNamedExports();
+    if (named.length === 0 && module) {
+      const hit = fromModule(file, module, name, files, seen);
+      if (hit.kind !== 'missing') return hit;
+      continue;
+    }
+    for (const spec of named) {
+      const exported = spec.getAliasNode()?.getText() ?? spec.getName();
+      if (exported !== name) continue;
+      return module ? fromModule(file, module, spec.getName(), files, seen) : resolveLocal(file, spec.getName(), files, seen);
+    }
+  }
+  return { kind: 'missing' };
+}

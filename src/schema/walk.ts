@@ -1,0 +1,600 @@
+/**
+ * TypeScript types → OpenAPI v3 schemas, read from the syntax of the API files (no type
+ * checker): interfaces, aliases, enums, unions, intersections, generics, arrays, records,
+ * the runtime API's special types and the client's Kubernetes models.
+ *
+ * @module
+ */
+import { isDeepStrictEqual } from 'node:util';
+import {
+  type EnumDeclaration,
+  type InterfaceDeclaration,
+  Node,
+  type PropertySignature,
+  type SourceFile,
+  SyntaxKind,
+  type TypeElementTypes,
+  type TypeNode,
+} from 'ts-morph';
+import { UserError } from '../errors.js';
+import { type CommentBlock, readComment } from '../markers/block.js';
+import { leadingCommentLines } from '../markers/comments.js';
+import type { Target } from '../markers/registry.js';
+import { applySchemaMarkers } from './apply.js';
+import { builtinSchema } from './builtins.js';
+import { type WalkContext, copySchema, displayPath, fail, locationOf } from './context.js';
+import { type Declaration, resolveName } from './resolve.js';
+import { runtimeBuiltins, runtimeSchema } from './runtime.js';
+import type { JSONSchemaProps } from './types.js';
+
+/** A type argument bound to a type parameter, with the scope it is read in. */
+interface Bound {
+  node: TypeNode;
+  env: Env;
+}
+
+/** Where a type node is read: its file and the type parameters in scope. */
+export interface Env {
+  file: SourceFile;
+  params: ReadonlyMap<string, Bound>;
+}
+
+/** CRD-level markers: meaningful only on a Kind. */
+export const kindMarkers = new Set([
+  'kubebuilder:object:root',
+  'kubebuilder:resource',
+  'kubebuilder:subresource:status',
+  'kubebuilder:subresource:scale',
+  'kubebuilder:storageversion',
+  'kubebuilder:unservedversion',
+  'kubebuilder:deprecatedversion',
+  'kubebuilder:skipversion',
+  'kubebuilder:printcolumn',
+  'kubebuilder:metadata',
+  'kubebuilder:selectablefield',
+]);
+
+const requiredMarker = 'kubebuilder:validation:Required';
+const optionalMarker = 'kubebuilder:validation:Optional';
+
+/** Reads a declaration's comment and reports markers that do not belong on a `target`. */
+export function commentOf(ctx: WalkContext, node: Node, target: Target, options: { kind?: boolean } = {}): CommentBlock {
+  const block = readComment(leadingCommentLines(node), displayPath(ctx, node.getSourceFile()));
+  ctx.errors.push(...block.errors);
+  block.markers = block.markers.filter((marker) => {
+    if (marker.def.ignored) return false;
+    if (!marker.def.targets.includes(target)) {
+      const where = marker.def.targets.map((t) => (t === 'package' ? 'in groupversion_info.ts' : `on a ${t === 'field' ? 'property' : 'type'}`));
+      ctx.errors.push(new UserError(`${marker.text} cannot be used on a ${target === 'field' ? 'property' : 'type'}`, marker.location, `it belongs ${where.join(' or ')}`));
+      return false;
+    }
+    if (target === 'type' && !options.kind && kindMarkers.has(marker.canonical) && marker.canonical !== 'kubebuilder:object:root') {
+      ctx.errors.push(
+        new UserError(`${marker.text} only applies to a Kind`, marker.location, 'put it on the interface marked +kubebuilder:object:root=true'),
+      );
+      return false;
+    }
+    return true;
+  });
+  return block;
+}
+
+/** The schema of a type node. */
+export function walkType(ctx: WalkContext, node: TypeNode, env: Env): JSONSchemaProps {
+  switch (node.getKind()) {
+    case SyntaxKind.ParenthesizedType:
+      return walkType(ctx, node.asKindOrThrow(SyntaxKind.ParenthesizedType).getTypeNode(), env);
+    case SyntaxKind.TypeReference: {
+      const ref = node.asKindOrThrow(SyntaxKind.TypeReference);
+      return walkReference(ctx, ref.getTypeName().getText(), ref.getTypeArguments(), node, env);
+    }
+    case SyntaxKind.ArrayType:
+      return arrayOf(ctx, node.asKindOrThrow(SyntaxKind.ArrayType).getElementTypeNode(), env);
+    case SyntaxKind.TypeOperator: {
+      const op = node.asKindOrThrow(SyntaxKind.TypeOperator);
+      if (op.getOperator() === SyntaxKind.ReadonlyKeyword) return walkType(ctx, op.getTypeNode(), env);
+      return fail(ctx, node, `${node.getText()} cannot be mapped to a schema`, 'write the type out as an interface, union or alias');
+    }
+    case SyntaxKind.TupleType:
+      return fail(ctx, node, `tuple ${node.getText()} cannot be mapped to a schema`, 'use an array (T[]) or an interface with named fields');
+    case SyntaxKind.TypeLiteral:
+      return objectOf(ctx, node.asKindOrThrow(SyntaxKind.TypeLiteral).getMembers(), env);
+    case SyntaxKind.UnionType:
+      return walkUnion(ctx, node, env);
+    case SyntaxKind.IntersectionType:
+      return mergeObjects(
+        ctx,
+        node.asKindOrThrow(SyntaxKind.IntersectionType).getTypeNodes().map((t) => ({ node: t, schema: walkType(ctx, t, env) })),
+        { type: 'object' },
+      );
+    case SyntaxKind.LiteralType:
+      return literal(ctx, node);
+    case SyntaxKind.StringKeyword:
+    case SyntaxKind.TemplateLiteralType:
+      return { type: 'string' };
+    case SyntaxKind.NumberKeyword:
+      return { type: 'number' };
+    case SyntaxKind.BooleanKeyword:
+      return { type: 'boolean' };
+    case SyntaxKind.UnknownKeyword:
+      return { 'x-kubernetes-preserve-unknown-fields': true };
+    case SyntaxKind.AnyKeyword:
+      return fail(ctx, node, '`any` has no schema', 'use `unknown` or JSONValue to keep any value as it is, or a real type');
+    case SyntaxKind.ObjectKeyword:
+      return fail(ctx, node, '`object` has no schema', 'use an interface, or Record<string, T> for a map');
+    case SyntaxKind.BigIntKeyword:
+      return fail(ctx, node, '`bigint` cannot be sent as JSON', 'use int64, or Quantity for large amounts');
+    case SyntaxKind.SymbolKeyword:
+      return fail(ctx, node, '`symbol` cannot be sent as JSON', 'use a string');
+    case SyntaxKind.NeverKeyword:
+    case SyntaxKind.VoidKeyword:
+    case SyntaxKind.UndefinedKeyword:
+    case SyntaxKind.NullKeyword:
+      return fail(ctx, node, `\`${node.getText()}\` alone is not a value`, 'make the property optional (name?: T) instead');
+    case SyntaxKind.FunctionType:
+    case SyntaxKind.ConstructorType:
+      return fail(ctx, node, 'functions cannot be part of an API type', 'API types describe JSON data');
+    default:
+      return fail(ctx, node, `${node.getText()} cannot be mapped to a schema`, 'write the type out as an interface, union or alias');
+  }
+}
+
+function arrayOf(ctx: WalkContext, element: TypeNode, env: Env): JSONSchemaProps {
+  const frame = ctx.stack[ctx.stack.length - 1];
+  const saved = frame?.path;
+  if (frame) frame.path += '[]';
+  const items = walkType(ctx, element, env);
+  if (frame) frame.path = saved!;
+  if (ctx.broken.has(items)) return items;
+  return { type: 'array', items };
+}
+
+function literal(ctx: WalkContext, node: TypeNode): JSONSchemaProps {
+  const lit = node.asKindOrThrow(SyntaxKind.LiteralType).getLiteral();
+  if (Node.isStringLiteral(lit) || Node.isNoSubstitutionTemplateLiteral(lit)) return { type: 'string', enum: [lit.getLiteralText()] };
+  if (lit.getKind() === SyntaxKind.TrueKeyword) return { type: 'boolean', enum: [true] };
+  if (lit.getKind() === SyntaxKind.FalseKeyword) return { type: 'boolean', enum: [false] };
+  if (lit.getKind() === SyntaxKind.NullKeyword) return fail(ctx, node, '`null` alone is not a value', 'use T | null for a nullable T');
+  const value = Number(lit.getText().replace(/_/g, ''));
+  if (Number.isFinite(value)) return { type: Number.isInteger(value) ? 'integer' : 'number', enum: [value] };
+  return fail(ctx, node, `${node.getText()} cannot be mapped to a schema`);
+}
+
+function isNullType(node: TypeNode): boolean {
+  return node.getKind() === SyntaxKind.NullKeyword || (Node.isLiteralTypeNode(node) && node.getLiteral().getKind() === SyntaxKind.NullKeyword);
+}
+
+function unionMembers(node: TypeNode): TypeNode[] {
+  if (Node.isParenthesizedTypeNode(node)) return unionMembers(node.getTypeNode());
+  if (Node.isUnionTypeNode(node)) return node.getTypeNodes().flatMap(unionMembers);
+  return [node];
+}
+
+/** True when a property's type admits `undefined` (`T | undefined`), which makes it optional. */
+export function admitsUndefined(node: TypeNode): boolean {
+  return unionMembers(node).some((m) => m.getKind() === SyntaxKind.UndefinedKeyword);
+}
+
+function walkUnion(ctx: WalkContext, node: TypeNode, env: Env): JSONSchemaProps {
+  const members = unionMembers(node);
+  const nullable = members.some(isNullType);
+  const rest = members.filter((m) => !isNullType(m) && m.getKind() !== SyntaxKind.UndefinedKeyword);
+  if (rest.length === 0) return fail(ctx, node, `${node.getText()} has no value besides null`);
+  const schemas = rest.map((m) => walkType(ctx, m, env));
+  const brokenOne = schemas.find((s) => ctx.broken.has(s));
+  if (brokenOne) return brokenOne;
+  const combined = schemas.length === 1 ? schemas[0]! : combine(ctx, node, schemas);
+  if (nullable && !ctx.broken.has(combined)) combined.nullable = true;
+  return combined;
+}
+
+function combine(ctx: WalkContext, node: TypeNode, schemas: JSONSchemaProps[]): JSONSchemaProps {
+  if (schemas.every((s) => isDeepStrictEqual(s, schemas[0]))) return schemas[0]!;
+  const types = new Set(schemas.map((s) => (s['x-kubernetes-int-or-string'] ? 'int-or-string' : s.type)));
+  const scalar = (s: JSONSchemaProps) => !s.properties && !s.items && !s.additionalProperties && !s.anyOf;
+  if (types.size === 1 && schemas.every(scalar)) {
+    const type = schemas[0]!.type;
+    if (type === 'boolean' && schemas.every((s) => s.enum)) {
+      const values = new Set(schemas.flatMap((s) => s.enum!));
+      return values.size === 2 ? { type: 'boolean' } : { type: 'boolean', enum: [...values] };
+    }
+    // A literal next to its whole type is the whole type ('a' | string is string).
+    const open = schemas.find((s) => !s.enum);
+    if (open) return { ...open };
+    const values: unknown[] = [];
+    for (const s of schemas) for (const v of s.enum!) if (!values.some((x) => isDeepStrictEqual(x, v))) values.push(v);
+    return { type, enum: values };
+  }
+  if (types.size === 2 && types.has('integer') && types.has('number')) {
+    return { type: 'number', ...(schemas.every((s) => s.enum) ? { enum: schemas.flatMap((s) => s.enum!) } : {}) };
+  }
+  const numericOrString = schemas.every((s) => (s.type === 'integer' || s.type === 'number' || s.type === 'string') && scalar(s) && !s.enum);
+  if (numericOrString && types.has('string') && types.size === 2) {
+    return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+  }
+  if (schemas.some((s) => s.type === 'object' || s.type === 'array' || s.properties)) {
+    return fail(
+      ctx,
+      node,
+      `union ${node.getText()} of object types cannot be mapped to a schema`,
+      'use one interface with optional fields and +kubebuilder:validation:ExactlyOneOf',
+    );
+  }
+  return fail(ctx, node, `union ${node.getText()} of unrelated types cannot be mapped to a schema`, 'use one type (IntOrString for number | string)');
+}
+
+/** Merges object schemas (interface `extends`, intersections) into `into`, flattened like Go's embedding. */
+function mergeObjects(ctx: WalkContext, parts: { node: Node; schema: JSONSchemaProps }[], into: JSONSchemaProps): JSONSchemaProps {
+  for (const { node, schema } of parts) {
+    if (ctx.broken.has(schema)) return schema;
+    if (schema.type !== 'object' || schema['x-kubernetes-preserve-unknown-fields'] || schema.additionalProperties) {
+      return fail(ctx, node, `${node.getText()} is not an object type with named properties`, 'only interfaces and object types can be combined');
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'properties') into.properties = { ...into.properties, ...schema.properties };
+      else if (key === 'required') into.required = [...new Set([...(into.required ?? []), ...schema.required!])];
+      else if (key === 'x-kubernetes-validations') into[key] = [...(into[key] ?? []), ...schema[key]!];
+      else if (key !== 'description' && !(key in into)) (into as Record<string, unknown>)[key] = value;
+    }
+  }
+  return into;
+}
+
+function walkReference(ctx: WalkContext, name: string, args: TypeNode[], node: Node, env: Env): JSONSchemaProps {
+  const bound = env.params.get(name);
+  if (bound) return walkType(ctx, bound.node, bound.env);
+  const resolved = resolveName(env.file, name, ctx.files);
+  switch (resolved.kind) {
+    case 'decl':
+      return walkDeclaration(ctx, resolved.decl, args.map((a) => ({ node: a, env })), node);
+    case 'runtime':
+      return runtimeType(ctx, resolved.name, args, node, env);
+    case 'client': {
+      const schema = builtinSchema(resolved.name);
+      if (!schema) return fail(ctx, node, `${resolved.name} is not a Kubernetes model opgen knows`, 'use a V1… model of @kubernetes/client-node, e.g. V1PodTemplateSpec');
+      return structuredClone(schema);
+    }
+    case 'external':
+      return fail(
+        ctx,
+        node,
+        `type ${name} from '${resolved.module}' cannot be read`,
+        'API types may come from src/api, @opgen/runtime/api and @kubernetes/client-node only',
+      );
+    case 'missing':
+      return globalType(ctx, name, args, node, env);
+  }
+}
+
+function runtimeType(ctx: WalkContext, name: string, args: TypeNode[], node: Node, env: Env): JSONSchemaProps {
+  if (name === 'List') {
+    if (args.length !== 1) return fail(ctx, node, 'List needs one type argument', 'List<MyKind>');
+    const items = arrayOf(ctx, args[0]!, env);
+    if (ctx.broken.has(items)) return items;
+    return {
+      type: 'object',
+      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, items },
+      required: ['items'],
+    };
+  }
+  const builtin = runtimeBuiltins[name];
+  if (builtin) {
+    const schema = builtinSchema(builtin);
+    if (!schema) return fail(ctx, node, `no Kubernetes schema for ${name} (${builtin})`);
+    return structuredClone(schema);
+  }
+  const schema = runtimeSchema(name);
+  if (schema) return schema;
+  return fail(ctx, node, `${name} from @opgen/runtime/api is not a data type`, 'API types describe the JSON of an object');
+}
+
+/** The error placeholder when `name` was not given `count` type arguments, else undefined. */
+function wrongArgCount(ctx: WalkContext, name: string, args: TypeNode[], count: number, node: Node): JSONSchemaProps | undefined {
+  if (args.length === count) return undefined;
+  return fail(ctx, node, `${name} needs ${count} type argument${count > 1 ? 's' : ''}`);
+}
+
+/** Built-in TypeScript names: arrays, records, the utility types, and the ones JSON cannot carry. */
+function globalType(ctx: WalkContext, name: string, args: TypeNode[], node: Node, env: Env): JSONSchemaProps {
+  switch (name) {
+    case 'Array':
+    case 'ReadonlyArray':
+      return wrongArgCount(ctx, name, args, 1, node) ?? arrayOf(ctx, args[0]!, env);
+    case 'Record':
+      return wrongArgCount(ctx, name, args, 2, node) ?? record(ctx, args[0]!, args[1]!, env);
+    case 'Readonly':
+    case 'NonNullable': {
+      const wrong = wrongArgCount(ctx, name, args, 1, node);
+      if (wrong) return wrong;
+      const schema = walkType(ctx, args[0]!, env);
+      if (name === 'NonNullable') delete schema.nullable;
+      return schema;
+    }
+    case 'Partial':
+    case 'Required': {
+      const wrong = wrongArgCount(ctx, name, args, 1, node);
+      if (wrong) return wrong;
+      const schema = walkType(ctx, args[0]!, env);
+      if (ctx.broken.has(schema)) return schema;
+      if (schema.type !== 'object' || !schema.properties) return fail(ctx, node, `${name}<…> needs an object type with properties`);
+      if (name === 'Partial') delete schema.required;
+      else schema.required = Object.keys(schema.properties);
+      return schema;
+    }
+    case 'Pick':
+    case 'Omit': {
+      const wrong = wrongArgCount(ctx, name, args, 2, node);
+      if (wrong) return wrong;
+      const schema = walkType(ctx, args[0]!, env);
+      const keys = walkType(ctx, args[1]!, env);
+      if (ctx.broken.has(schema) || ctx.broken.has(keys)) return ctx.broken.has(schema) ? schema : keys;
+      if (schema.type !== 'object' || !schema.properties) return fail(ctx, node, `${name}<…> needs an object type with properties`);
+      if (keys.type !== 'string' || !keys.enum) return fail(ctx, args[1]!, `${name} needs property names as string literals`, "e.g. 'a' | 'b'");
+      const names = keys.enum as string[];
+      const keep = (k: string) => (name === 'Pick' ? names.includes(k) : !names.includes(k));
+      schema.properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => keep(k)));
+      if (schema.required) schema.required = schema.required.filter(keep);
+      return schema;
+    }
+    case 'Date':
+      return fail(ctx, node, '`Date` is not JSON', 'use Time from @opgen/runtime/api (an RFC 3339 string)');
+    case 'Map':
+    case 'ReadonlyMap':
+    case 'WeakMap':
+      return fail(ctx, node, `\`${name}\` is not JSON`, 'use Record<string, T>');
+    case 'Set':
+    case 'ReadonlySet':
+    case 'WeakSet':
+      return fail(ctx, node, `\`${name}\` is not JSON`, 'use T[] with +listType=set');
+    case 'Function':
+      return fail(ctx, node, 'functions cannot be part of an API type', 'API types describe JSON data');
+    case 'Object':
+      return fail(ctx, node, '`Object` has no schema', 'use an interface, or Record<string, T> for a map');
+    case 'BigInt':
+      return fail(ctx, node, '`BigInt` cannot be sent as JSON', 'use int64, or Quantity for large amounts');
+    case 'Symbol':
+      return fail(ctx, node, '`Symbol` cannot be sent as JSON', 'use a string');
+    case 'Promise':
+      return fail(ctx, node, '`Promise` is not data', 'API types describe JSON data');
+    default:
+      return fail(ctx, node, `cannot find type ${name}`, 'declare it in src/api, or import it from @opgen/runtime/api or @kubernetes/client-node');
+  }
+}
+
+function record(ctx: WalkContext, key: TypeNode, value: TypeNode, env: Env): JSONSchemaProps {
+  const keys = walkType(ctx, key, env);
+  if (ctx.broken.has(keys)) return keys;
+  if (keys.type !== 'string') {
+    return fail(ctx, key, `map keys must be strings, not ${key.getText()}`, 'JSON object keys are strings: use Record<string, T>');
+  }
+  const frame = ctx.stack[ctx.stack.length - 1];
+  const saved = frame?.path;
+  if (frame) frame.path += '{}';
+  const values = walkType(ctx, value, env);
+  if (frame) frame.path = saved!;
+  if (ctx.broken.has(values)) return values;
+  if (!keys.enum) return { type: 'object', additionalProperties: values };
+  // Record<'a' | 'b', T> is an object with exactly those properties.
+  const names = keys.enum as string[];
+  return {
+    type: 'object',
+    properties: Object.fromEntries(names.map((n) => [n, structuredClone(values)])),
+    required: [...names],
+  };
+}
+
+function argKey(bound: Bound): string {
+  const node = bound.node;
+  if (Node.isTypeReference(node)) {
+    const inner = bound.env.params.get(node.getTypeName().getText());
+    if (inner) return argKey(inner);
+  }
+  return `${node.getText()}@${bound.env.file.getFilePath()}`;
+}
+
+/** Walks a named declaration (with type arguments), its own markers and description included. */
+export function walkDeclaration(ctx: WalkContext, decl: Declaration, args: Bound[], use: Node): JSONSchemaProps {
+  const name = decl.getName();
+  const key = `${decl.getSourceFile().getFilePath()}#${name}${args.length ? `<${args.map(argKey).join(',')}>` : ''}`;
+  const at = ctx.stack.findIndex((f) => f.key === key);
+  if (at >= 0) {
+    const cycle = [...ctx.stack.slice(at).map((f) => `${f.name}${f.path}`), name].join(' -> ');
+    return fail(ctx, use, `recursive type: ${cycle}`, 'a CRD schema cannot refer to itself; refer by name, or hold the nested value as JSONValue');
+  }
+  const cached = ctx.cache.get(key);
+  if (cached) return copySchema(ctx, cached);
+
+  const params = new Map<string, Bound>();
+  const typeParams = Node.isEnumDeclaration(decl) ? [] : decl.getTypeParameters();
+  if (args.length > typeParams.length) return fail(ctx, use, `${name} takes ${typeParams.length} type argument(s), not ${args.length}`);
+  const env: Env = { file: decl.getSourceFile(), params };
+  for (const [i, param] of typeParams.entries()) {
+    const arg = args[i];
+    const fallback = param.getDefault();
+    if (arg) params.set(param.getName(), arg);
+    else if (fallback) params.set(param.getName(), { node: fallback, env });
+    else return fail(ctx, use, `${name} needs a type argument for ${param.getName()}`);
+  }
+
+  ctx.stack.push({ key, name, path: '' });
+  const comment = commentOf(ctx, decl, 'type', { kind: isRootDeclaration(decl) });
+  let schema: JSONSchemaProps;
+  if (Node.isInterfaceDeclaration(decl)) schema = interfaceSchema(ctx, decl, env, false);
+  else if (Node.isTypeAliasDeclaration(decl)) schema = walkType(ctx, decl.getTypeNodeOrThrow(), env);
+  else schema = enumSchema(ctx, decl);
+  ctx.stack.pop();
+
+  if (!ctx.broken.has(schema)) {
+    applySchemaMarkers(schema, comment.markers, ctx.errors);
+    if (comment.description) schema.description = comment.description;
+    ctx.cache.set(key, schema);
+    return copySchema(ctx, schema);
+  }
+  return schema;
+}
+
+function isRootDeclaration(decl: Declaration): boolean {
+  return leadingCommentLines(decl).some((l) => /^\+kubebuilder:object:root(=true)?\s*$/.test(l.text));
+}
+
+function enumSchema(ctx: WalkContext, decl: EnumDeclaration): JSONSchemaProps {
+  const values: (string | number)[] = [];
+  let next = 0;
+  for (const member of decl.getMembers()) {
+    const init = member.getInitializer();
+    if (!init) values.push(next++);
+    else if (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) values.push(init.getLiteralText());
+    else {
+      const n = Number(init.getText().replace(/_/g, '').replace(/\s/g, ''));
+      if (!Number.isFinite(n)) return fail(ctx, member, `enum member ${member.getName()} must be a string or number literal`);
+      values.push(n);
+      next = n + 1;
+    }
+  }
+  const strings = values.every((v) => typeof v === 'string');
+  const numbers = values.every((v) => typeof v === 'number');
+  if (!strings && !numbers) return fail(ctx, decl, `enum ${decl.getName()} mixes strings and numbers`, 'use one kind of value');
+  if (strings) return { type: 'string', enum: values };
+  return { type: values.every((v) => Number.isInteger(v)) ? 'integer' : 'number', enum: values };
+}
+
+/** An interface's schema: bases first (flattened), then its own members. `root` marks a Kind. */
+export function interfaceSchema(ctx: WalkContext, decl: InterfaceDeclaration, env: Env, root: boolean): JSONSchemaProps {
+  const bases = decl.getExtends().map((clause) => ({
+    node: clause as Node,
+    schema: walkReference(ctx, clause.getExpression().getText(), clause.getTypeArguments(), clause, env),
+  }));
+  const merged = mergeObjects(ctx, bases, { type: 'object' });
+  if (ctx.broken.has(merged)) return merged;
+  return objectOf(ctx, decl.getMembers(), env, merged, root);
+}
+
+function objectOf(
+  ctx: WalkContext,
+  members: TypeElementTypes[],
+  env: Env,
+  into: JSONSchemaProps = { type: 'object' },
+  root = false,
+): JSONSchemaProps {
+  const required = new Set(into.required ?? []);
+  let broken = false;
+  let indexValue: JSONSchemaProps | undefined;
+  let indexNode: Node | undefined;
+  for (const member of members) {
+    if (Node.isPropertySignature(member)) {
+      const prop = property(ctx, member, env, root);
+      if (!prop) {
+        broken = true;
+        continue;
+      }
+      into.properties = { ...into.properties, [prop.name]: prop.schema };
+      if (prop.required) required.add(prop.name);
+      else required.delete(prop.name);
+    } else if (Node.isIndexSignatureDeclaration(member)) {
+      const keyType = member.getKeyTypeNode();
+      if (keyType.getKind() !== SyntaxKind.StringKeyword) {
+        fail(ctx, keyType, `index signature keys must be strings, not ${keyType.getText()}`, 'JSON object keys are strings: use [key: string]: T');
+        broken = true;
+        continue;
+      }
+      const frame = ctx.stack[ctx.stack.length - 1];
+      const saved = frame?.path;
+      if (frame) frame.path += '{}';
+      indexValue = walkType(ctx, member.getReturnTypeNodeOrThrow(), env);
+      if (frame) frame.path = saved!;
+      indexNode = member;
+      if (ctx.broken.has(indexValue)) broken = true;
+    } else {
+      fail(ctx, member, 'methods and call signatures cannot be part of an API type', 'API types describe JSON data');
+      broken = true;
+    }
+  }
+  if (indexValue && !broken) {
+    if (into.properties && Object.keys(into.properties).length) {
+      return fail(
+        ctx,
+        indexNode!,
+        'an object cannot have both named properties and an index signature',
+        'move the map into a property of its own (e.g. items: Record<string, T>)',
+      );
+    }
+    into.additionalProperties = indexValue;
+  }
+  if (broken) {
+    const placeholder: JSONSchemaProps = {};
+    ctx.broken.add(placeholder);
+    return placeholder;
+  }
+  if (required.size) into.required = [...required].sort();
+  else delete into.required;
+  return into;
+}
+
+/** The name a property is written under in JSON. */
+function propertyName(ctx: WalkContext, member: PropertySignature): string | undefined {
+  const nameNode = member.getNameNode();
+  if (Node.isIdentifier(nameNode)) return nameNode.getText();
+  if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) return nameNode.getLiteralText();
+  if (Node.isNumericLiteral(nameNode)) return nameNode.getLiteralText();
+  fail(ctx, nameNode, 'computed property names cannot be mapped to a schema', 'write the name out');
+  return undefined;
+}
+
+function property(
+  ctx: WalkContext,
+  member: PropertySignature,
+  env: Env,
+  root: boolean,
+): { name: string; schema: JSONSchemaProps; required: boolean } | undefined {
+  const name = propertyName(ctx, member);
+  if (name === undefined) return undefined;
+  const frame = ctx.stack[ctx.stack.length - 1];
+  const saved = frame?.path;
+  if (frame) frame.path += `.${name}`;
+  try {
+    const comment = commentOf(ctx, member, 'field');
+    const has = (canonical: string) => comment.markers.find((m) => m.canonical === canonical);
+    const typeNode = member.getTypeNode();
+    let schema: JSONSchemaProps;
+    if (root && name === 'metadata') {
+      schema = { type: 'object' };
+    } else if (has('kubebuilder:validation:Schemaless')) {
+      schema = {};
+    } else if (!typeNode) {
+      schema = fail(ctx, member, `property ${name} has no type`, 'write its type');
+    } else {
+      schema = walkType(ctx, typeNode, env);
+    }
+    if (ctx.broken.has(schema)) return undefined;
+    if (!(root && name === 'metadata')) {
+      applySchemaMarkers(schema, comment.markers, ctx.errors);
+      if (comment.description) schema.description = comment.description;
+      if (has('kubebuilder:skip:description')) dropDescriptions(schema);
+    }
+    const required = requiredness(ctx, member, comment, typeNode);
+    ctx.locations.set(schema, locationOf(ctx, member));
+    return { name, schema, required };
+  } finally {
+    if (frame) frame.path = saved!;
+  }
+}
+
+function requiredness(ctx: WalkContext, member: PropertySignature, comment: CommentBlock, typeNode: TypeNode | undefined): boolean {
+  const req = comment.markers.filter((m) => m.canonical === requiredMarker);
+  const opt = comment.markers.filter((m) => m.canonical === optionalMarker);
+  if (req.length && opt.length) {
+    ctx.errors.push(new UserError(`${req[0]!.text} and ${opt[0]!.text} contradict each other`, opt[0]!.location, 'keep one of them'));
+  }
+  if (req.length) return true;
+  if (opt.length) return false;
+  if (member.hasQuestionToken() || (typeNode && admitsUndefined(typeNode))) return false;
+  return !ctx.optionalByDefault(member.getSourceFile());
+}
+
+/** Removes every description below and including `schema`. */
+export function dropDescriptions(schema: JSONSchemaProps): void {
+  delete schema.description;
+  for (const child of Object.values(schema.properties ?? {})) dropDescriptions(child);
+  if (schema.items) dropDescriptions(schema.items);
+  if (typeof schema.additionalProperties === 'object') dropDescriptions(schema.additionalProperties);
+}

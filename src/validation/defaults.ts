@@ -1,0 +1,32 @@
+import type { JSONSchemaProps } from '../schema/types.js';
+import { jsonEqual } from './json.js';
+import { itemPath, propertyPath, type SchemaProblem } from './path.js';
+import { prune } from './prune.js';
+import { validateValue } from './value.js';
+
+/**
+ * Checks every `default` in the structural part of a CRD schema as the API server does:
+ * the default must validate against the schema it sits on (type, enum, limits, pattern,
+ * formats, items, required, …) and must survive pruning unchanged (no fields the schema
+ * does not specify). Defaults under `additionalProperties` are not applied by the API
+ * server and are not visited, like there.
+ */
+export function checkDefaults(schema: JSONSchemaProps): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  visit(schema, '', problems);
+  return problems;
+}
+
+function visit(node: JSONSchemaProps, path: string, problems: SchemaProblem[]): void {
+  // A null default is no default to the API server.
+  if (node.default !== undefined && node.default !== null) {
+    for (const problem of validateValue(node, node.default, path)) {
+      problems.push({ path: problem.path, message: `default ${JSON.stringify(node.default)} is invalid: ${problem.message}` });
+    }
+    if (!jsonEqual(prune(node, node.default), node.default)) {
+      problems.push({ path, message: `default ${JSON.stringify(node.default)} has fields the schema does not specify (they would be pruned)` });
+    }
+  }
+  if (node.items) visit(node.items, itemPath(path), problems);
+  for (const [name, property] of Object.entries(node.properties ?? {})) visit(property, propertyPath(path, name), problems);
+}

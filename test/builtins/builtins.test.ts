@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { builtinSchema } from '../../src/schema/builtins.js';
+import { openApiSchemas } from '../../src/schema/builtins/data.js';
+import { quantityPattern } from '../../src/schema/builtins/known.js';
+import type { JSONSchemaProps } from '../../src/schema/types.js';
+import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
+
+const intOrString = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+
+/** Every schema node of `schema`, including itself. */
+function nodes(schema: JSONSchemaProps): JSONSchemaProps[] {
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(schema.items ? [schema.items] : []),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+    ...(schema.anyOf ?? []),
+  ];
+  return [schema, ...children.flatMap(nodes)];
+}
+
+function get(typeName: string): JSONSchemaProps {
+  const schema = builtinSchema(typeName);
+  if (!schema) throw new Error(`no schema for ${typeName}`);
+  return schema;
+}
+
+describe('builtinSchema', () => {
+  it('inlines a pod template: containers, their ports and resources', () => {
+    const template = get('V1PodTemplateSpec');
+    const spec = template.properties?.spec as JSONSchemaProps;
+    expect(spec.required).toEqual(['containers']);
+    const containers = spec.properties?.containers as JSONSchemaProps;
+    expect(containers).toMatchObject({ type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+    const container = containers.items as JSONSchemaProps;
+    expect(container.required).toEqual(['name']);
+    expect(container.properties?.image).toMatchObject({ type: 'string' });
+    expect(container.properties?.ports?.items?.properties?.protocol).toMatchObject({ default: 'TCP', enum: ['SCTP', 'TCP', 'UDP'] });
+    expect(container.properties?.resources?.properties?.limits?.additionalProperties).toEqual({ ...intOrString, pattern: quantityPattern });
+    expect(JSON.stringify(template)).not.toMatch(/"\$ref"|"allOf"|x-kubernetes-group-version-kind|x-kubernetes-patch|x-kubernetes-unions/);
+  });
+
+  it('keeps name, namespace, labels, annotations and finalizers of an embedded ObjectMeta', () => {
+    const metadata = get('V1PodTemplateSpec').properties?.metadata as JSONSchemaProps;
+    expect(metadata.type).toBe('object');
+    expect(Object.keys(metadata.properties ?? {})).toEqual(['annotations', 'finalizers', 'labels', 'name', 'namespace']);
+    expect(metadata.properties?.labels).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+  });
+
+  it('writes ResourceRequirements quantities as int-or-string with the quantity pattern', () => {
+    const requests = get('V1ResourceRequirements').properties?.requests as JSONSchemaProps;
+    expect(requests.type).toBe('object');
+    expect(requests.additionalProperties).toEqual({ ...intOrString, pattern: quantityPattern });
+  });
+
+  it('writes int-or-string, Time and RawExtension fields the way controller-gen does', () => {
+    expect(get('V1ServicePort').properties?.targetPort).toMatchObject(intOrString);
+    expect(get('V1ServicePort').properties?.targetPort).not.toHaveProperty('format');
+    expect(get('V1Condition').properties?.lastTransitionTime).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(get('V1ControllerRevision').properties?.data).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+  });
+
+  it("adds the validations metav1.Condition's markers declare", () => {
+    const condition = get('V1Condition');
+    expect(condition.required).toEqual(['lastTransitionTime', 'message', 'reason', 'status', 'type']);
+    expect(condition.properties?.status?.enum).toEqual(['True', 'False', 'Unknown']);
+    expect(condition.properties?.reason).toMatchObject({ minLength: 1, maxLength: 1024 });
+    expect(condition.properties?.type).toMatchObject({ maxLength: 316 });
+  });
+
+  it('drops Go zero-value defaults that a CRD would apply, keeps declared ones', () => {
+    const template = get('V1PodTemplateSpec');
+    expect(template.properties?.spec).not.toHaveProperty('default');
+    expect(template.properties?.metadata).not.toHaveProperty('default');
+    const container = template.properties?.spec?.properties?.containers?.items as JSONSchemaProps;
+    expect(container.properties?.name).not.toHaveProperty('default');
+    // LocalObjectReference.name is optional with +default="", and is a list-map key in imagePullSecrets.
+    expect(get('V1LocalObjectReference').properties?.name).toMatchObject({ default: '' });
+  });
+
+  it('makes a map list whose key is neither required nor defaulted atomic', () => {
+    expect(get('V1ServiceAccount').properties?.secrets).toMatchObject({ type: 'array', 'x-kubernetes-list-type': 'atomic' });
+    expect(get('V1ServiceAccount').properties?.secrets).not.toHaveProperty('x-kubernetes-list-map-keys');
+  });
+
+  it('turns a type that contains itself into an object preserving unknown fields where it recurs', () => {
+    const props = get('V1JSONSchemaProps');
+    expect(props.properties?.properties?.additionalProperties).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+    expect(props.properties?.default).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true });
+  });
+
+  it('resolves client-node model names, group-qualified names and definition names', () => {
+    expect(get('RbacV1Subject').required).toEqual(['kind', 'name']);
+    expect(get('FlowcontrolV1Subject').required).toEqual(['kind']);
+    expect(get('V2HorizontalPodAutoscalerSpec').required).toContain('scaleTargetRef');
+    expect(get('io.k8s.api.core.v1.PodTemplateSpec')).toEqual(get('V1PodTemplateSpec'));
+    expect(get('Quantity')).toEqual({ ...intOrString, pattern: quantityPattern });
+  });
+
+  it('answers nothing for unknown and ambiguous names', () => {
+    expect(builtinSchema('V1NoSuchThing')).toBeUndefined();
+    expect(builtinSchema('V1Subject')).toBeUndefined();
+    expect(builtinSchema('V1Event')).toBeUndefined();
+  });
+
+  it('returns a fresh copy every time', () => {
+    const first = get('V1Toleration');
+    (first.properties as Record<string, JSONSchemaProps>).key = { type: 'integer' };
+    first.description = 'changed';
+    expect(get('V1Toleration').properties?.key).toMatchObject({ type: 'string' });
+    expect(get('V1Toleration').description).not.toBe('changed');
+  });
+
+  it('writes schema keywords in code-point order at every level', () => {
+    for (const node of nodes(get('V1Container'))) {
+      const keys = Object.keys(node);
+      expect(keys).toEqual([...keys].sort());
+    }
+  });
+
+  it('produces a structural schema with valid defaults for every built-in definition', () => {
+    const problems: string[] = [];
+    for (const name of Object.keys(openApiSchemas())) {
+      // Built-ins are embedded as fields of a CRD's spec.
+      const crd: JSONSchemaProps = { type: 'object', properties: { spec: get(name) } };
+      for (const p of [...checkStructural(crd), ...checkDefaults(crd)]) problems.push(`${name}: ${p.path}: ${p.message}`);
+    }
+    expect(Object.keys(openApiSchemas()).length).toBeGreaterThan(500);
+    expect(problems).toEqual([]);
+  });
+});
