@@ -29,13 +29,36 @@ export interface Informer<T extends KubeObject> {
   addHandler(handler: EventHandler<T>): () => void;
   /** Adds a named index: `fn` returns the values an object is indexed under. */
   addIndex(name: string, fn: (object: T) => string[]): void;
+  /**
+   * The cached object itself, shared with every reader and handler: treat it as read-only
+   * (the client's `get` hands out copies).
+   */
   get(name: string, namespace?: string): T | undefined;
+  /** Cached objects, shared like {@link Informer.get}'s. */
   list(options?: ListOptions): T[];
   hasSynced(): boolean;
+  /** Resolves true once the first list is in the store, false if `timeoutMs` passes first. */
+  waitForSync(timeoutMs: number): Promise<boolean>;
+  health(): InformerHealth;
+}
+
+/** How an informer's connection to the API server is doing: for readiness checks and logs. */
+export interface InformerHealth {
+  /** `Pod`, `Deployment.apps`, `DemoVolume.storage.example.com`. */
+  kind: string;
+  synced: boolean;
+  /** Last time the API server answered: a list, a watch event or bookmark, a watch that ended cleanly. */
+  lastContact: Date | undefined;
+  /** Failed lists or watches since the API server last answered; 0 when all is well. */
+  consecutiveFailures: number;
+  /** The most recent failure's message, kept after recovery for the logs. */
+  lastError: string | undefined;
 }
 
 /** Shared informers, one per kind, started together. */
 export interface Cache {
+  /** The one namespace namespaced kinds are watched in; undefined for all namespaces. */
+  readonly namespace: string | undefined;
   /** The informer of `kind`, created on first use; started at once if the cache runs. */
   informerFor<T extends KubeObject>(kind: Kind<T>): Informer<T>;
   /** Whether an informer for `kind` exists (reads of such kinds are served from it). */
@@ -44,4 +67,6 @@ export interface Cache {
   start(signal: AbortSignal): void;
   /** Resolves true once every informer has listed, false if `timeoutMs` passes first. */
   waitForSync(timeoutMs: number): Promise<boolean>;
+  /** Every informer's health. */
+  health(): InformerHealth[];
 }

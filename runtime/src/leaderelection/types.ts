@@ -12,4 +12,9 @@ export interface LeaderElectionOptions {
   renewDeadlineMs?: number;
   /** Default 2 000 ms between acquire/renew attempts. */
   retryPeriodMs?: number;
+  /**
+   * Clear the holder when the election ends cleanly, so another replica takes over at
+   * once instead of after `leaseDurationMs`. Default true.
+   */
+  releaseOnCancel?: boolean;
 }

@@ -1,0 +1,61 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Kind } from '../api/kind.js';
+import { silentLogger, type LoggerLike } from '../client/logger.js';
+import { createTransport } from '../client/transport.js';
+import type { KubeObject } from '../object.js';
+import type { BackoffOptions } from './backoff.js';
+import { createInformer, type RunnableInformer } from './informer.js';
+import type { Cache } from './types.js';
+
+export interface CacheOptions {
+  /** Watch namespaced kinds in this namespace only (cluster-scoped kinds are always watched whole). */
+  namespace?: string;
+  /** Receives list/watch failures, relists and recoveries; pino fits. */
+  logger?: LoggerLike;
+  /** Retry delays of failing lists and watches; default 0.8 s → 30 s. */
+  backoff?: BackoffOptions;
+}
+
+/**
+ * Creates a cache of shared informers: one list+watch per kind however many controllers
+ * ask for it. Informers asked for before `start` begin with it; later ones begin at once.
+ */
+export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}): Cache {
+  // A list page of a large collection can take a while on a busy server.
+  const transport = createTransport(kubeConfig, { timeoutMs: 60_000 });
+  const logger = options.logger ?? silentLogger;
+  const informers = new Map<string, RunnableInformer<KubeObject>>();
+  let running: AbortSignal | undefined;
+
+  const keyOf = (kind: Kind) => `${kind.group}/${kind.version}/${kind.plural}`;
+
+  return {
+    namespace: options.namespace,
+
+    informerFor<T extends KubeObject>(kind: Kind<T>) {
+      const key = keyOf(kind);
+      let informer = informers.get(key) as RunnableInformer<T> | undefined;
+      if (!informer) {
+        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff });
+        informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
+        if (running) informer.start(running);
+      }
+      return informer;
+    },
+
+    has: (kind) => informers.has(keyOf(kind)),
+
+    start(signal) {
+      if (running) throw new Error('the cache is running already');
+      running = signal;
+      for (const informer of informers.values()) informer.start(signal);
+    },
+
+    async waitForSync(timeoutMs) {
+      const results = await Promise.all([...informers.values()].map((informer) => informer.waitForSync(timeoutMs)));
+      return results.every(Boolean);
+    },
+
+    health: () => [...informers.values()].map((informer) => informer.health()),
+  };
+}

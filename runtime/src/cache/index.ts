@@ -1,0 +1,17 @@
+/**
+ * The cache: shared list+watch informers, one per kind, that survive watch failures, API
+ * server restarts and 410 Gone, with a store indexed by namespace, labels and user indexes.
+ *
+ * Public surface:
+ * - `createCache(kubeConfig, { namespace?, logger?, backoff? })` → {@link Cache}:
+ *   `informerFor(kind)`, `has(kind)`, `start(signal)`, `waitForSync(ms)`, `health()`.
+ * - {@link Informer}: `addHandler({ add, update, delete })`, `addIndex(name, fn)`,
+ *   `get(name, namespace?)`, `list({ namespace, labels, index })`, `hasSynced()`,
+ *   `waitForSync(ms)`, `health()`. Cached objects are shared: read, never change them.
+ * - `backoffDelay(failures, options?)`: the retry delay a failing watch waits.
+ *
+ * @module
+ */
+export { createCache, type CacheOptions } from './cache.js';
+export { backoffDelay, type BackoffOptions } from './backoff.js';
+export type { Cache, EventHandler, Informer, InformerHealth, ListOptions } from './types.js';

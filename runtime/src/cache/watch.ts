@@ -1,0 +1,116 @@
+import type { Kind } from '../api/kind.js';
+import { ApiError, type ApiStatus } from '../client/errors.js';
+import { resourcePath } from '../client/paths.js';
+import type { Transport } from '../client/transport.js';
+import type { KubeObject } from '../object.js';
+
+/** A change a watch delivers; `BOOKMARK` carries only a newer resourceVersion. */
+export interface WatchEvent<T> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+  object: T;
+}
+
+export interface WatchRequest {
+  namespace?: string;
+  resourceVersion: string;
+  /** The server ends the watch after this long; the client then opens a new one. */
+  timeoutSeconds: number;
+  /** Abort the watch when nothing at all arrives for this long (a half-open connection). */
+  idleMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * How a watch ended without failing: `ended` when the server closed it (its timeout, a
+ * graceful shutdown), `expired` when the server said the resourceVersion is gone (410):
+ * the caller must relist.
+ */
+export type WatchEnd = 'ended' | 'expired';
+
+/**
+ * Runs one watch request to its end, calling `onEvent` for each change. Resolves with how
+ * it ended; rejects on anything else: an HTTP error, a watch `ERROR` other than 410, a
+ * connection that dropped, a silent connection (`idleMs`), or the caller's abort.
+ */
+export async function watchOnce<T extends KubeObject>(
+  transport: Transport,
+  kind: Kind<T>,
+  request: WatchRequest,
+  onEvent: (event: WatchEvent<T>) => void,
+): Promise<WatchEnd> {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([request.signal, stop.signal]);
+  const idle = setTimeout(() => stop.abort(new Error(`watch of ${kind.plural} silent for ${request.idleMs} ms`)), request.idleMs);
+  try {
+    const response = await transport.stream({
+      method: 'GET',
+      path: resourcePath(kind, request.namespace),
+      query: {
+        watch: 1,
+        resourceVersion: request.resourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds: request.timeoutSeconds,
+      },
+      signal,
+      timeoutMs: 0,
+    });
+    return await new Promise<WatchEnd>((resolve, reject) => {
+      let pending = '';
+      let ended = false;
+      const fail = (error: Error) => {
+        ended = true;
+        response.destroy();
+        reject(signal.aborted && signal.reason instanceof Error ? signal.reason : error);
+      };
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        if (ended) return;
+        idle.refresh();
+        pending += chunk;
+        let start = 0;
+        let newline: number;
+        while (!ended && (newline = pending.indexOf('\n', start)) >= 0) {
+          const line = pending.slice(start, newline);
+          start = newline + 1;
+          if (line.trim() === '') continue;
+          let event: { type: string; object: unknown };
+          try {
+            event = JSON.parse(line);
+          } catch {
+            fail(new Error(`watch of ${kind.plural} sent a line that is not JSON: ${line.slice(0, 100)}`));
+            return;
+          }
+          if (event.type === 'ERROR') {
+            const status = event.object as ApiStatus;
+            if (status.code === 410) {
+              ended = true;
+              response.destroy();
+              resolve('expired');
+            } else {
+              fail(new ApiError(status.code ?? 500, status, `WATCH ${kind.plural}`, 'watch error'));
+            }
+            return;
+          }
+          try {
+            onEvent(event as WatchEvent<T>);
+          } catch (error) {
+            fail(error as Error);
+            return;
+          }
+        }
+        pending = pending.slice(start);
+      });
+      response.on('end', () => {
+        if (ended) return;
+        ended = true;
+        resolve('ended');
+      });
+      response.on('error', (error) => !ended && fail(error));
+      response.on('close', () => !ended && fail(new Error(`watch of ${kind.plural}: connection closed`)));
+    });
+  } catch (error) {
+    throw signal.aborted && signal.reason instanceof Error && !request.signal.aborted ? signal.reason : error;
+  } finally {
+    clearTimeout(idle);
+  }
+}

@@ -1,0 +1,217 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { apiVersionOf, type Kind } from '../api/kind.js';
+import type { Cache } from '../cache/types.js';
+import type { KubeObject } from '../object.js';
+import { isNotFound } from './errors.js';
+import { labelSelector, listAll } from './list.js';
+import { kindLabel, requireScope, resourcePath } from './paths.js';
+import { createTransport, type Transport } from './transport.js';
+
+/**
+ * A JSON merge patch (RFC 7386) of `T`: objects merge key by key, `null` deletes a key,
+ * arrays replace the whole array.
+ */
+export type MergePatch<T> = { [K in keyof T]?: PatchValue<NonNullable<T[K]>> | null };
+type PatchValue<V> = V extends readonly unknown[] ? V : V extends object ? MergePatch<V> : V;
+
+/**
+ * What server-side apply takes: only the fields this field manager has an opinion on.
+ * `metadata.name` (and `namespace` for namespaced kinds) identify the object.
+ */
+export type ApplyObject<T> = { [K in keyof T]?: ApplyValue<NonNullable<T[K]>> };
+type ApplyValue<V> = V | (V extends readonly (infer U)[] ? ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
+
+export interface ListQuery {
+  /** Objects of this namespace only; all namespaces when left out. */
+  namespace?: string;
+  /** Equality label selector, e.g. `{ app: 'web' }`. */
+  labels?: Record<string, string>;
+}
+
+export interface ApplyOptions {
+  /** Overrides the client's field manager for this call. */
+  fieldManager?: string;
+  /**
+   * Take ownership of fields another manager owns instead of failing with a 409 conflict.
+   * Default `true`: a controller is the authority over the objects it applies, which is
+   * the usage controller-runtime recommends (`client.ForceOwnership`). Pass `false` to
+   * have conflicts surface as `isConflict` errors.
+   */
+  force?: boolean;
+}
+
+export interface DeleteOptions {
+  /** `Background` (the API's default for most kinds), `Foreground` or `Orphan`. */
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * A typed client for any kind, built-in (`kinds.Pod`) or custom (a `defineKind` handle).
+ * Objects are plain JSON as the API server sends them. Reads of kinds the attached cache
+ * watches are served from the cache (as copies, safe to change); everything else and
+ * every write goes to the API server. Failures throw `ApiError`; branch with `isNotFound`,
+ * `isConflict`, `isAlreadyExists`, `isGone`, `isInvalid`.
+ */
+export interface Client {
+  /** The field manager this client writes as; see {@link Client.withFieldManager}. */
+  readonly fieldManager: string;
+  /** The object, or `undefined` when it does not exist. */
+  get<T extends KubeObject>(kind: Kind<T>, name: string, namespace?: string): Promise<T | undefined>;
+  list<T extends KubeObject>(kind: Kind<T>, query?: ListQuery): Promise<T[]>;
+  /** Creates the object; `metadata.generateName` works. `apiVersion`/`kind` are filled in from `kind`. */
+  create<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
+  /** Replaces the object; fails with a conflict when `metadata.resourceVersion` is stale. */
+  update<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
+  /**
+   * JSON merge patch of the object named by `object.metadata`. Put
+   * `metadata.resourceVersion` in the patch to make it conditional on that version.
+   */
+  patch<T extends KubeObject>(kind: Kind<T>, object: KubeObject, patch: MergePatch<T>): Promise<T>;
+  /** Deletes the object; a missing object is not an error. */
+  delete<T extends KubeObject>(kind: Kind<T>, object: KubeObject, options?: DeleteOptions): Promise<void>;
+  /** Replaces the status subresource (the rest of `object` is ignored by the server). */
+  updateStatus<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
+  /** JSON merge patch of the status subresource, e.g. `{ status: { ready: true } }`. */
+  patchStatus<T extends KubeObject>(kind: Kind<T>, object: KubeObject, patch: MergePatch<T>): Promise<T>;
+  /**
+   * Server-side apply: the API server merges `object` with what other managers own and
+   * records this client's field manager as the owner of every field in it. Fields this
+   * manager applied before and leaves out now are removed.
+   */
+  apply<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options?: ApplyOptions): Promise<T>;
+  /** Server-side apply of the status subresource. */
+  applyStatus<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options?: ApplyOptions): Promise<T>;
+  /** The same client (connections, cache) writing as another field manager: one per controller. */
+  withFieldManager(name: string): Client;
+  /**
+   * The same client reading straight from the API server, never from the cache: for the
+   * read after a conflict, or whenever a read must see the latest write.
+   */
+  uncached(): Client;
+}
+
+export interface ClientOptions {
+  /** Field manager of writes and server-side apply; default `opgen`. */
+  fieldManager?: string;
+  /** Serve reads of the kinds this cache watches from it once it has synced. */
+  cache?: Cache;
+  /** Timeout of each request, default 30 000 ms. */
+  timeoutMs?: number;
+}
+
+const APPLY_PATCH = 'application/apply-patch+yaml';
+const MERGE_PATCH = 'application/merge-patch+json';
+
+/** Creates a {@link Client} for the kubeconfig's current context. */
+export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): Client {
+  const transport = createTransport(kubeConfig, { timeoutMs: options.timeoutMs });
+  return buildClient(transport, options.fieldManager ?? 'opgen', options.cache);
+}
+
+function buildClient(transport: Transport, fieldManager: string, cache: Cache | undefined): Client {
+  /** The synced informer that can answer a read in `namespace`, if any. */
+  function cached<T extends KubeObject>(kind: Kind<T>, namespace: string | undefined) {
+    if (!cache?.has(kind)) return undefined;
+    if (cache.namespace && kind.namespaced && namespace !== cache.namespace) return undefined;
+    const informer = cache.informerFor(kind);
+    return informer.hasSynced() ? informer : undefined;
+  }
+
+  function write<T>(method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
+    return transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query } });
+  }
+
+  async function apply<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options: ApplyOptions, subresource?: string): Promise<T> {
+    const { name, namespace } = identify(kind, object as KubeObject);
+    const typed = withTypeMeta(kind, object as KubeObject);
+    // The API server rejects apply bodies that carry managedFields, as objects read back do.
+    const body = typed.metadata?.managedFields ? { ...typed, metadata: { ...typed.metadata, managedFields: undefined } } : typed;
+    return write<T>('PATCH', resourcePath(kind, namespace, name, subresource), body, APPLY_PATCH, {
+      fieldManager: options.fieldManager ?? fieldManager,
+      force: options.force ?? true,
+    });
+  }
+
+  return {
+    fieldManager,
+
+    async get(kind, name, namespace) {
+      const ns = requireScope(kind, name, namespace);
+      const informer = cached(kind, ns);
+      if (informer) {
+        const object = informer.get(name, ns);
+        return object === undefined ? undefined : structuredClone(object);
+      }
+      try {
+        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name) });
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async list(kind, query = {}) {
+      const informer = cached(kind, query.namespace);
+      if (informer) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
+      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels) });
+      return items;
+    },
+
+    create(kind, object) {
+      const namespace = requireScope(kind, object.metadata?.name ?? object.metadata?.generateName, object.metadata?.namespace);
+      return write('POST', resourcePath(kind, namespace), withTypeMeta(kind, object));
+    },
+
+    update(kind, object) {
+      const { name, namespace } = identify(kind, object);
+      return write('PUT', resourcePath(kind, namespace, name), withTypeMeta(kind, object));
+    },
+
+    patch(kind, object, patch) {
+      const { name, namespace } = identify(kind, object);
+      return write('PATCH', resourcePath(kind, namespace, name), patch, MERGE_PATCH);
+    },
+
+    async delete(kind, object, options = {}) {
+      const { name, namespace } = identify(kind, object);
+      try {
+        await transport.request({
+          method: 'DELETE',
+          path: resourcePath(kind, namespace, name),
+          query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
+        });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    },
+
+    updateStatus(kind, object) {
+      const { name, namespace } = identify(kind, object);
+      return write('PUT', resourcePath(kind, namespace, name, 'status'), withTypeMeta(kind, object));
+    },
+
+    patchStatus(kind, object, patch) {
+      const { name, namespace } = identify(kind, object);
+      return write('PATCH', resourcePath(kind, namespace, name, 'status'), patch, MERGE_PATCH);
+    },
+
+    apply: (kind, object, options = {}) => apply(kind, object, options),
+    applyStatus: (kind, object, options = {}) => apply(kind, object, options, 'status'),
+
+    withFieldManager: (name) => buildClient(transport, name, cache),
+    uncached: () => buildClient(transport, fieldManager, undefined),
+  };
+}
+
+function identify(kind: Kind, object: KubeObject): { name: string; namespace: string | undefined } {
+  const name = object.metadata?.name;
+  if (!name) throw new Error(`${kindLabel(kind)} object has no metadata.name`);
+  return { name, namespace: requireScope(kind, name, object.metadata?.namespace) };
+}
+
+/** A shallow copy with `apiVersion` and `kind` set: the API server needs them in bodies. */
+function withTypeMeta(kind: Kind, object: KubeObject): KubeObject {
+  if (object.apiVersion && object.kind) return object;
+  return { ...object, apiVersion: object.apiVersion ?? apiVersionOf(kind), kind: object.kind ?? kind.kind };
+}

@@ -1,0 +1,25 @@
+/**
+ * The client: typed reads and writes of any kind against the API server.
+ *
+ * Public surface:
+ * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs? })` → {@link Client}:
+ *   `get` (undefined when missing), `list`, `create`, `update`, `patch` (JSON merge patch),
+ *   `delete` (a missing object is fine), `updateStatus`, `patchStatus`, `apply` /
+ *   `applyStatus` (server-side apply, forced by default), `withFieldManager(name)`,
+ *   `uncached()` (reads straight from the API server).
+ * - Errors: `ApiError` and `isNotFound`, `isConflict`, `isAlreadyExists`, `isGone`,
+ *   `isInvalid`; `retryOnConflict(fn)` for read-modify-write loops.
+ * - `kinds`: handles and object types of built-in kinds (`kinds.Pod`, `kinds.Deployment`…).
+ * - `AsJson<T>`: a client-node model as JSON (timestamps as strings);
+ *   `formatTime` / `formatMicroTime` for timestamps written to objects.
+ * - `LoggerLike`: the logger the cluster-facing parts accept (pino satisfies it).
+ *
+ * @module
+ */
+export { createClient, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
+export { ApiError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, type ApiStatus } from './errors.js';
+export { retryOnConflict, type RetryOptions } from './retry.js';
+export * as kinds from './kinds.js';
+export type { AsJson } from './wire.js';
+export { formatMicroTime, formatTime } from './time.js';
+export type { LoggerLike } from './logger.js';

@@ -1,0 +1,68 @@
+import { apiVersionOf, type Kind } from '../api/kind.js';
+import type { KubeObject } from '../object.js';
+import { isGone } from './errors.js';
+import { resourcePath } from './paths.js';
+import type { Transport } from './transport.js';
+
+/** What one complete list returned: the items and the resource version to watch from. */
+export interface ListResult<T> {
+  items: T[];
+  resourceVersion: string;
+}
+
+export interface ListRequest {
+  namespace?: string;
+  /** A label selector in the API's syntax, e.g. `app=web,tier=db`. */
+  labelSelector?: string;
+  signal?: AbortSignal;
+}
+
+interface ListBody<T> {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: T[];
+}
+
+const PAGE_SIZE = 500;
+/** A continue token expires when etcd compacts past it; a fresh list starts over. */
+const MAX_FRESH_STARTS = 3;
+
+/**
+ * Lists every object of `kind` in pages of 500, the way client-go's pager does, so a
+ * large collection never arrives as one huge response. Items get `apiVersion` and `kind`
+ * (the API server leaves them out of built-in list items) so every object is
+ * self-describing; nothing else is copied.
+ */
+export async function listAll<T extends KubeObject>(transport: Transport, kind: Kind<T>, request: ListRequest = {}): Promise<ListResult<T>> {
+  const path = resourcePath(kind, request.namespace);
+  const apiVersion = apiVersionOf(kind);
+  for (let start = 1; ; start++) {
+    const items: T[] = [];
+    let token: string | undefined;
+    try {
+      for (;;) {
+        const page = await transport.request<ListBody<T>>({
+          method: 'GET',
+          path,
+          query: { limit: PAGE_SIZE, continue: token, labelSelector: request.labelSelector },
+          signal: request.signal,
+        });
+        for (const item of page.items ?? []) {
+          item.apiVersion ??= apiVersion;
+          item.kind ??= kind.kind;
+          items.push(item);
+        }
+        token = page.metadata?.continue || undefined;
+        if (!token) return { items, resourceVersion: page.metadata?.resourceVersion ?? '' };
+      }
+    } catch (error) {
+      if (!(token && isGone(error)) || start >= MAX_FRESH_STARTS) throw error;
+    }
+  }
+}
+
+/** `{ app: 'web', tier: 'db' }` as the selector `app=web,tier=db`. */
+export function labelSelector(labels: Record<string, string> | undefined): string | undefined {
+  if (!labels) return undefined;
+  const pairs = Object.entries(labels).map(([key, value]) => `${key}=${value}`);
+  return pairs.length === 0 ? undefined : pairs.join(',');
+}

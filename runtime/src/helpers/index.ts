@@ -1,0 +1,17 @@
+/**
+ * Helpers controllers use on objects: ownership, finalizers and status conditions.
+ *
+ * Public surface:
+ * - `setControllerReference(owner, ownerKind, object)` (throws `AlreadyOwnedError` when
+ *   another controller owns it), `setOwnerReference(owner, ownerKind, object)`,
+ *   `controllerOf(object)`.
+ * - `hasFinalizer(object, name)`, `ensureFinalizer(client, kind, object, name)`,
+ *   `removeFinalizer(client, kind, object, name)`: conflict-safe merge patches.
+ * - `setCondition(conditions, { type, status, reason, message }, observedGeneration)`,
+ *   `removeCondition`, `findCondition`, `isConditionTrue`.
+ *
+ * @module
+ */
+export { AlreadyOwnedError, controllerOf, setControllerReference, setOwnerReference } from './owner.js';
+export { ensureFinalizer, hasFinalizer, removeFinalizer } from './finalizers.js';
+export { findCondition, isConditionTrue, removeCondition, setCondition, type ConditionUpdate } from './conditions.js';

@@ -1,0 +1,14 @@
+/**
+ * Leader election on a `coordination.k8s.io/v1` Lease, so that of several replicas only
+ * one reconciles.
+ *
+ * Public surface:
+ * - `runLeaderElection(kubeConfig, { id, namespace?, identity?, leaseDurationMs?,
+ *   renewDeadlineMs?, retryPeriodMs?, releaseOnCancel?, signal, logger? }, { onStartedLeading(signal),
+ *   onStoppedLeading({ lost }), onNewLeader?(identity) })`: resolves when leadership is
+ *   lost (`lost: true`: the process should exit non-zero) or `signal` aborts (lease released).
+ *
+ * @module
+ */
+export { runLeaderElection, type LeaderCallbacks, type LeaderElectionRun } from './elector.js';
+export type { LeaderElectionOptions } from './types.js';

@@ -1,0 +1,108 @@
+import net from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../../src/object.js';
+import type { EventHandler } from '../../src/cache/index.js';
+import type { LoggerLike } from '../../src/client/index.js';
+
+/**
+ * A TCP relay in front of the real API server, to cut the network between an informer
+ * and the server at a moment the test chooses (a partition, not a mock: every byte that
+ * passes is the API server's).
+ */
+export interface NetworkCut {
+  /** A kubeconfig whose server is the relay. */
+  kubeConfig: KubeConfig;
+  /** Drops every open connection and resets new ones until `heal()`. */
+  cut(): void;
+  /** Forwards nothing any more, in either direction, without closing anything: a black hole. */
+  stall(): void;
+  heal(): void;
+  close(): Promise<void>;
+}
+
+export async function startNetworkCut(kubeConfig: KubeConfig): Promise<NetworkCut> {
+  const target = new URL(kubeConfig.getCurrentCluster()!.server);
+  const sockets = new Set<net.Socket>();
+  let cut = false;
+  let stalled = false;
+  const server = net.createServer((client) => {
+    if (cut) {
+      client.resetAndDestroy();
+      return;
+    }
+    if (stalled) {
+      sockets.add(client);
+      client.pause();
+      return;
+    }
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const relayed = new KubeConfig();
+  relayed.loadFromString(kubeConfig.exportConfig());
+  const cluster = relayed.getCurrentCluster()!;
+  relayed.loadFromOptions({
+    clusters: relayed.clusters.map((c) => (c.name === cluster.name ? { ...c, server: `https://127.0.0.1:${port}` } : c)),
+    users: relayed.users,
+    contexts: relayed.contexts,
+    currentContext: relayed.currentContext,
+  });
+  return {
+    kubeConfig: relayed,
+    cut() {
+      cut = true;
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    stall() {
+      stalled = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
+    heal() {
+      cut = false;
+      stalled = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Records what an informer's handler saw as `add a`, `update b 2`, `delete c` lines. */
+export function recordEvents<T extends KubeObject>(describe: (object: T) => string = (o) => o.metadata?.name ?? ''): {
+  handler: EventHandler<T>;
+  events: string[];
+} {
+  const events: string[] = [];
+  return {
+    events,
+    handler: {
+      add: (object) => events.push(`add ${describe(object)}`),
+      update: (old, object) => events.push(`update ${describe(old)} -> ${describe(object)}`),
+      delete: (object) => events.push(`delete ${describe(object)}`),
+    },
+  };
+}
+
+/** A logger that keeps its lines, to check what an informer reported. */
+export function memoryLogger(): LoggerLike & { lines: { level: string; message: string; fields: object }[] } {
+  const lines: { level: string; message: string; fields: object }[] = [];
+  const at = (level: string) => (fields: object, message: string) => {
+    lines.push({ level, message, fields });
+  };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}

@@ -1,0 +1,155 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createClient, kinds, type Client } from '../../src/client/index.js';
+import { runLeaderElection } from '../../src/leaderelection/index.js';
+import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
+import { startNetworkCut } from '../cache/support.js';
+
+let cp: ControlPlane;
+let client: Client;
+
+beforeAll(async () => {
+  cp = await startControlPlane();
+  client = createClient(cp.kubeConfig);
+});
+
+afterAll(async () => {
+  await cp?.stop();
+});
+
+const timing = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 400 };
+
+/** One candidate process, as far as the election can tell. */
+interface Candidate {
+  identity: string;
+  leading: boolean;
+  startedAt?: number;
+  stoppedAt?: number;
+  lost?: boolean;
+  /** What onStartedLeading's signal did. */
+  leadershipAborted?: boolean;
+  leaders: string[];
+  stop: AbortController;
+  done: Promise<void>;
+}
+
+function campaign(identity: string, id: string, options: { kubeConfig?: KubeConfig; releaseOnCancel?: boolean } = {}): Candidate {
+  const stop = new AbortController();
+  const candidate: Candidate = { identity, leading: false, leaders: [], stop, done: Promise.resolve() };
+  candidate.done = runLeaderElection(
+    options.kubeConfig ?? cp.kubeConfig,
+    { id, namespace: 'default', identity, ...timing, releaseOnCancel: options.releaseOnCancel, signal: stop.signal },
+    {
+      onStartedLeading(signal) {
+        candidate.leading = true;
+        candidate.startedAt = Date.now();
+        signal.addEventListener('abort', () => (candidate.leadershipAborted = true));
+      },
+      onStoppedLeading({ lost }) {
+        candidate.leading = false;
+        candidate.stoppedAt = Date.now();
+        candidate.lost = lost;
+      },
+      onNewLeader: (leader) => candidate.leaders.push(leader),
+    },
+  );
+  return candidate;
+}
+
+const lease = (id: string) => client.get(kinds.Lease, id, 'default');
+
+describe('leader election on a Lease', () => {
+  it('lets exactly one of two candidates lead, and records it in the Lease', async () => {
+    const a = campaign('a', 'one-leader');
+    const b = campaign('b', 'one-leader');
+    await vi.waitFor(() => expect(a.leading || b.leading).toBe(true));
+    // Several renew periods later, still exactly one.
+    await new Promise((resolve) => setTimeout(resolve, 3 * timing.retryPeriodMs));
+    expect([a.leading, b.leading].filter(Boolean)).toHaveLength(1);
+    const leader = a.leading ? a : b;
+    const follower = a.leading ? b : a;
+    const record = (await lease('one-leader'))?.spec;
+    expect(record).toMatchObject({ holderIdentity: leader.identity, leaseDurationSeconds: 3, leaseTransitions: 0 });
+    expect(record?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(follower.leaders).toEqual([leader.identity]);
+
+    a.stop.abort();
+    b.stop.abort();
+    await Promise.all([a.done, b.done]);
+  });
+
+  it('hands over when the leader stops without releasing: not before the lease expires, soon after', async () => {
+    const first = campaign('first', 'takeover', { releaseOnCancel: false });
+    await vi.waitFor(() => expect(first.leading).toBe(true));
+    const second = campaign('second', 'takeover');
+    await new Promise((resolve) => setTimeout(resolve, 2 * timing.retryPeriodMs));
+    expect(second.leading).toBe(false);
+
+    first.stop.abort();
+    await first.done;
+    expect(first).toMatchObject({ leading: false, lost: false, leadershipAborted: true });
+    const abandoned = (await lease('takeover'))!.spec!;
+    expect(abandoned.holderIdentity).toBe('first');
+
+    await vi.waitFor(() => expect(second.leading).toBe(true), { timeout: timing.leaseDurationMs + 4 * timing.retryPeriodMs + 2_000 });
+    const taken = (await lease('takeover'))!.spec!;
+    expect(taken).toMatchObject({ holderIdentity: 'second', leaseTransitions: 1 });
+    expect(Date.parse(taken.acquireTime!) - Date.parse(abandoned.renewTime!)).toBeGreaterThanOrEqual(timing.leaseDurationMs);
+    expect(second.leaders).toEqual(['first', 'second']);
+
+    second.stop.abort();
+    await second.done;
+  });
+
+  it('releases the lease on a clean stop, so the next candidate takes over without waiting for expiry', async () => {
+    const first = campaign('first', 'release');
+    await vi.waitFor(() => expect(first.leading).toBe(true));
+    first.stop.abort();
+    await first.done;
+    expect(first.lost).toBe(false);
+    const released = (await lease('release'))!.spec!;
+    expect(released.holderIdentity ?? '').toBe('');
+    expect(released.leaseTransitions).toBe(0);
+
+    const second = campaign('second', 'release');
+
+    await vi.waitFor(() => expect(second.leading).toBe(true), { timeout: timing.leaseDurationMs });
+    const taken = (await lease('release'))!.spec!;
+    expect(taken).toMatchObject({ holderIdentity: 'second', leaseTransitions: 1 });
+    expect(Date.parse(taken.acquireTime!) - Date.parse(released.renewTime!)).toBeLessThan(timing.leaseDurationMs);
+    second.stop.abort();
+    await second.done;
+  });
+
+  it('gives up leading when it cannot renew within the deadline, before anyone else can take over', async () => {
+    const network = await startNetworkCut(cp.kubeConfig);
+    try {
+      const cutOff = campaign('cut-off', 'partition', { kubeConfig: network.kubeConfig });
+      await vi.waitFor(() => expect(cutOff.leading).toBe(true));
+      const other = campaign('other', 'partition');
+
+      network.cut();
+      await cutOff.done;
+      expect(cutOff).toMatchObject({ leading: false, lost: true, leadershipAborted: true });
+
+      await vi.waitFor(() => expect(other.leading).toBe(true), { timeout: timing.leaseDurationMs + 4 * timing.retryPeriodMs + 2_000 });
+      expect(other.startedAt!).toBeGreaterThan(cutOff.stoppedAt!);
+      expect((await lease('partition'))?.spec).toMatchObject({ holderIdentity: 'other', leaseTransitions: 1 });
+      other.stop.abort();
+      await other.done;
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('refuses settings under which two leaders could overlap', async () => {
+    const signal = new AbortController().signal;
+    const callbacks = { onStartedLeading() {}, onStoppedLeading() {} };
+    await expect(runLeaderElection(cp.kubeConfig, { id: 'x', leaseDurationMs: 5_000, renewDeadlineMs: 5_000, signal }, callbacks)).rejects.toThrow(
+      'leaseDurationMs must be greater than renewDeadlineMs',
+    );
+    await expect(runLeaderElection(cp.kubeConfig, { id: 'x', renewDeadlineMs: 2_000, retryPeriodMs: 2_000, signal }, callbacks)).rejects.toThrow(
+      'renewDeadlineMs must be greater than 1.2 × retryPeriodMs',
+    );
+  });
+});
