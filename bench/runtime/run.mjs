@@ -1,0 +1,192 @@
+// bench/runtime: how fast @opgen/runtime converges N custom objects, against the floor (a raw
+// client doing the same status writes) and Go's controller-runtime doing the same reconcile,
+// and what the cache holds per object.
+// Usage: node --expose-gc bench/runtime/run.mjs [--objects 1000] [--workers 1,4] [--no-peer]
+// Needs `npx tsc -b runtime` first (it uses the built runtime) and Go for the peer
+// (bench/peers/controller-runtime, built into a temp dir on each run).
+//
+// Every scenario starts from N fresh Widgets without status. A reconcile reads the Widget
+// (from the cache), and when status.observedGeneration differs from metadata.generation
+// writes status {observedGeneration, phase} through the status subresource; the status
+// write's own event causes one more, no-op, reconcile per object, as in Go.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { controller, createCache, createClient, createManager, defineKind } from '../../runtime/dist/index.js';
+import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
+
+const { values } = parseArgs({
+  options: { objects: { type: 'string', default: '1000' }, workers: { type: 'string', default: '1,4' }, 'no-peer': { type: 'boolean', default: false } },
+});
+const N = Number(values.objects);
+const workerCounts = values.workers.split(',').map(Number);
+const NS = 'default';
+const Widget = defineKind({ group: 'bench.opgen.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const crd = new URL('./widget-crd.yaml', import.meta.url).pathname;
+const peerDir = new URL('../peers/controller-runtime/', import.meta.url).pathname;
+
+const seconds = (ms) => (ms / 1000).toFixed(2);
+const rate = (count, ms) => Math.round((count * 1000) / ms);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `fn` over `items` with at most `lanes` in flight. */
+async function inLanes(items, lanes, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: lanes }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+
+const needsStatus = (w) => w.status?.observedGeneration !== w.metadata.generation;
+const statusOf = (w) => ({ ...w, status: { observedGeneration: w.metadata.generation, phase: 'reconciled' } });
+
+const cp = await startControlPlane();
+const stopAll = [() => cp.stop()];
+try {
+  await installCRDs(cp.kubeConfig, crd);
+  const client = createClient(cp.kubeConfig);
+
+  async function freshWidgets() {
+    await inLanes(await client.list(Widget, { namespace: NS }), 16, (w) => client.delete(Widget, w));
+    while ((await client.list(Widget, { namespace: NS })).length > 0) await sleep(100);
+    const names = Array.from({ length: N }, (_, i) => `w-${String(i).padStart(5, '0')}`);
+    await inLanes(names, 16, (name) => client.create(Widget, { metadata: { name, namespace: NS }, spec: { size: 1 } }));
+  }
+
+  async function opgen(workers) {
+    await freshWidgets();
+    const mgr = createManager({ kubeConfig: cp.kubeConfig, handleSignals: false, logLevel: 'warn' });
+    const written = new Set();
+    let reconciles = 0;
+    let firstAt;
+    let done;
+    const converged = new Promise((resolve) => (done = resolve));
+    controller(mgr, { maxConcurrentReconciles: workers })
+      .for(Widget)
+      .reconcile(async (req, ctx) => {
+        reconciles++;
+        firstAt ??= performance.now();
+        const w = await ctx.client.get(Widget, req.name, req.namespace);
+        if (!w || !needsStatus(w)) return;
+        await ctx.client.updateStatus(Widget, statusOf(w));
+        written.add(req.name);
+        if (written.size === N) done();
+      });
+    const start = performance.now();
+    const running = mgr.start();
+    await converged;
+    const ms = performance.now() - start;
+    await sleep(500); // let the no-op reconciles of the status events drain before counting
+    const total = reconciles;
+    mgr.stop();
+    await running;
+    return { ms, fromFirst: ms - (firstAt - start), reconciles: total };
+  }
+
+  async function raw(workers) {
+    await freshWidgets();
+    const start = performance.now();
+    const widgets = await client.list(Widget, { namespace: NS });
+    await inLanes(widgets, workers, async (w) => {
+      if (needsStatus(w)) await client.updateStatus(Widget, statusOf(w));
+    });
+    return { ms: performance.now() - start };
+  }
+
+  let peerBinary;
+  if (!values['no-peer']) {
+    const dir = mkdtempSync(join(tmpdir(), 'opgen-bench-peer-'));
+    stopAll.push(() => rmSync(dir, { recursive: true, force: true }));
+    peerBinary = join(dir, 'peer');
+    execFileSync('go', ['build', '-o', peerBinary, '.'], { cwd: peerDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+
+  async function peer(workers) {
+    await freshWidgets();
+    // Watched, not polled: lists of N objects would slow the API server the peer talks to.
+    const observer = createCache(cp.kubeConfig);
+    const informer = observer.informerFor(Widget);
+    const stopObserver = new AbortController();
+    observer.start(stopObserver.signal);
+    await observer.waitForSync(60_000);
+    let done;
+    const converged = new Promise((resolve) => (done = resolve));
+    const check = () => {
+      if (!informer.list().some(needsStatus)) done();
+    };
+    informer.addHandler({ update: check });
+    const start = performance.now();
+    const child = spawn(peerBinary, [`--workers=${workers}`, `--kubeconfig=${cp.kubeconfigPath}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = 0;
+    let firstError;
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => {
+      for (const line of text.split('\n').filter((l) => l.includes('Reconciler error'))) {
+        errors++;
+        firstError ??= line;
+      }
+    });
+    try {
+      await converged;
+      return { ms: performance.now() - start, errors, firstError };
+    } finally {
+      stopObserver.abort();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }
+
+  /**
+   * Heap the cache holds per object: the heap with a synced cache of N Widgets minus the
+   * heap once that cache is stopped and dropped (same warmed-up code in both readings),
+   * median of three rounds.
+   */
+  async function cacheHeap() {
+    if (typeof globalThis.gc !== 'function') return 'cache heap: run node with --expose-gc to measure it';
+    await freshWidgets();
+    const heap = async () => {
+      await sleep(200);
+      for (let i = 0; i < 4; i++) globalThis.gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const sample = JSON.stringify((await client.list(Widget, { namespace: NS }))[0]);
+    const rounds = [];
+    for (let round = 0; round < 3; round++) {
+      const stop = new AbortController();
+      let cache = createCache(cp.kubeConfig);
+      cache.informerFor(Widget);
+      cache.start(stop.signal);
+      await cache.waitForSync(60_000);
+      const held = await heap();
+      if (cache.informerFor(Widget).list().length !== N) throw new Error('cache did not hold every Widget');
+      stop.abort();
+      cache = undefined;
+      await sleep(1000);
+      rounds.push((held - (await heap())) / N);
+    }
+    rounds.sort((x, y) => x - y);
+    return `cache heap: ${Math.round(rounds[1])} bytes per cached Widget (median of ${rounds.map(Math.round).join(', ')}; ${N} objects; one is ${sample.length} bytes of JSON as the API server sends it)`;
+  }
+
+  console.log(`bench/runtime: ${N} Widgets, status write per object, etcd + kube-apiserver on loopback (shared, noisy machine)`);
+  console.log(await cacheHeap());
+  for (const workers of workerCounts) {
+    const o = await opgen(workers);
+    console.log(
+      `workers=${workers}  opgen runtime       converged in ${seconds(o.ms)} s (${rate(N, o.ms)} objects/s; manager start and cache sync included, ${seconds(o.fromFirst)} s from the first reconcile), ` +
+        `${o.reconciles} reconciles (${rate(o.reconciles, o.ms)} reconciles/s)`,
+    );
+    const r = await raw(workers);
+    console.log(`workers=${workers}  raw client floor    ${seconds(r.ms)} s (${rate(N, r.ms)} writes/s)`);
+    if (peerBinary) {
+      const p = await peer(workers);
+      console.log(`workers=${workers}  controller-runtime  converged in ${seconds(p.ms)} s (${rate(N, p.ms)} objects/s; process start and cache sync included), ${p.errors} reconcile errors`);
+      if (p.firstError) console.log(`  first: ${p.firstError.slice(0, 300)}`);
+    }
+  }
+
+} finally {
+  for (const stop of stopAll.reverse()) await stop();
+}

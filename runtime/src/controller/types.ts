@@ -1,0 +1,47 @@
+import type { Cache } from '../cache/types.js';
+import type { Client } from '../client/index.js';
+import type { EventRecorder } from '../events/index.js';
+import type { Logger } from '../log/index.js';
+import type { Metrics } from '../metrics/index.js';
+import type { Request } from './request.js';
+import type { Result } from './reconcile-loop.js';
+
+/** Everything one reconcile gets besides its request. */
+export interface ReconcileContext {
+  /** Reads from the shared cache, writes to the API server with this controller's field manager. */
+  client: Client;
+  /** Carries controller, controllerGroup, controllerKind, namespace, name and reconcileID. */
+  log: Logger;
+  /** Records Kubernetes Events as this controller. */
+  recorder: EventRecorder;
+  /** Aborted when the manager shuts down: pass it to long waits so they end early. */
+  signal: AbortSignal;
+  /** Unique per reconcile; every log line written during the reconcile carries it. */
+  reconcileId: string;
+}
+
+/** The user's reconcile function. Throw to retry with backoff; throw a `TerminalError` to give up. */
+export type Reconciler = (request: Request, context: ReconcileContext) => Promise<Result> | Result;
+
+/** A running unit of a manager, e.g. a controller. */
+export interface Controller {
+  readonly name: string;
+  /**
+   * Watches, waits for the cache, and reconciles until `signal` aborts; then stops taking
+   * work and resolves once in-flight reconciles have finished.
+   */
+  run(signal: AbortSignal): Promise<void>;
+}
+
+/** What a controller needs from its manager. `createManager` returns one. */
+export interface ControllerHost {
+  readonly cache: Cache;
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  /** The shared client, reading from the shared cache; each controller writes as its own field manager. */
+  readonly client: Client;
+  /** An event recorder reporting as `component`. */
+  eventRecorder(component: string): EventRecorder;
+  /** Registers `controller` to run while this process leads; names must be unique. */
+  addController(controller: Controller): void;
+}

@@ -1,0 +1,52 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { runLeaderElection } from '../leaderelection/index.js';
+import type { Logger } from '../log/index.js';
+import type { Metrics } from '../metrics/index.js';
+import type { ManagerOptions } from './options.js';
+
+/** What {@link campaign} needs: the lease settings and what to do when leading starts or is lost. */
+export interface Campaign {
+  kubeConfig: KubeConfig;
+  options: ManagerOptions;
+  leaseName: string;
+  log: Logger;
+  metrics: Metrics;
+  /** Ends the campaign; abort it only after the work started by `onLeading` has stopped. */
+  signal: AbortSignal;
+  /** This process leads; `leaseSignal` aborts when it stops leading. */
+  onLeading(leaseSignal: AbortSignal): void;
+  /** The lease could not be renewed in time: another replica may be leading already. */
+  onLost(): void;
+}
+
+/**
+ * Runs the manager's leader election, keeping `leader_election_master_status` current.
+ * Resolves when the campaign ends (signal aborted or lease lost).
+ */
+export function campaign(c: Campaign): Promise<void> {
+  const { options, leaseName, metrics } = c;
+  metrics.leaderStatus(leaseName, false);
+  return runLeaderElection(
+    c.kubeConfig,
+    {
+      id: leaseName,
+      namespace: options.leaderElectionNamespace,
+      leaseDurationMs: options.leaseDurationMs,
+      renewDeadlineMs: options.renewDeadlineMs,
+      retryPeriodMs: options.retryPeriodMs,
+      releaseOnCancel: options.leaderElectionReleaseOnCancel,
+      signal: c.signal,
+      logger: c.log,
+    },
+    {
+      onStartedLeading(leaseSignal) {
+        metrics.leaderStatus(leaseName, true);
+        c.onLeading(leaseSignal);
+      },
+      onStoppedLeading({ lost }) {
+        metrics.leaderStatus(leaseName, false);
+        if (lost) c.onLost();
+      },
+    },
+  );
+}

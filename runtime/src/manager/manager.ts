@@ -1,0 +1,222 @@
+import { createCache } from '../cache/index.js';
+import { createClient } from '../client/index.js';
+import { createEventRecorder, type EventRecorder } from '../events/index.js';
+import { createLogger } from '../log/index.js';
+import { createMetrics } from '../metrics/index.js';
+import { parseBindAddress } from './bind-address.js';
+import { listen, type HttpServer } from './http-server.js';
+import { loadKubeConfig } from './kubeconfig.js';
+import { campaign } from './leader.js';
+import { metricsHandler, serveMetrics } from './metrics-server.js';
+import type { ManagerOptions } from './options.js';
+import { probesHandler, type Checks } from './probes.js';
+import { onShutdownSignals } from './signals.js';
+import type { Manager, Runnable } from './types.js';
+import { settleBy, untilAborted } from './wait.js';
+
+interface Registered {
+  name: string;
+  run: Runnable;
+  leader: boolean;
+}
+
+/** Creates a manager; see {@link ManagerOptions} and `managerOptionsFromArgs`. */
+export function createManager(options: ManagerOptions = {}): Manager {
+  const log = createLogger({ format: options.logFormat, level: options.logLevel, destination: options.logDestination });
+  const kubeConfig = options.kubeConfig ?? loadKubeConfig(options.kubeconfigPath);
+  const metricsBind = parseBindAddress(options.metricsBindAddress ?? '0');
+  const probeBind = parseBindAddress(options.healthProbeBindAddress ?? '0');
+  const leaderElectionId = options.leaderElection ? options.leaderElectionId : undefined;
+  if (options.leaderElection && !leaderElectionId) {
+    throw new Error('leader election needs leaderElectionId, the name of its Lease (e.g. "abc123.example.com")');
+  }
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
+  const metrics = createMetrics();
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }) });
+  const client = createClient(kubeConfig, { cache, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
+  const recorders = new Map<string, EventRecorder>();
+
+  const registered: Registered[] = [];
+  const names = new Set<string>();
+  let cacheSynced = false;
+  const healthz: Checks = new Map([['ping', () => {}]]);
+  const readyz: Checks = new Map([
+    [
+      'cache-sync',
+      () => {
+        if (!cacheSynced) throw new Error('caches have not synced yet');
+      },
+    ],
+  ]);
+
+  let started = false;
+  const stopRequest = new AbortController();
+  let markElected!: () => void;
+  const electedPromise = new Promise<void>((resolve) => (markElected = resolve));
+  let metricsAddress: string | undefined;
+  let healthProbeAddress: string | undefined;
+
+  const stop = (): void => stopRequest.abort();
+
+  async function start(): Promise<void> {
+    if (started) throw new Error('a manager can be started only once');
+    started = true;
+    const removeSignals =
+      options.handleSignals === false
+        ? () => {}
+        : onShutdownSignals(
+            (signal) => {
+              log.info({ signal }, 'Received signal, stopping: in-flight reconciles may finish');
+              stop();
+            },
+            (signal) => {
+              log.error({ signal }, 'Received second signal, exiting at once');
+              exit(1);
+            },
+          );
+
+    let failure: unknown;
+    let leaseLost = false;
+    const fail = (error: unknown): void => {
+      failure ??= error;
+      stop();
+    };
+    const servers: HttpServer[] = [];
+    const cacheStop = new AbortController();
+    const leaderStop = new AbortController();
+    const othersStop = new AbortController();
+    const leaderRuns: Promise<void>[] = [];
+    const otherRuns: Promise<void>[] = [];
+    let election: Promise<void> | undefined;
+    const electionStop = new AbortController();
+
+    const launch = (runnable: Registered, signal: AbortSignal, into: Promise<void>[]): void => {
+      into.push(
+        (async () => runnable.run(signal))().catch((error: unknown) => {
+          log.error({ err: error, runnable: runnable.name }, 'Runnable failed, stopping the manager');
+          fail(error);
+        }),
+      );
+    };
+    const startLeaderWork = (signal: AbortSignal): void => {
+      for (const r of registered) if (r.leader) launch(r, signal, leaderRuns);
+      markElected();
+    };
+
+    try {
+      if (probeBind) {
+        const server = await listen(probeBind, probesHandler({ healthz, readyz }));
+        servers.push(server);
+        healthProbeAddress = server.address;
+        log.info({ bindAddress: server.address }, 'Serving health probes');
+      }
+      if (metricsBind) {
+        const server = await serveMetrics(metricsBind, metricsHandler(metrics.registry));
+        servers.push(server);
+        metricsAddress = server.address;
+        log.info({ bindAddress: server.address, secure: false }, 'Serving metrics');
+      }
+      cache.start(cacheStop.signal);
+      for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
+
+      const synced = await untilAborted(cache.waitForSync(options.cacheSyncTimeoutMs ?? 120_000), stopRequest.signal);
+      if (synced === false) throw new Error('timed out waiting for the cache to sync; is every watched kind installed?');
+      if (synced === true) {
+        cacheSynced = true;
+        log.info('Caches synced');
+        if (leaderElectionId) {
+          election = campaign({
+            kubeConfig,
+            options,
+            leaseName: leaderElectionId,
+            log: log.child({ logger: 'leader-election' }),
+            metrics,
+            signal: electionStop.signal,
+            onLeading: (leaseSignal) => {
+              leaseSignal.addEventListener('abort', () => leaderStop.abort(), { once: true });
+              startLeaderWork(leaderStop.signal);
+            },
+            onLost: () => {
+              leaseLost = true;
+              log.error({ lease: leaderElectionId }, 'Leader election lost, exiting');
+              exit(1);
+              fail(new Error(`leader election lost: lease ${leaderElectionId}`));
+            },
+          }).catch((error: unknown) => fail(error));
+        } else {
+          startLeaderWork(leaderStop.signal);
+        }
+      }
+      if (!stopRequest.signal.aborted) {
+        await new Promise((resolve) => stopRequest.signal.addEventListener('abort', resolve, { once: true }));
+      }
+    } catch (error) {
+      failure ??= error;
+    }
+
+    // Shutdown, in controller-runtime's order: controllers first (while still holding the
+    // lease, so no other replica starts meanwhile), then the election, then the rest.
+    const deadline = performance.now() + (leaseLost ? 0 : gracefulMs);
+    log.info('Stopping and waiting for controllers to finish in-flight reconciles');
+    leaderStop.abort();
+    const finished = await settleBy(leaderRuns, deadline);
+    if (finished) {
+      // Only now may another replica lead: release (or stop renewing) the lease.
+      electionStop.abort();
+      if (election) await settleBy([election], deadline);
+    } else if (!leaseLost) {
+      // Reconciles are still running: keep the lease until the process exits.
+      failure ??= new Error(`graceful shutdown timed out after ${gracefulMs} ms with reconciles still running`);
+      log.error({ timeoutMs: gracefulMs }, 'Graceful shutdown timed out');
+    }
+    othersStop.abort();
+    await settleBy([...otherRuns, ...[...recorders.values()].map((r) => r.flush())], deadline);
+    cacheStop.abort();
+    await Promise.all(servers.map((s) => s.close()));
+    removeSignals();
+    log.info('Manager stopped');
+    if (failure !== undefined) throw failure;
+  }
+
+  return {
+    kubeConfig,
+    client,
+    cache,
+    log,
+    metrics,
+    eventRecorder(component) {
+      let recorder = recorders.get(component);
+      if (!recorder) {
+        recorder = createEventRecorder(client, { reportingController: component, logger: log.child({ logger: 'events' }) });
+        recorders.set(component, recorder);
+      }
+      return recorder;
+    },
+    addController(controller) {
+      if (names.has(controller.name)) {
+        throw new Error(`a controller named "${controller.name}" already exists: give one of them another name`);
+      }
+      names.add(controller.name);
+      registered.push({ name: controller.name, run: (signal) => controller.run(signal), leader: true });
+    },
+    addRunnable(runnable, runnableOptions = {}) {
+      registered.push({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
+    },
+    addHealthzCheck(name, check) {
+      healthz.set(name, check);
+    },
+    addReadyzCheck(name, check) {
+      readyz.set(name, check);
+    },
+    start,
+    stop,
+    elected: () => electedPromise,
+    get metricsAddress() {
+      return metricsAddress;
+    },
+    get healthProbeAddress() {
+      return healthProbeAddress;
+    },
+  };
+}

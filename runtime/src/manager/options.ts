@@ -1,0 +1,51 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { LevelWithSilent } from 'pino';
+import type { LoggerOptions, LogFormat } from '../log/index.js';
+
+/** Options of `createManager`. Durations are in milliseconds. */
+export interface ManagerOptions {
+  /** The cluster to talk to; default: loaded from `kubeconfigPath`, `KUBECONFIG`, in-cluster or `~/.kube/config`. */
+  kubeConfig?: KubeConfig;
+  /** A kubeconfig file (the `--kubeconfig` flag). */
+  kubeconfigPath?: string;
+  /** Watch and cache namespaced kinds in this namespace only; default all namespaces. */
+  namespace?: string;
+  /** `/metrics` address, e.g. `:8080`; `0` (the default) turns it off. */
+  metricsBindAddress?: string;
+  /** `/healthz` and `/readyz` address, e.g. `:8081`; `0` (the default) turns it off. */
+  healthProbeBindAddress?: string;
+  /** Run controllers only while holding the Lease `leaderElectionId`; default false. */
+  leaderElection?: boolean;
+  /** Name of the Lease, e.g. `abc123.example.com`; required with `leaderElection`. */
+  leaderElectionId?: string;
+  /** Namespace of the Lease; default the pod's namespace, or `default` out of cluster. */
+  leaderElectionNamespace?: string;
+  /** Default 15 000. */
+  leaseDurationMs?: number;
+  /** Default 10 000. */
+  renewDeadlineMs?: number;
+  /** Default 2 000. */
+  retryPeriodMs?: number;
+  /**
+   * Give the Lease up on a clean shutdown so another replica takes over at once instead of
+   * after `leaseDurationMs`. Default true: the manager releases it only after its
+   * controllers have finished, so two replicas never reconcile at the same time.
+   */
+  leaderElectionReleaseOnCancel?: boolean;
+  /** How long shutdown waits for in-flight reconciles; default 30 000. */
+  gracefulShutdownTimeoutMs?: number;
+  /** How long to wait for the cache's first list before failing; default 120 000. */
+  cacheSyncTimeoutMs?: number;
+  /** Field manager of the shared client's writes; each controller writes as its own name. */
+  fieldManager?: string;
+  /** Default: `LOG_FORMAT`, else `json`. */
+  logFormat?: LogFormat;
+  /** Default: `LOG_LEVEL`, else `info`. */
+  logLevel?: LevelWithSilent;
+  /** Where log lines go; default standard error. */
+  logDestination?: LoggerOptions['destination'];
+  /** Stop gracefully on SIGTERM/SIGINT and exit on a second one; default true. */
+  handleSignals?: boolean;
+  /** Called with 1 when the lease is lost or a second signal arrives; default `process.exit`. */
+  exit?: (code: number) => void;
+}

@@ -1,0 +1,55 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Cache } from '../cache/index.js';
+import type { Client } from '../client/index.js';
+import type { Controller, ControllerHost } from '../controller/types.js';
+import type { EventRecorder } from '../events/index.js';
+import type { Logger } from '../log/index.js';
+import type { Metrics } from '../metrics/index.js';
+import type { Check } from './probes.js';
+
+/** Extra work a manager runs: it should return (or resolve) once `signal` aborts. */
+export type Runnable = (signal: AbortSignal) => void | Promise<void>;
+
+/** Options of {@link Manager.addRunnable}. */
+export interface RunnableOptions {
+  /** Run only while this process leads (the default, as in controller-runtime); false runs it always. */
+  needLeaderElection?: boolean;
+}
+
+/**
+ * Owns what an operator process shares: one client, one cache, metrics, probes, leader
+ * election and the controllers. Create it, declare controllers on it with `controller(mgr)`,
+ * then `await mgr.start()`.
+ */
+export interface Manager extends ControllerHost {
+  readonly kubeConfig: KubeConfig;
+  readonly client: Client;
+  readonly cache: Cache;
+  readonly log: Logger;
+  readonly metrics: Metrics;
+  /** Records Kubernetes Events as `component` (e.g. a controller's name). */
+  eventRecorder(component: string): EventRecorder;
+  addController(controller: Controller): void;
+  /** Adds work that starts with the manager (by default only while leading) and stops with it. */
+  addRunnable(runnable: Runnable, options?: RunnableOptions): void;
+  /** Adds a `/healthz` check; `/healthz` always has `ping`. */
+  addHealthzCheck(name: string, check: Check): void;
+  /** Adds a `/readyz` check; `/readyz` always has `cache-sync`. */
+  addReadyzCheck(name: string, check: Check): void;
+  /**
+   * Serves probes and metrics, starts the cache, waits for it to sync, then (once elected,
+   * with leader election) runs the controllers. Resolves after a graceful stop (`stop()`,
+   * SIGTERM or SIGINT); rejects when something failed (a controller could not start, the
+   * lease was lost, shutdown exceeded its timeout). After a rejection the process should
+   * exit non-zero at once, as `main` does in Go: reconciles still running keep Node alive.
+   */
+  start(): Promise<void>;
+  /** Stops like SIGTERM does: no new work, signals aborted, in-flight reconciles finish. */
+  stop(): void;
+  /** Resolves once this process runs its controllers (at once without leader election). */
+  elected(): Promise<void>;
+  /** The `/metrics` address once started (`host:port`), when enabled. */
+  readonly metricsAddress: string | undefined;
+  /** The probes' address once started (`host:port`), when enabled. */
+  readonly healthProbeAddress: string | undefined;
+}

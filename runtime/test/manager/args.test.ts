@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseBindAddress } from '../../src/manager/bind-address.js';
+import { managerOptionsFromArgs } from '../../src/manager/args.js';
+
+describe('managerOptionsFromArgs', () => {
+  it('gives kubebuilder defaults: metrics off, probes on :8081, no leader election', () => {
+    expect(managerOptionsFromArgs([])).toEqual({ metricsBindAddress: '0', healthProbeBindAddress: ':8081', leaderElection: false });
+  });
+
+  it('reads the flags a kubebuilder manager Deployment passes', () => {
+    const options = managerOptionsFromArgs([
+      '--metrics-bind-address=:8443',
+      '--health-probe-bind-address',
+      ':9440',
+      '--leader-elect',
+      '--namespace=team-a',
+      '--kubeconfig',
+      '/tmp/kc',
+      '--log-format=pretty',
+      '--log-level=debug',
+    ]);
+    expect(options).toEqual({
+      metricsBindAddress: ':8443',
+      healthProbeBindAddress: ':9440',
+      leaderElection: true,
+      namespace: 'team-a',
+      kubeconfigPath: '/tmp/kc',
+      logFormat: 'pretty',
+      logLevel: 'debug',
+    });
+  });
+
+  it("accepts Go's spellings: single dash and --flag=false", () => {
+    expect(managerOptionsFromArgs(['-leader-elect=false', '-metrics-bind-address=:8080'])).toMatchObject({
+      leaderElection: false,
+      metricsBindAddress: ':8080',
+    });
+    expect(managerOptionsFromArgs(['--leader-elect=true']).leaderElection).toBe(true);
+  });
+
+  it('rejects unknown flags, naming the known ones', () => {
+    expect(() => managerOptionsFromArgs(['--metrics-addr=:8080'])).toThrow(/Unknown option '--metrics-addr'.*--metrics-bind-address/);
+  });
+
+  it('rejects bad values in one line', () => {
+    expect(() => managerOptionsFromArgs(['--log-format=xml'])).toThrow('--log-format must be json or pretty, not "xml"');
+    expect(() => managerOptionsFromArgs(['--log-level=loud'])).toThrow(/--log-level must be one of/);
+    expect(() => managerOptionsFromArgs(['--metrics-bind-address=8080'])).toThrow('invalid bind address "8080"');
+  });
+});
+
+describe('parseBindAddress', () => {
+  it('reads Go-style addresses', () => {
+    expect(parseBindAddress(':8080')).toEqual({ port: 8080 });
+    expect(parseBindAddress('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseBindAddress('[::1]:8443')).toEqual({ host: '::1', port: 8443 });
+    expect(parseBindAddress('localhost:9')).toEqual({ host: 'localhost', port: 9 });
+  });
+
+  it('turns the server off for "0"', () => {
+    expect(parseBindAddress('0')).toBeUndefined();
+  });
+
+  it('rejects what is not an address', () => {
+    for (const bad of ['8080', ':99999', 'host:', '::1:80', 'a b:80']) expect(() => parseBindAddress(bad), bad).toThrow(/invalid bind address/);
+  });
+});
