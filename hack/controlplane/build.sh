@@ -4,7 +4,11 @@
 # KUBEBUILDER_ASSETS. Prints the assets directory on stdout; progress goes to stderr.
 #
 #   hack/controlplane/build.sh            build if the cache lacks a binary
-#   hack/controlplane/build.sh --print    print the assets directory, build nothing
+#   hack/controlplane/build.sh --print    print the assets directory if it is complete,
+#                                         else say what is missing and exit 1; build nothing
+#
+# @opgen/runtime/testing looks for the binaries in KUBEBUILDER_ASSETS first, then in this
+# cache, and runs this script when neither has them and Go is installed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,16 +19,19 @@ cache_root=${OPGEN_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opgen}
 assets="$cache_root/controlplane/$KUBERNETES_VERSION"
 binaries=(etcd kube-apiserver kube-controller-manager kubectl)
 
-if [[ ${1:-} == --print ]]; then
-  echo "$assets"
-  exit 0
-fi
+find_missing() {
+  missing=()
+  for b in "${binaries[@]}"; do [[ -x "$assets/$b" ]] || missing+=("$b"); done
+}
 
-missing=()
-for b in "${binaries[@]}"; do [[ -x "$assets/$b" ]] || missing+=("$b"); done
+find_missing
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "$assets"
   exit 0
+fi
+if [[ ${1:-} == --print ]]; then
+  echo "controlplane: $assets lacks ${missing[*]}; run hack/controlplane/build.sh" >&2
+  exit 1
 fi
 
 command -v go >/dev/null || {
@@ -35,6 +42,21 @@ command -v go >/dev/null || {
 log() { echo "controlplane: $*" >&2; }
 work="$cache_root/controlplane/build-$KUBERNETES_VERSION"
 mkdir -p "$work/kubernetes" "$work/etcd" "$assets"
+
+# Two test runs that find the cache empty at once must not build into the same module
+# directory together: the second waits, then finds the binaries built.
+if command -v flock >/dev/null; then
+  exec 9>"$work/.lock"
+  if ! flock -n 9; then
+    log "waiting for another build of the same version to finish"
+    flock 9
+  fi
+  find_missing
+  if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "$assets"
+    exit 0
+  fi
+fi
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0
 
 # Kubernetes: the main module's go.mod replaces every k8s.io/* staging module with a

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ApiextensionsV1Api,
+  KubernetesObjectApi,
+  PatchStrategy,
+  loadAllYaml,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+
+/** Field manager of the harness's server-side applies. */
+export const FIELD_MANAGER = 'opgen-testing';
+
+const manifestExtensions = new Set(['.yaml', '.yml', '.json']);
+
+/**
+ * Reads every CustomResourceDefinition in `paths` (files, or directories whose
+ * `.yaml`/`.yml`/`.json` files are read, not recursively). Other documents, such as a
+ * kustomization.yaml, are skipped; a path without any CRD is an error, as it is most
+ * likely the wrong path.
+ */
+export function readCRDs(paths: string | string[]): V1CustomResourceDefinition[] {
+  const crds: V1CustomResourceDefinition[] = [];
+  for (const path of typeof paths === 'string' ? [paths] : paths) {
+    let files: string[];
+    try {
+      files = statSync(path).isDirectory()
+        ? readdirSync(path)
+            .filter((name) => manifestExtensions.has(extname(name)))
+            .sort()
+            .map((name) => join(path, name))
+        : [path];
+    } catch {
+      throw new Error(`CRD path ${path} does not exist`);
+    }
+    const found = files.flatMap((file) => {
+      let documents: unknown[];
+      try {
+        documents = loadAllYaml(readFileSync(file, 'utf8'));
+      } catch (error) {
+        throw new Error(`${file}: not valid YAML: ${(error as Error).message}`);
+      }
+      return documents.filter(isCRD);
+    });
+    if (found.length === 0) throw new Error(`no CustomResourceDefinition found in ${path}`);
+    crds.push(...found);
+  }
+  return crds;
+}
+
+function isCRD(document: unknown): document is V1CustomResourceDefinition {
+  const object = document as { apiVersion?: unknown; kind?: unknown } | null;
+  return object?.kind === 'CustomResourceDefinition' && object.apiVersion === 'apiextensions.k8s.io/v1';
+}
+
+/**
+ * Installs the CRDs in `paths` with server-side apply (no size limit from the
+ * last-applied annotation) and waits until each is Established. Returns their names.
+ */
+export async function installCRDs(
+  kubeConfig: KubeConfig,
+  paths: string | string[],
+  options: { timeoutMs?: number } = {},
+): Promise<string[]> {
+  const client = KubernetesObjectApi.makeApiClient(kubeConfig);
+  const names: string[] = [];
+  for (const crd of readCRDs(paths)) {
+    await client.patch(crd, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+    names.push(crd.metadata?.name ?? '');
+  }
+  await waitForCRDsEstablished(kubeConfig, names, options);
+  return names;
+}
+
+/** Waits until every named CRD has `Established=True`; errors name the ones that are not. */
+export async function waitForCRDsEstablished(
+  kubeConfig: KubeConfig,
+  names: string[],
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
+  const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  let pending = [...names];
+  while (pending.length > 0) {
+    const states = await Promise.all(
+      pending.map(async (name) => {
+        const crd = await api.readCustomResourceDefinition({ name });
+        const established = crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+        return established ? undefined : name;
+      }),
+    );
+    pending = states.filter((name): name is string => name !== undefined);
+    if (pending.length === 0) return;
+    if (Date.now() >= deadline) {
+      throw new Error(`CustomResourceDefinitions not Established in time: ${pending.join(', ')}`);
+    }
+    await sleep(100);
+  }
+}

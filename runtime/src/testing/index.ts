@@ -1,0 +1,14 @@
+/**
+ * `@opgen/runtime/testing`: a real Kubernetes control plane for tests (etcd,
+ * kube-apiserver and optionally kube-controller-manager on loopback), like
+ * controller-runtime's envtest, plus helpers to install CRDs.
+ *
+ * Binaries come from `KUBEBUILDER_ASSETS` (e.g. `export KUBEBUILDER_ASSETS=$(setup-envtest
+ * use 1.36.3 -p path)`), else from opgen's build cache, else they are built with Go.
+ *
+ * @module
+ */
+export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './controlplane.js';
+export type { Identity } from './identities.js';
+export { binariesCacheDir, resolveBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
+export { installCRDs, readCRDs, waitForCRDsEstablished, FIELD_MANAGER } from './crds.js';

@@ -1,0 +1,32 @@
+import { writeFileSync } from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+
+/** How to reach the API server as one identity. */
+export interface ClusterAccess {
+  server: string;
+  /** PEM bundle of the API server's serving CA. */
+  caPem: string;
+  user: string;
+  token: string;
+}
+
+const CLUSTER = 'opgen-test';
+
+/** A KubeConfig whose current context is `access`. */
+export function kubeConfigFor(access: ClusterAccess): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [
+      { name: CLUSTER, server: access.server, caData: Buffer.from(access.caPem).toString('base64'), skipTLSVerify: false },
+    ],
+    users: [{ name: access.user, token: access.token }],
+    contexts: [{ name: CLUSTER, cluster: CLUSTER, user: access.user, namespace: 'default' }],
+    currentContext: CLUSTER,
+  });
+  return kubeConfig;
+}
+
+/** Writes a kubeconfig file (JSON is valid YAML) readable only by its owner: it holds a token. */
+export function writeKubeConfig(kubeConfig: KubeConfig, path: string): void {
+  writeFileSync(path, kubeConfig.exportConfig(), { mode: 0o600 });
+}

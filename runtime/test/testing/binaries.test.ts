@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { binariesCacheDir, KUBERNETES_VERSION, resolveBinaries } from '../../src/testing/index.js';
+
+const controlplaneDir = fileURLToPath(new URL('../../../hack/controlplane/', import.meta.url));
+const versions = Object.fromEntries(
+  [...readFileSync(join(controlplaneDir, 'versions.env'), 'utf8').matchAll(/^(\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]),
+);
+
+describe('control plane binaries', () => {
+  let scratch: string;
+  beforeEach(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'opgen-binaries-'));
+  });
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('pins the Kubernetes version the build script builds', () => {
+    expect(versions.KUBERNETES_VERSION).toBe(KUBERNETES_VERSION);
+  });
+
+  it('looks in the directory the build script fills', () => {
+    const printed = execFileSync('bash', [join(controlplaneDir, 'build.sh'), '--print'], { encoding: 'utf8' }).trim();
+    expect(binariesCacheDir()).toBe(printed);
+    expect(binariesCacheDir({ OPGEN_CACHE_DIR: '/c' })).toBe(`/c/controlplane/${KUBERNETES_VERSION}`);
+    expect(binariesCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(`/x/opgen/controlplane/${KUBERNETES_VERSION}`);
+  });
+
+  it('resolves binaries that report the pinned versions', async () => {
+    const binaries = await resolveBinaries({ controllerManager: true });
+    const version = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' });
+    expect(version(binaries.kubeApiServer).trim()).toBe(`Kubernetes v${KUBERNETES_VERSION}`);
+    expect(version(binaries.kubeControllerManager as string).trim()).toBe(`Kubernetes v${KUBERNETES_VERSION}`);
+    expect(version(binaries.etcd)).toContain(`etcd Version: ${versions.ETCD_VERSION}`);
+  });
+
+  it('prefers KUBEBUILDER_ASSETS and takes what it lacks from the cache', async () => {
+    const cached = await resolveBinaries({ controllerManager: true });
+    // What setup-envtest provides: etcd, kube-apiserver, kubectl; no controller manager.
+    const assets = join(scratch, 'envtest');
+    mkdirSync(assets);
+    symlinkSync(cached.etcd, join(assets, 'etcd'));
+    symlinkSync(cached.kubeApiServer, join(assets, 'kube-apiserver'));
+
+    const resolved = await resolveBinaries({ controllerManager: true, env: { ...process.env, KUBEBUILDER_ASSETS: assets } });
+
+    expect(resolved).toEqual({
+      etcd: join(assets, 'etcd'),
+      kubeApiServer: join(assets, 'kube-apiserver'),
+      kubeControllerManager: cached.kubeControllerManager,
+    });
+  });
+
+  it('says how to get binaries when none are found and Go is absent', async () => {
+    const env = { KUBEBUILDER_ASSETS: scratch, OPGEN_CACHE_DIR: join(scratch, 'cache'), PATH: '' };
+    const failure = resolveBinaries({ controllerManager: true, env });
+    await expect(failure).rejects.toThrow(
+      `control plane binaries not found: etcd, kube-apiserver, kube-controller-manager (looked in ${scratch}, ${join(scratch, 'cache', 'controlplane', KUBERNETES_VERSION)})`,
+    );
+    await expect(failure).rejects.toThrow(`setup-envtest use ${KUBERNETES_VERSION} -p path`);
+    await expect(failure).rejects.toThrow('setup-envtest has no kube-controller-manager');
+  });
+});
