@@ -1,0 +1,259 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { UserError } from '../errors.js';
+import { apiFiles } from '../generators/scaffold/api.js';
+import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
+import { boilerplatePath } from '../generators/scaffold/init.js';
+import { kindNames } from '../generators/scaffold/names.js';
+import { protectUserEdits } from '../generators/scaffold/user-edits.js';
+import { pluralOf } from '../names/plural.js';
+import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
+import { loadProject } from '../project/load.js';
+import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
+import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+
+export interface CreateApiOptions {
+  group: string;
+  version: string;
+  kind: string;
+  plural?: string;
+  namespaced?: boolean;
+  resource?: boolean;
+  controller?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+const apiExamples = `
+Examples:
+  # The DemoVolume kind of storage.<domain>/v1, with its controller
+  $ opgen create api --group storage --version v1 --kind DemoVolume
+
+  # A cluster-scoped kind whose plural is not the English one (that would be "indices")
+  $ opgen create api --group search --version v1alpha1 --kind Index --plural indexes --namespaced=false
+
+  # A second version of an existing kind: types only, the controller stays on v1
+  $ opgen create api --group storage --version v2beta1 --kind DemoVolume --no-controller
+
+  # Re-scaffold a kind: files you changed are kept, the others rewritten
+  $ opgen create api --group storage --version v1 --kind DemoVolume --force`;
+
+/** `opgen create`: adds to a project; `api` now, room for `webhook`. */
+export function createCommand(): Command {
+  return new Command('create')
+    .description('add an API (kind) and its controller to the project')
+    .addHelpText('after', '\nExample:\n  $ opgen create api --group storage --version v1 --kind DemoVolume')
+    .addCommand(createApiCommand());
+}
+
+function createApiCommand(): Command {
+  return new Command('api')
+    .description('scaffold a kind: its API types, controller and test, sample, RBAC roles, and its registration in src/main.ts')
+    .requiredOption('--group <group>', 'API group without the domain, e.g. storage')
+    .requiredOption('--version <version>', 'API version, e.g. v1, v1alpha1, v2beta3')
+    .requiredOption('--kind <kind>', 'kind in PascalCase, e.g. DemoVolume')
+    .option('--plural <plural>', 'resource name in URLs (default: the English plural of the kind, in lower case)')
+    .option('--namespaced [bool]', 'objects live in namespaces (default); --namespaced=false for cluster-scoped', parseBool)
+    .option('--no-namespaced', 'cluster-scoped objects')
+    .option('--resource [bool]', 'write the API types (default)', parseBool)
+    .option('--no-resource', 'do not write API types (they exist already)')
+    .option('--controller [bool]', 'write a controller (default)', parseBool)
+    .option('--no-controller', 'do not write a controller')
+    .option('--force', 're-scaffold an existing kind: rewrites the files you have not changed')
+    .option('--dry-run', 'print what would be written; write nothing')
+    .addHelpText('after', apiExamples)
+    .action(async (options: CreateApiOptions) => {
+      await runCreateApi(process.cwd(), options);
+    });
+}
+
+function parseBool(value: string): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('expected true or false');
+}
+
+/** Scaffolds a kind into the project at `root`; see {@link createApiCommand}. */
+export async function runCreateApi(root: string, options: CreateApiOptions): Promise<void> {
+  const dir = resolve(root);
+  const project = await loadProject(dir, 'opgen create api');
+  const withResource = options.resource ?? true;
+  const withController = options.controller ?? true;
+  if (!withResource && !withController) throw new UserError('nothing to scaffold: --no-resource and --no-controller');
+
+  const resource = resolveResource(project, options);
+  const index = project.resources.findIndex((r) => sameGvk(r, resource));
+  const existing = project.resources[index];
+  checkExisting(project, resource, existing, { withResource, withController, force: options.force ?? false });
+
+  const names = kindNames(project, resource);
+  if (!withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
+    throw new UserError(
+      `--no-resource: ${resource.kind} has no API types at ${names.typesFile}`,
+      undefined,
+      'create them first, or leave out --no-resource',
+    );
+  }
+
+  const recorded: Resource = {
+    ...resource,
+    controller: withController || Boolean(existing?.controller),
+    extra: existing?.extra ?? {},
+  };
+  if (withResource || existing?.api) recorded.path = names.apiDir;
+  else delete recorded.api;
+  const updated: ProjectConfig = {
+    ...project,
+    resources: index >= 0 ? project.resources.map((r, i) => (i === index ? recorded : r)) : [...project.resources, recorded],
+  };
+  const earlier: ProjectConfig = { ...project, resources: index >= 0 ? project.resources.slice(0, index) : project.resources };
+  const boilerplate = (await readIfExists(join(dir, boilerplatePath))) ?? '';
+
+  const scaffolded = apiFiles({ project: earlier, resource, withResource, withController, boilerplate });
+  const current = await readCurrent(dir);
+  const onDisk = new Map<string, string | undefined>();
+  for (const file of scaffolded) onDisk.set(file.path, await readIfExists(join(dir, file.path)));
+  const { files, kept } = protectUserEdits(scaffolded, onDisk, previousScaffold(project, boilerplate), options.force ?? false);
+  const all: GeneratedFile[] = [...files, ...apiProjectUpdates(updated, resource, { withResource, withController }, current)];
+
+  const changes = await planChanges(dir, all);
+  const conflicts = changes.filter((c) => c.action === 'CONFLICT').map((c) => c.path);
+  if (conflicts.length > 0) {
+    const [verb, pronoun] = conflicts.length === 1 ? ['exists', 'it'] : ['exist', 'them'];
+    throw new UserError(
+      `${conflicts.join(', ')} already ${verb} and opgen did not scaffold ${pronoun} for this kind; nothing was written`,
+      undefined,
+      `move ${pronoun} away, or pass --force to keep ${pronoun} and write the rest`,
+    );
+  }
+  if (!options.dryRun) await applyChanges(dir, changes);
+  process.stdout.write(`${formatPlan(changes, { dryRun: options.dryRun ?? false })}\n`);
+  for (const path of kept) process.stdout.write(`  kept ${path}: it differs from what opgen scaffolded; delete it and re-run with --force to regenerate it\n`);
+  if (!options.dryRun && withResource) {
+    process.stdout.write(`\nNext: describe ${resource.kind} in ${names.typesFile}, then run npm run manifests.\n`);
+  }
+}
+
+/** The resource the flags describe, checked against the names rules and the project. */
+function resolveResource(project: ProjectConfig, options: CreateApiOptions): Resource {
+  validateGroup(options.group, project.domain);
+  validateVersion(options.version);
+  validateKind(options.kind);
+  // Another version of the kind, whose plural and scope this one must share.
+  const sibling = project.resources.find(
+    (r) => r.api && r.group === options.group && r.kind === options.kind && r.version !== options.version,
+  );
+  const same = project.resources.find((r) => r.group === options.group && r.kind === options.kind && r.version === options.version);
+  const plural = options.plural ?? same?.plural ?? sibling?.plural ?? pluralOf(options.kind);
+  validatePlural(plural);
+  const namespaced = options.namespaced ?? same?.api?.namespaced ?? sibling?.api?.namespaced ?? true;
+
+  if (!project.multigroup) {
+    const other = project.resources.find((r) => r.group !== options.group);
+    if (other) {
+      throw new UserError(
+        `group "${options.group}": this project holds the group "${other.group}" only`,
+        { file: projectFileName },
+        'a project with several groups is made with opgen init --multigroup',
+      );
+    }
+  }
+  if (project.namespaced && !namespaced) {
+    throw new UserError(
+      `--namespaced=false: ${options.kind} would be cluster-scoped, but this operator only has rights in its own namespace`,
+      { file: projectFileName },
+      'the project was made with opgen init --namespaced',
+    );
+  }
+  if (sibling && sibling.plural !== plural) {
+    throw new UserError(
+      `--plural ${plural}: ${options.kind} already has the plural "${sibling.plural}" in version ${sibling.version}; all versions of a kind share one`,
+      { file: projectFileName },
+    );
+  }
+  if (sibling && (sibling.api?.namespaced ?? true) !== namespaced) {
+    throw new UserError(
+      `${options.kind} is ${namespaced ? 'cluster-scoped' : 'namespaced'} in version ${sibling.version}; all versions of a kind share one scope`,
+      { file: projectFileName },
+    );
+  }
+  const taken = project.resources.find((r) => r.group === options.group && r.plural === plural && r.kind !== options.kind);
+  if (taken) {
+    throw new UserError(
+      `plural "${plural}" is already the plural of ${taken.kind} in group ${fullGroup(taken)}`,
+      { file: projectFileName },
+      'pass another --plural',
+    );
+  }
+  return {
+    group: options.group,
+    version: options.version,
+    kind: options.kind,
+    domain: project.domain,
+    plural,
+    api: { crdVersion: 'v1', namespaced },
+    controller: true,
+    extra: {},
+  };
+}
+
+/** A kind scaffolded before is only scaffolded again with --force. */
+function checkExisting(
+  project: ProjectConfig,
+  resource: Resource,
+  existing: Resource | undefined,
+  wanted: { withResource: boolean; withController: boolean; force: boolean },
+): void {
+  const gvk = `${resource.kind} (${fullGroup(resource)}/${resource.version})`;
+  if (existing && !wanted.force) {
+    if (wanted.withResource && existing.api) {
+      throw new UserError(`kind ${gvk} already exists; nothing was written`, { file: projectFileName }, 'pass --force to re-scaffold it, or --no-resource to add only a controller');
+    }
+    if (wanted.withController && existing.controller) {
+      throw new UserError(`the controller of ${gvk} already exists; nothing was written`, { file: projectFileName }, 'pass --force to re-scaffold it');
+    }
+  }
+  const controlled = project.resources.find(
+    (r) => r.controller && r.group === resource.group && r.kind === resource.kind && r.version !== resource.version,
+  );
+  if (wanted.withController && controlled && !wanted.force) {
+    throw new UserError(
+      `${resource.kind} already has a controller, for version ${controlled.version}; nothing was written`,
+      { file: projectFileName },
+      'pass --no-controller: one controller serves every version of a kind',
+    );
+  }
+}
+
+/**
+ * What opgen scaffolded for the kinds PROJECT records, regenerated: each kind with the
+ * kinds before it, as when it was created. `--force` compares files on disk with this.
+ */
+function previousScaffold(project: ProjectConfig, boilerplate: string): Map<string, string> {
+  const previous = new Map<string, string>();
+  project.resources.forEach((resource, i) => {
+    const earlier = { ...project, resources: project.resources.slice(0, i) };
+    const files = apiFiles({ project: earlier, resource, withResource: Boolean(resource.api), withController: resource.controller, boilerplate });
+    for (const file of files) if (!previous.has(file.path)) previous.set(file.path, file.content);
+  });
+  return previous;
+}
+
+async function readCurrent(dir: string): Promise<CurrentProjectFiles> {
+  return {
+    main: await readIfExists(join(dir, projectWidePaths.main)),
+    crdKustomization: await readIfExists(join(dir, projectWidePaths.crdKustomization)),
+    rbacKustomization: await readIfExists(join(dir, projectWidePaths.rbacKustomization)),
+    samplesKustomization: await readIfExists(join(dir, projectWidePaths.samplesKustomization)),
+  };
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,161 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { UserError } from '../errors.js';
+import { initFiles } from '../generators/scaffold/init.js';
+import { validateDomain, validateOwner, validateProjectName } from '../names/validate.js';
+import { projectFileName, type ProjectConfig } from '../project/model.js';
+import { cliVersion } from '../version.js';
+import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+
+export interface InitOptions {
+  domain: string;
+  projectName?: string;
+  owner?: string;
+  license: 'apache2' | 'none';
+  namespaced: boolean;
+  multigroup: boolean;
+  runtime?: string;
+  cli?: string;
+  skipInstall?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+const examples = `
+Examples:
+  # A project for APIs in the civo.com domain, named after the current directory
+  $ mkdir demo-volume-operator && cd demo-volume-operator
+  $ opgen init --domain civo.com
+
+  # An operator that only watches its own namespace, with several API groups
+  $ opgen init --domain example.com --project-name shop-operator --namespaced --multigroup
+
+  # See what would be written, without writing or installing anything
+  $ opgen init --domain example.com --dry-run
+
+  # Try an unreleased runtime
+  $ opgen init --domain example.com --runtime file:../opgen/runtime`;
+
+/** `opgen init`: scaffolds a new operator project in the current directory. */
+export function initCommand(): Command {
+  return new Command('init')
+    .description('scaffold a new operator project in the current directory')
+    .option('--domain <domain>', 'domain of the project\'s API groups (<group>.<domain>)', 'my.domain')
+    .option('--project-name <name>', 'name of the project, a DNS-1123 label (default: the directory name)')
+    .option('--owner <owner>', 'copyright owner named in the license header of source files')
+    .addOption(new Option('--license <license>', 'license header of source files').choices(['apache2', 'none']).default('apache2'))
+    .option('--namespaced', 'the operator watches one namespace: a Role instead of a ClusterRole', false)
+    .option('--multigroup', 'API types under src/api/<group>/<version>/, for several API groups', false)
+    .option('--runtime <spec>', `npm spec of @opgen/runtime (default: ^${cliVersion})`)
+    .option('--cli <spec>', `npm spec of the opgen CLI the project's scripts run (default: ^${cliVersion})`)
+    .option('--skip-install', 'do not run npm install')
+    .option('--force', 'scaffold into a directory that is not empty, overwriting files')
+    .option('--dry-run', 'print what would be written; write nothing')
+    .addHelpText('after', examples)
+    .action(async (options: InitOptions) => {
+      await runInit(process.cwd(), options);
+    });
+}
+
+/** Scaffolds the project in `root`; see {@link initCommand}. */
+export async function runInit(root: string, options: InitOptions): Promise<void> {
+  const dir = resolve(root);
+  const projectName = options.projectName ?? basename(dir);
+  validateProjectName(projectName, options.projectName === undefined);
+  validateDomain(options.domain);
+  if (options.owner !== undefined) validateOwner(options.owner);
+  for (const [flag, spec] of [['--runtime', options.runtime], ['--cli', options.cli]] as const) {
+    if (spec !== undefined && spec.trim() === '') throw new UserError(`${flag} needs an npm spec, e.g. ^${cliVersion} or file:../runtime`);
+  }
+  if (!options.force) await ensureEmpty(dir);
+
+  const project: ProjectConfig = {
+    domain: options.domain,
+    projectName,
+    multigroup: options.multigroup,
+    namespaced: options.namespaced,
+    resources: [],
+    extra: {},
+  };
+  const files = initFiles({
+    project,
+    license: options.license,
+    owner: options.owner,
+    year: copyrightYear(),
+    runtimeSpec: options.runtime ?? `^${cliVersion}`,
+    cliSpec: options.cli ?? `^${cliVersion}`,
+    devTools: await devTools(),
+  });
+  const changes = await planChanges(dir, files, { force: options.force ?? false });
+  if (!options.dryRun) await applyChanges(dir, changes);
+  process.stdout.write(`${formatPlan(changes, { dryRun: options.dryRun ?? false })}\n`);
+  if (options.dryRun) return;
+
+  if (!options.skipInstall) await npmInstall(dir);
+  process.stdout.write(
+    `\nNext: define an API and its controller, e.g.\n  $ opgen create api --group <group> --version v1 --kind <Kind>\n`,
+  );
+}
+
+/**
+ * Entries a directory may hold before `init` without --force: version control and editor
+ * folders, and a license; anything else may be another project.
+ */
+function tolerated(name: string): boolean {
+  const written = new Set(['.gitignore', '.dockerignore']);
+  return (name.startsWith('.') && !written.has(name)) || /^(LICENSE|LICENCE|COPYING)(\..*)?$/i.test(name);
+}
+
+async function ensureEmpty(dir: string): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`directory ${dir} does not exist`);
+    throw error;
+  }
+  if (entries.includes(projectFileName)) {
+    throw new UserError(`${dir} already holds a project (${projectFileName}); nothing was written`, undefined, 'pass --force to scaffold over it');
+  }
+  const others = entries.filter((name) => !tolerated(name)).sort();
+  if (others.length > 0) {
+    const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? `, and ${others.length - 3} more` : '');
+    throw new UserError(`${dir} is not empty (${shown}); nothing was written`, undefined, 'run opgen init in an empty directory, or pass --force');
+  }
+}
+
+/** The year of the license header: SOURCE_DATE_EPOCH's when set (reproducible builds), else this year. */
+function copyrightYear(): number {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  if (epoch && /^\d+$/.test(epoch)) return new Date(Number(epoch) * 1000).getUTCFullYear();
+  return new Date().getFullYear();
+}
+
+/** The versions of TypeScript, vitest and Node types opgen itself is built and tested with. */
+async function devTools(): Promise<Record<string, string>> {
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  return Object.fromEntries(
+    ['@types/node', 'typescript', 'vitest'].map((name) => {
+      const version = manifest.devDependencies[name];
+      if (!version) throw new Error(`opgen's package.json lacks the devDependency ${name}`);
+      return [name, version];
+    }),
+  );
+}
+
+async function npmInstall(dir: string): Promise<void> {
+  process.stdout.write('\nRunning npm install…\n');
+  // Loaded here: init is the only command that runs a process.
+  const { execa } = await import('execa');
+  const result = await execa('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit', reject: false });
+  if (result.exitCode !== 0) {
+    throw new UserError(
+      `npm install failed (exit code ${result.exitCode ?? result.signal}) in ${dir}`,
+      undefined,
+      'the project is written; fix the problem above and run npm install there',
+    );
+  }
+}

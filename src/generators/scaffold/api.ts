@@ -1,0 +1,119 @@
+import { pluralOf } from '../../names/plural.js';
+import type { ProjectConfig, Resource } from '../../project/model.js';
+import type { GeneratedFile } from '../../writer/index.js';
+import { kindRoleFiles } from './config/rbac.js';
+import { kindNames } from './names.js';
+import { render } from './render.js';
+import { commonLabels, yamlFile } from './yaml-file.js';
+
+/** What `opgen create api` scaffolds for one kind. */
+export interface ApiScaffold {
+  /** The project as it was before this kind was added: earlier kinds decide the storage version. */
+  project: ProjectConfig;
+  resource: Resource;
+  /** Write the API types, sample and roles. */
+  withResource: boolean;
+  /** Write the controller and its test. */
+  withController: boolean;
+  /** The license header of every source file (hack/boilerplate.txt), or ''. */
+  boilerplate: string;
+}
+
+/**
+ * The files of one kind: types and groupversion_info.ts, controller and test, sample, and
+ * admin/editor/viewer roles. The project-wide files this touches (PROJECT, src/main.ts,
+ * kustomizations) are {@link apiProjectUpdates}'s.
+ */
+export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
+  const { project, resource } = scaffold;
+  const names = kindNames(project, resource);
+  const header = scaffold.boilerplate ? `${scaffold.boilerplate.trimEnd()}\n\n` : '';
+  const files: GeneratedFile[] = [];
+  if (scaffold.withResource) {
+    const firstVersion = !project.resources.some(
+      (other) => other.api && other.group === resource.group && other.kind === resource.kind && other.version !== resource.version,
+    );
+    const resourceArgs = [
+      ...(resource.plural !== pluralOf(resource.kind) ? [`path=${resource.plural}`] : []),
+      ...(names.namespaced ? [] : ['scope=Cluster']),
+    ];
+    files.push(
+      {
+        path: names.groupVersionFile,
+        ownership: 'once',
+        content: render('api/groupversion_info.ts', { header, fullGroup: names.fullGroup, version: names.version }),
+      },
+      {
+        path: names.typesFile,
+        ownership: 'user',
+        content: render('api/types.ts', {
+          header,
+          kind: names.kind,
+          lower: names.lower,
+          plural: names.plural,
+          fullGroup: names.fullGroup,
+          version: names.version,
+          namespaced: names.namespaced,
+          resourceMarker: resourceArgs.join(','),
+          // With several versions of a kind exactly one is stored; the first keeps that role.
+          storageVersion: firstVersion,
+        }),
+      },
+      {
+        path: names.sampleFile,
+        ownership: 'once',
+        content: yamlFile(['A sample object: fill in its spec with the fields of the kind\'s Spec in src/api.'], {
+          apiVersion: `${names.fullGroup}/${names.version}`,
+          kind: names.kind,
+          metadata: { labels: commonLabels(project.projectName), name: `${names.lower}-sample` },
+          spec: {},
+        }),
+      },
+    );
+    // Roles are per group and kind: a second version shares the first one's.
+    if (firstVersion) files.push(...kindRoleFiles(project.projectName, names));
+  }
+  if (scaffold.withController) {
+    const common = {
+      header,
+      kind: names.kind,
+      lower: names.lower,
+      variable: names.variable,
+      typesImport: names.typesImportFromController,
+      setupFunction: names.setupFunction,
+      namespaced: names.namespaced,
+    };
+    files.push(
+      {
+        path: names.controllerFile,
+        ownership: 'user',
+        content: render('api/controller.ts', {
+          ...common,
+          reconcileFunction: names.reconcileFunction,
+          fullGroup: names.fullGroup,
+          plural: names.plural,
+        }),
+      },
+      {
+        path: names.controllerTestFile,
+        ownership: 'user',
+        content: render('api/controller.test.ts', { ...common, projectNamespaced: project.namespaced }),
+      },
+    );
+  }
+  return files;
+}
+
+/** `Storage` + `DemoVolume` → `setupStorageDemoVolumeController`: the import alias when a kind's name repeats across groups. */
+export function setupAlias(resource: Pick<Resource, 'group' | 'kind'>): string {
+  const group = resource.group
+    .split(/[.-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+  return `setup${group}${resource.kind}Controller`;
+}
+
+/** The CRD file of each kind with API types, in the order the kinds were added. */
+export function crdResources(project: ProjectConfig): string[] {
+  return [...new Set(project.resources.filter((r) => r.api).map((r) => kindNames(project, r).crdEntry))];
+}

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { projectFileName, type ProjectConfig } from '../../project/model.js';
+import { serializeProject } from '../../project/serialize.js';
+import type { GeneratedFile } from '../../writer/index.js';
+import { defaultFiles } from './config/default.js';
+import { networkPolicyFiles, prometheusFiles } from './config/extras.js';
+import { crdKustomization, samplesKustomization } from './config/kustomize.js';
+import { managerFiles } from './config/manager.js';
+import { rbacFiles } from './config/rbac.js';
+import { packageJson, tsconfigFiles } from './package.js';
+import { render } from './render.js';
+
+/** Where the license header of new source files lives; `create api` reads it back. */
+export const boilerplatePath = 'hack/boilerplate.txt';
+
+/** What `opgen init` scaffolds. */
+export interface InitScaffold {
+  project: ProjectConfig;
+  license: 'apache2' | 'none';
+  owner: string | undefined;
+  /** The copyright year of the license header. */
+  year: number;
+  /** npm specs of the dependencies on opgen's own packages. */
+  runtimeSpec: string;
+  cliSpec: string;
+  /** Versions of the generated project's dev tools, e.g. `{ typescript: '^5.9.3' }`. */
+  devTools: Record<string, string>;
+}
+
+/** Every file of a new project: "The generated project" of the architecture. */
+export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
+  const { project } = scaffold;
+  const boilerplate = scaffold.license === 'apache2' ? render('init/boilerplate.txt', { year: scaffold.year, owner: scaffold.owner ?? '' }) : '';
+  const header = boilerplate ? `${boilerplate.trimEnd()}\n\n` : '';
+  const user = (path: string, content: string): GeneratedFile => ({ path, content, ownership: 'user' });
+  return [
+    { path: projectFileName, content: serializeProject(project), ownership: 'generated' },
+    user('package.json', packageJson(scaffold)),
+    ...tsconfigFiles().map((f) => user(f.path, f.content)),
+    user('vitest.config.ts', render('init/vitest.config.ts', { header })),
+    user('Dockerfile', render('init/Dockerfile', {})),
+    user('.dockerignore', render('init/dockerignore', {})),
+    user('.gitignore', render('init/gitignore', {})),
+    user('README.md', render('init/README.md', { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced })),
+    ...(boilerplate ? [user(boilerplatePath, boilerplate)] : []),
+    user(
+      'src/main.ts',
+      render('init/main.ts', { header, namespaced: project.namespaced, leaderElectionId: leaderElectionId(project) }),
+    ),
+    user('config/crd/kustomization.yaml', crdKustomization([])),
+    user('config/samples/kustomization.yaml', samplesKustomization([])),
+    ...rbacFiles(project.projectName, project.namespaced),
+    ...managerFiles(project.projectName, project.namespaced),
+    ...defaultFiles(project.projectName),
+    ...prometheusFiles(project.projectName),
+    ...networkPolicyFiles(project.projectName),
+  ];
+}
+
+/**
+ * `<hash>.<domain>`: a Lease name unique to the project and stable across runs, like
+ * kubebuilder's, so replicas of one operator compete and other operators never do.
+ */
+function leaderElectionId(project: ProjectConfig): string {
+  const hash = createHash('sha256').update(`${project.projectName}.${project.domain}`).digest('hex').slice(0, 8);
+  return `${hash}.${project.domain}`;
+}

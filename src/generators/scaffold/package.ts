@@ -1,0 +1,66 @@
+import type { InitScaffold } from './init.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * The project's package.json. Its scripts stand in for kubebuilder's Makefile targets;
+ * none is named `install`, which npm would run on every `npm install`.
+ */
+export function packageJson(scaffold: InitScaffold): string {
+  const { project } = scaffold;
+  return json({
+    name: project.projectName,
+    version: '0.1.0',
+    private: true,
+    description: `Kubernetes operator for the ${project.domain} APIs, built with opgen`,
+    ...(scaffold.license === 'apache2' ? { license: 'Apache-2.0' } : {}),
+    ...(scaffold.owner ? { author: scaffold.owner } : {}),
+    type: 'module',
+    engines: { node: '>=20.19' },
+    scripts: {
+      build: 'tsc -p tsconfig.build.json',
+      start: 'npm run build && node dist/main.js',
+      test: 'opgen manifests && vitest run',
+      manifests: 'opgen manifests',
+      'crds:install': 'kubectl apply --server-side -k config/crd',
+      'crds:uninstall': 'kubectl delete --ignore-not-found -k config/crd',
+      deploy: 'kubectl apply --server-side -k config/default',
+      undeploy: 'kubectl delete --ignore-not-found -k config/default',
+      'docker:build': 'docker build -t ${IMG:-controller:latest} .',
+    },
+    dependencies: { '@opgen/runtime': scaffold.runtimeSpec },
+    devDependencies: sortKeys({ ...scaffold.devTools, opgen: scaffold.cliSpec }),
+  });
+}
+
+/** tsconfig.json (editors and `tsc --noEmit`, tests included) and tsconfig.build.json (dist/, no tests). */
+export function tsconfigFiles(): { path: string; content: string }[] {
+  return [
+    {
+      path: 'tsconfig.json',
+      content: json({
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          esModuleInterop: true,
+          skipLibCheck: true,
+          forceConsistentCasingInFileNames: true,
+          sourceMap: true,
+          types: ['node'],
+          rootDir: 'src',
+          outDir: 'dist',
+        },
+        include: ['src'],
+      }),
+    },
+    { path: 'tsconfig.build.json', content: json({ extends: './tsconfig.json', exclude: ['src/**/*.test.ts'] }) },
+  ];
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}

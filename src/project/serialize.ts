@@ -1,0 +1,37 @@
+import { generatedHeader, toYaml } from '../yaml.js';
+import { opgenLayout, type ProjectConfig, type Resource } from './model.js';
+
+const preamble = [
+  `# ${generatedHeader}`,
+  '# This file records how the project was scaffolded; opgen create api reads and extends it.',
+  '',
+].join('\n');
+
+/** The text of a PROJECT file: fixed key order, so the same project always reads the same. */
+export function serializeProject(project: ProjectConfig): string {
+  const data: Record<string, unknown> = {
+    version: '3',
+    layout: [opgenLayout],
+    domain: project.domain,
+    projectName: project.projectName,
+    ...(project.multigroup ? { multigroup: true } : {}),
+    ...(project.namespaced ? { namespaced: true } : {}),
+    ...project.extra,
+    resources: project.resources.map(resourceData),
+  };
+  return preamble + toYaml([data]);
+}
+
+function resourceData(resource: Resource): Record<string, unknown> {
+  return {
+    ...(resource.api ? { api: { crdVersion: resource.api.crdVersion, namespaced: resource.api.namespaced } } : {}),
+    controller: resource.controller,
+    domain: resource.domain,
+    group: resource.group,
+    kind: resource.kind,
+    ...(resource.path ? { path: resource.path } : {}),
+    plural: resource.plural,
+    version: resource.version,
+    ...resource.extra,
+  };
+}

@@ -1,0 +1,63 @@
+import { cp, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanUp, opgen, projectDir, readTree } from './run.js';
+
+// The golden trees in test/fixtures/scaffold are what these invocations must write, byte
+// for byte. After an intended change to the scaffold, regenerate them with
+//   UPDATE_GOLDEN=1 npx vitest run test/scaffold/golden.test.ts
+// and review the diff.
+const fixtures = fileURLToPath(new URL('../fixtures/scaffold/', import.meta.url));
+
+let dir: string;
+beforeEach(() => {
+  // The license header's year, fixed the reproducible-builds way.
+  vi.stubEnv('SOURCE_DATE_EPOCH', '1767225600');
+});
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  if (dir) await cleanUp(dir);
+});
+
+async function expectGolden(name: string): Promise<void> {
+  const golden = `${fixtures}${name}`;
+  if (process.env.UPDATE_GOLDEN) {
+    await rm(golden, { recursive: true, force: true });
+    await cp(dir, golden, { recursive: true });
+  }
+  const actual = await readTree(dir);
+  const expected = await readTree(golden);
+  expect([...actual.keys()]).toEqual([...expected.keys()]);
+  for (const [path, content] of expected) expect(actual.get(path), path).toBe(content);
+}
+
+async function run(...args: string[]): Promise<void> {
+  const result = await opgen(dir, ...args);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+}
+
+describe('the scaffold', () => {
+  it('of the Civo tutorial: init --domain civo.com, create api storage/v1 DemoVolume', async () => {
+    dir = await projectDir('demo-volume-operator');
+    await run('init', '--domain', 'civo.com', '--project-name', 'demo-volume-operator', '--skip-install');
+    await run('create', 'api', '--group', 'storage', '--version', 'v1', '--kind', 'DemoVolume');
+    await expectGolden('civo');
+  });
+
+  it('of a multigroup project: two groups, two versions of one kind, a cluster-scoped kind with its own plural', async () => {
+    dir = await projectDir('fleet-operator');
+    await run('init', '--domain', 'example.com', '--multigroup', '--license', 'none', '--skip-install');
+    await run('create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate');
+    await run('create', 'api', '--group', 'ship', '--version', 'v2beta1', '--kind', 'Frigate', '--no-controller');
+    await run('create', 'api', '--group', 'sea', '--version', 'v1alpha1', '--kind', 'Harbor', '--plural', 'harbours', '--namespaced=false');
+    await expectGolden('multigroup');
+  });
+
+  it('of an operator that watches one namespace', async () => {
+    dir = await projectDir('shop-operator');
+    await run('init', '--domain', 'example.com', '--namespaced', '--owner', 'The Shop Authors', '--skip-install');
+    await run('create', 'api', '--group', 'blog', '--version', 'v1alpha1', '--kind', 'BookStore');
+    await expectGolden('namespaced');
+  });
+});
