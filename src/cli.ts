@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { createCommand } from './commands/create.js';
+import { editCommand } from './commands/edit.js';
 import { initCommand } from './commands/init.js';
 import { manifestsCommand } from './commands/manifests.js';
 import { versionCommand } from './commands/version.js';
@@ -19,6 +20,7 @@ export function program(): Command {
     .addCommand(initCommand())
     .addCommand(createCommand())
     .addCommand(manifestsCommand())
+    .addCommand(editCommand())
     .addCommand(versionCommand());
 }
 
@@ -44,7 +46,9 @@ function report(error: unknown, verbose: boolean): number {
   const red = (text: string) => paint('red', text, process.stderr);
   if (error instanceof CommanderError) {
     if (error.exitCode === 0) return 0; // --help and --version end through here
-    process.stderr.write(`${red('error:')} ${error.message.replace(/^error: /, '')}\n`);
+    // Commander puts its suggestion on a second line; a user error is one line.
+    const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    process.stderr.write(`${red('error:')} ${message}\n`);
     return error.exitCode || 1;
   }
   if (error instanceof UserErrors) {

@@ -22,16 +22,17 @@ export interface Marker {
 
 const names = [...markerDefs.keys()];
 
-/** Finds the definition a marker's text starts with (the longest such name). */
+/**
+ * Finds the definition a marker's text starts with, the longest such name: the name ends
+ * at the first `=`, or at a `:` that starts the arguments, so try each shorter prefix.
+ */
 function lookup(text: string): MarkerDef | undefined {
-  let found: MarkerDef | undefined;
-  for (const def of markerDefs.values()) {
-    const n = def.name;
-    if (text.startsWith(n) && (text.length === n.length || text[n.length] === '=' || text[n.length] === ':')) {
-      if (!found || n.length > found.name.length) found = def;
-    }
+  const head = text.split('=', 1)[0]!;
+  for (let end = head.length; end > 0; end = head.lastIndexOf(':', end - 1)) {
+    const def = markerDefs.get(head.slice(0, end));
+    if (def) return def;
   }
-  return found;
+  return undefined;
 }
 
 /** The nearest known name to an unknown marker, trying each `:`-separated prefix of what was written. */

@@ -36,9 +36,17 @@ export async function applyChanges(root: string, changes: readonly PlannedChange
     }
   } catch (error) {
     await rollBack(staged, createdDirs);
-    throw error;
+    throw asUserError(error);
   }
   await Promise.all(staged.map((s) => (s.backup ? rm(s.backup, { force: true }) : undefined)));
+}
+
+/** A filesystem refusal is the user's to fix (permissions, a file where a folder goes). */
+function asUserError(error: unknown): unknown {
+  const fsError = error as NodeJS.ErrnoException;
+  if (!fsError.code || !fsError.path) return error;
+  const reason = fsError.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  return new UserError(`could not write ${fsError.path}: ${reason}; nothing was written`);
 }
 
 async function rollBack(staged: { target: string; temp: string; backup?: string }[], createdDirs: string[]) {

@@ -93,7 +93,9 @@ describe('applyChanges', () => {
     ]);
     // Something else takes the path after planning: the third write cannot create its folder.
     await writeFile(join(root, 'later'), 'not a folder');
-    await expect(applyChanges(root, changes)).rejects.toThrow();
+    const failure = applyChanges(root, changes);
+    await expect(failure).rejects.toThrow(UserError);
+    await expect(failure).rejects.toThrow(/^could not write .*later.*: .*; nothing was written$/);
 
     expect(await readFile(join(root, 'existing.ts'), 'utf8')).toBe('before');
     expect(await tree(root)).toEqual(['existing.ts', 'later']);
