@@ -6,6 +6,10 @@ import type { ManagerOptions } from './options.js';
 /** The flags of {@link managerOptionsFromArgs}, with kubebuilder's names and defaults. */
 const FLAGS = {
   'metrics-bind-address': { type: 'string', default: '0' },
+  'metrics-secure': { type: 'boolean', default: true },
+  'metrics-cert-path': { type: 'string' },
+  'metrics-cert-name': { type: 'string' },
+  'metrics-cert-key': { type: 'string' },
   'health-probe-bind-address': { type: 'string', default: ':8081' },
   'leader-elect': { type: 'boolean', default: false },
   namespace: { type: 'string' },
@@ -14,47 +18,71 @@ const FLAGS = {
   'log-level': { type: 'string' },
 } as const;
 
+type BooleanFlag = { [F in keyof typeof FLAGS]: (typeof FLAGS)[F]['type'] extends 'boolean' ? F : never }[keyof typeof FLAGS];
+
 /**
  * Go's flag syntax, which kubebuilder users' manifests carry, in parseArgs' terms:
  * `-flag` means `--flag`, and a boolean may be written `--flag=true` / `--flag=false`.
+ * parseArgs has no way to say false (Node 20 lacks `--no-flag`), so the booleans whose
+ * last mention is `=false` come back separately.
  */
-function normalize(argv: readonly string[]): string[] {
-  const out: string[] = [];
+function normalize(argv: readonly string[]): { args: string[]; falses: Set<BooleanFlag> } {
+  const args: string[] = [];
+  const falses = new Set<BooleanFlag>();
   for (const raw of argv) {
     const arg = /^-[^-]{2,}/.test(raw) ? `-${raw}` : raw;
-    const bool = /^--([^=]+)=(true|false)$/.exec(arg);
-    if (bool && FLAGS[bool[1] as keyof typeof FLAGS]?.type === 'boolean') {
-      if (bool[2] === 'true') out.push(`--${bool[1]}`);
+    const bool = /^--([^=]+)(?:=(true|false))?$/.exec(arg);
+    const name = bool?.[1] as BooleanFlag;
+    if (bool && FLAGS[name]?.type === 'boolean') {
+      if (bool[2] === 'false') falses.add(name);
+      else {
+        falses.delete(name);
+        args.push(`--${name}`);
+      }
       continue;
     }
-    out.push(arg);
+    args.push(arg);
   }
-  return out;
+  return { args, falses };
 }
 
 /**
  * Reads a kubebuilder-style manager's flags: `--metrics-bind-address` (default `0`, off),
+ * `--metrics-secure` (default true, as in kubebuilder's `main.go`: HTTPS with
+ * authentication and authorization through the API server; `--metrics-secure=false` for
+ * plain HTTP), `--metrics-cert-path` / `--metrics-cert-name` (default `tls.crt`) /
+ * `--metrics-cert-key` (default `tls.key`) for a certificate instead of a self-signed one,
  * `--health-probe-bind-address` (default `:8081`), `--leader-elect`, `--namespace`,
  * `--kubeconfig`, `--log-format json|pretty` and `--log-level`. `--flag value`,
- * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line error on an unknown flag or a bad value.
+ * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
+ * error on an unknown flag or a bad value.
+ *
+ * kubebuilder's Deployment passes `--metrics-bind-address=:8443`, so in the cluster
+ * `/metrics` is served over HTTPS on 8443 to scrapers bound to a `metrics-reader` role.
  *
  * @example
  * const mgr = createManager({ ...managerOptionsFromArgs(process.argv.slice(2)), leaderElectionId: 'abc123.example.com' });
  */
 export function managerOptionsFromArgs(argv: readonly string[] = process.argv.slice(2)): ManagerOptions {
+  const { args, falses } = normalize(argv);
   let values;
   try {
-    ({ values } = parseArgs({ args: normalize(argv), options: FLAGS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new Error(`${(error as Error).message.split('\n')[0]} (flags: ${Object.keys(FLAGS).map((f) => `--${f}`).join(', ')})`);
   }
+  for (const flag of falses) values[flag] = false;
   parseBindAddress(values['metrics-bind-address']);
   parseBindAddress(values['health-probe-bind-address']);
   const options: ManagerOptions = {
     metricsBindAddress: values['metrics-bind-address'],
+    metricsSecure: values['metrics-secure'],
     healthProbeBindAddress: values['health-probe-bind-address'],
     leaderElection: values['leader-elect'],
   };
+  if (values['metrics-cert-path']) options.metricsCertPath = values['metrics-cert-path'];
+  if (values['metrics-cert-name']) options.metricsCertName = values['metrics-cert-name'];
+  if (values['metrics-cert-key']) options.metricsCertKey = values['metrics-cert-key'];
   if (values.namespace) options.namespace = values.namespace;
   if (values.kubeconfig) options.kubeconfigPath = values.kubeconfig;
   const format = values['log-format'];

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Server as TlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { BindAddress } from './bind-address.js';
 
@@ -11,9 +12,16 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** Serves `handler` on `bind`; rejects when the address cannot be bound. */
-export async function listen(bind: BindAddress, handler: RequestListener): Promise<HttpServer> {
-  const server = createServer(handler);
+/**
+ * Serves `handler` on `bind`; rejects when the address cannot be bound. `create` makes
+ * the server: plain HTTP by default, `https.createServer` with options for TLS.
+ */
+export async function listen(
+  bind: BindAddress,
+  handler: RequestListener,
+  create: (handler: RequestListener) => Server | TlsServer = createServer,
+): Promise<HttpServer> {
+  const server = create(handler);
   await new Promise<void>((resolve, reject) => {
     const fail = (error: Error): void => {
       const where = bind.host?.includes(':') ? `[${bind.host}]:${bind.port}` : `${bind.host ?? ''}:${bind.port}`;

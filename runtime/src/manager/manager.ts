@@ -7,7 +7,7 @@ import { parseBindAddress } from './bind-address.js';
 import { listen, type HttpServer } from './http-server.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import { campaign } from './leader.js';
-import { metricsHandler, serveMetrics } from './metrics-server.js';
+import { metricsSecurity, serveMetrics } from './metrics-server.js';
 import type { ManagerOptions } from './options.js';
 import { probesHandler, type Checks } from './probes.js';
 import { onShutdownSignals } from './signals.js';
@@ -112,10 +112,11 @@ export function createManager(options: ManagerOptions = {}): Manager {
         log.info({ bindAddress: server.address }, 'Serving health probes');
       }
       if (metricsBind) {
-        const server = await serveMetrics(metricsBind, metricsHandler(metrics.registry));
+        const secure = options.metricsSecure === true;
+        const server = await serveMetrics(metricsBind, metrics.registry, secure ? metricsSecurity(kubeConfig, options, log) : undefined);
         servers.push(server);
         metricsAddress = server.address;
-        log.info({ bindAddress: server.address, secure: false }, 'Serving metrics');
+        log.info({ bindAddress: server.address, secure }, 'Serving metrics');
       }
       cache.start(cacheStop.signal);
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);

@@ -1,27 +1,79 @@
 import type { RequestListener } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
+import { createTransport } from '../client/transport.js';
+import type { Logger } from '../log/index.js';
+import { cachedAccessReviews } from './access-reviews.js';
 import type { BindAddress } from './bind-address.js';
 import { listen, type HttpServer } from './http-server.js';
+import type { ManagerOptions } from './options.js';
+import { requireAuthorization, type Guard } from './metrics-auth.js';
+import type { CertificateKeyPair } from './self-signed-cert.js';
+import { servingCertificate, type CertificateFiles } from './serving-cert.js';
 
-/** `GET /metrics` in the Prometheus text format; everything else is 404. */
-export function metricsHandler(registry: Registry): RequestListener {
+/** How the metrics endpoint is protected. */
+export interface MetricsSecurity {
+  /** The cluster whose API server authenticates and authorizes callers. */
+  kubeConfig: KubeConfig;
+  /** The serving certificate; a self-signed one when undefined. */
+  certificate?: CertificateFiles;
+  log: Logger;
+}
+
+/** The {@link MetricsSecurity} a manager's options ask for. */
+export function metricsSecurity(kubeConfig: KubeConfig, options: ManagerOptions, log: Logger): MetricsSecurity {
+  const certificate = options.metricsCertPath
+    ? { dir: options.metricsCertPath, certName: options.metricsCertName, keyName: options.metricsCertKey }
+    : undefined;
+  return { kubeConfig, certificate, log: log.child({ logger: 'metrics' }) };
+}
+
+// controller-runtime's TokenAccessReviewTimeout: a hung review must not hang the scrape.
+const REVIEW_TIMEOUT_MS = 10_000;
+
+/** `GET /metrics` in the Prometheus text format, after `guard` lets it through; everything else is 404. */
+function metricsHandler(registry: Registry, guard?: Guard): RequestListener {
   return (request, response) => {
     const path = new URL(request.url ?? '/', 'http://metrics').pathname;
     if (path !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
       return;
     }
-    registry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${String(error)}\n`),
-    );
+    const serve = () =>
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${String(error)}\n`),
+      );
+    if (guard) guard(request, response, () => void serve());
+    else void serve();
   };
 }
 
 /**
- * Serves the metrics endpoint over plain HTTP. The one place to change for authenticated
- * HTTPS serving: it takes the address and the handler, and returns the running server.
+ * Serves `registry` on `bind`: over plain HTTP to anyone, or, with `security`, over
+ * HTTPS to callers the API server authenticates and allows `get` on `/metrics`
+ * (kubebuilder's `--metrics-secure`). A certificate from files is reloaded when the files
+ * change; connections already open keep the one they started with.
  */
-export function serveMetrics(bind: BindAddress, handler: RequestListener): Promise<HttpServer> {
-  return listen(bind, handler);
+export async function serveMetrics(bind: BindAddress, registry: Registry, security?: MetricsSecurity): Promise<HttpServer> {
+  if (!security) return listen(bind, metricsHandler(registry));
+
+  const certificate = servingCertificate(security.certificate, security.log);
+  const reviews = cachedAccessReviews(createTransport(security.kubeConfig, { timeoutMs: REVIEW_TIMEOUT_MS }));
+  const handler = metricsHandler(registry, requireAuthorization(reviews, security.log));
+  let tls: Server | undefined;
+  const server = await listen(bind, handler, (h) => (tls = createServer(tlsOptions(certificate.current), h)));
+  const stopWatching = certificate.watch((pair) => tls?.setSecureContext(tlsOptions(pair)));
+  return {
+    ...server,
+    close: async () => {
+      stopWatching();
+      await server.close();
+    },
+  };
+}
+
+function tlsOptions(pair: CertificateKeyPair) {
+  return { cert: pair.certPem, key: pair.keyPem, minVersion: 'TLSv1.2' as const };
 }

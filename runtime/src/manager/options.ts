@@ -10,8 +10,27 @@ export interface ManagerOptions {
   kubeconfigPath?: string;
   /** Watch and cache namespaced kinds in this namespace only; default all namespaces. */
   namespace?: string;
-  /** `/metrics` address, e.g. `:8080`; `0` (the default) turns it off. */
+  /** `/metrics` address, e.g. `:8443`; `0` (the default) turns it off. */
   metricsBindAddress?: string;
+  /**
+   * Serve `/metrics` over HTTPS, only to callers whose bearer token the API server accepts
+   * (TokenReview) and who may `get` the non-resource URL `/metrics` (SubjectAccessReview),
+   * like controller-runtime's `filters.WithAuthenticationAndAuthorization`. The operator's
+   * own identity then needs `create` on `tokenreviews` and `subjectaccessreviews`.
+   * Default false here, as in controller-runtime; `managerOptionsFromArgs` defaults it to
+   * true, as kubebuilder's `main.go` defaults `--metrics-secure`.
+   */
+  metricsSecure?: boolean;
+  /**
+   * Directory holding the metrics server's certificate and key (`--metrics-cert-path`),
+   * e.g. a mounted cert-manager Secret; they are re-read when they change. Default: a
+   * self-signed certificate made at start. Used only with `metricsSecure`.
+   */
+  metricsCertPath?: string;
+  /** The certificate's file name in `metricsCertPath`; default `tls.crt`. */
+  metricsCertName?: string;
+  /** The key's file name in `metricsCertPath`; default `tls.key`. */
+  metricsCertKey?: string;
   /** `/healthz` and `/readyz` address, e.g. `:8081`; `0` (the default) turns it off. */
   healthProbeBindAddress?: string;
   /** Run controllers only while holding the Lease `leaderElectionId`; default false. */

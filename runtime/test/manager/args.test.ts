@@ -3,8 +3,8 @@ import { parseBindAddress } from '../../src/manager/bind-address.js';
 import { managerOptionsFromArgs } from '../../src/manager/args.js';
 
 describe('managerOptionsFromArgs', () => {
-  it('gives kubebuilder defaults: metrics off, probes on :8081, no leader election', () => {
-    expect(managerOptionsFromArgs([])).toEqual({ metricsBindAddress: '0', healthProbeBindAddress: ':8081', leaderElection: false });
+  it('gives kubebuilder defaults: metrics off (secure once on), probes on :8081, no leader election', () => {
+    expect(managerOptionsFromArgs([])).toEqual({ metricsBindAddress: '0', metricsSecure: true, healthProbeBindAddress: ':8081', leaderElection: false });
   });
 
   it('reads the flags a kubebuilder manager Deployment passes', () => {
@@ -21,12 +21,25 @@ describe('managerOptionsFromArgs', () => {
     ]);
     expect(options).toEqual({
       metricsBindAddress: ':8443',
+      metricsSecure: true,
       healthProbeBindAddress: ':9440',
       leaderElection: true,
       namespace: 'team-a',
       kubeconfigPath: '/tmp/kc',
       logFormat: 'pretty',
       logLevel: 'debug',
+    });
+  });
+
+  it('turns secure metrics off with --metrics-secure=false and reads the certificate flags', () => {
+    expect(managerOptionsFromArgs(['--metrics-bind-address=:8080', '--metrics-secure=false'])).toMatchObject({ metricsBindAddress: ':8080', metricsSecure: false });
+    expect(managerOptionsFromArgs(['-metrics-secure=false']).metricsSecure).toBe(false);
+    expect(managerOptionsFromArgs(['--metrics-secure=false', '--metrics-secure']).metricsSecure).toBe(true);
+    expect(managerOptionsFromArgs(['--metrics-cert-path=/tmp/k8s-metrics-server/metrics-certs', '--metrics-cert-name=cert.pem', '--metrics-cert-key', 'key.pem'])).toMatchObject({
+      metricsSecure: true,
+      metricsCertPath: '/tmp/k8s-metrics-server/metrics-certs',
+      metricsCertName: 'cert.pem',
+      metricsCertKey: 'key.pem',
     });
   });
 

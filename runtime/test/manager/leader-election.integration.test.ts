@@ -38,7 +38,7 @@ describe('two managers with leader election (child processes)', () => {
   }
 
   it('exactly one reconciles; after SIGKILL of the leader the other takes over within the lease duration plus retry', async () => {
-    const args = ['--kubeconfig', cp.kubeconfigPath, '--leader-elect', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'];
+    const args = ['--kubeconfig', cp.kubeconfigPath, '--leader-elect', '--metrics-bind-address=127.0.0.1:0', '--metrics-secure=false', '--health-probe-bind-address=127.0.0.1:0'];
     managers.push(startManagerProcess(args), startManagerProcess(args));
     const [a, b] = managers as [ManagerProcess, ManagerProcess];
 

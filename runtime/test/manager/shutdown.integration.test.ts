@@ -26,7 +26,7 @@ describe('manager shutdown on signals (manager in a child process)', () => {
   });
 
   async function start(env: Record<string, string> = {}): Promise<{ manager: ManagerProcess; metricsUrl: string }> {
-    const manager = startManagerProcess(['--kubeconfig', cp.kubeconfigPath, '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'], env);
+    const manager = startManagerProcess(['--kubeconfig', cp.kubeconfigPath, '--metrics-bind-address=127.0.0.1:0', '--metrics-secure=false', '--health-probe-bind-address=127.0.0.1:0'], env);
     managers.push(manager);
     const serving = await manager.line('Serving metrics', (l) => l.msg === 'Serving metrics');
     await manager.line('workers started', (l) => l.msg === 'Starting workers');
