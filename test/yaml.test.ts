@@ -4,10 +4,11 @@ import { toYaml } from '../src/yaml.js';
 
 describe('toYaml', () => {
   it('quotes every string a YAML 1.1 reader would take for something else', () => {
-    const tricky = ['on', 'off', 'yes', 'No', 'y', 'n', 'true', 'null', '~', '', '0755', '0x1F', '1e3', '1_000', '1:20', '.inf', '3.14', '12'];
+    const tricky = ['on', 'off', 'yes', 'No', 'y', 'n', 'true', 'null', '~', '', '0755', '0x1F', '1e3', '1_000', '1:20', '.inf', '3.14', '12', '2026-01-01'];
     const text = toYaml([{ values: tricky }]);
     for (const value of tricky) expect(text).toContain(`- "${value}"`);
     expect(parse(text, { version: '1.1' })).toEqual({ values: tricky });
+    expect(parse(text)).toEqual({ values: tricky });
   });
 
   it('leaves ordinary strings plain and real numbers and booleans unquoted', () => {

@@ -16,6 +16,7 @@ import { limitDescriptions } from './descriptions.js';
 import { findVersionFolders, sourceProject, type VersionFolder } from './discover.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
+import { syntaxErrors } from './syntax.js';
 
 export interface BuildOptions {
   project: ProjectConfig;
@@ -33,6 +34,9 @@ export interface BuildResult {
 export function buildCrds(root: string, texts: ReadonlyMap<string, string>, options: BuildOptions): BuildResult {
   const errors: UserError[] = [];
   const files = sourceProject(texts);
+  // A file TypeScript cannot parse has no reliable declarations to walk.
+  const broken = syntaxErrors(root, files);
+  if (broken.length > 0) return { crds: [], errors: broken };
   const folders = findVersionFolders(root, files, errors);
   checkGroupVersions(root, folders, errors);
   const folderOf = new Map<string, VersionFolder>();

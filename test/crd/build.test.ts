@@ -42,6 +42,16 @@ describe('CRD assembly', () => {
     ]);
   });
 
+  it('stops at a file TypeScript cannot parse instead of dropping what follows the mistake', () => {
+    const { crds, errors } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/k.ts': `${imports}${kind('Kind', [], 'spec: {\n    /** a glob such as *\u002f.yaml */\n    schedule: string;\n  };')}`,
+    });
+    expect(crds).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBe('src/api/v1/k.ts:9:26: error: Property or signature expected.');
+  });
+
   it('reads multigroup layouts, one folder per group and version', () => {
     const { crds, errors } = build({
       'src/api/ships/v1/groupversion_info.ts': "// +groupName=ships.example.com\nexport const groupVersion = { group: 'ships.example.com', version: 'v1' } as const;\n",
