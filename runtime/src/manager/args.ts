@@ -12,6 +12,7 @@ const FLAGS = {
   'metrics-cert-key': { type: 'string' },
   'health-probe-bind-address': { type: 'string', default: ':8081' },
   'leader-elect': { type: 'boolean', default: false },
+  'leader-election-id': { type: 'string' },
   namespace: { type: 'string' },
   kubeconfig: { type: 'string' },
   'log-format': { type: 'string' },
@@ -52,7 +53,8 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * authentication and authorization through the API server; `--metrics-secure=false` for
  * plain HTTP), `--metrics-cert-path` / `--metrics-cert-name` (default `tls.crt`) /
  * `--metrics-cert-key` (default `tls.key`) for a certificate instead of a self-signed one,
- * `--health-probe-bind-address` (default `:8081`), `--leader-elect`, `--namespace`,
+ * `--health-probe-bind-address` (default `:8081`), `--leader-elect`, `--leader-election-id`
+ * (the Lease's name, overriding the one the code gives), `--namespace`,
  * `--kubeconfig`, `--log-format json|pretty` and `--log-level`. `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
@@ -61,7 +63,8 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * `/metrics` is served over HTTPS on 8443 to scrapers bound to a `metrics-reader` role.
  *
  * @example
- * const mgr = createManager({ ...managerOptionsFromArgs(process.argv.slice(2)), leaderElectionId: 'abc123.example.com' });
+ * const options = managerOptionsFromArgs(process.argv.slice(2));
+ * const mgr = createManager({ ...options, leaderElectionId: options.leaderElectionId ?? 'abc123.example.com' });
  */
 export function managerOptionsFromArgs(argv: readonly string[] = process.argv.slice(2)): ManagerOptions {
   const { args, falses } = normalize(argv);
@@ -83,6 +86,7 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
   if (values['metrics-cert-path']) options.metricsCertPath = values['metrics-cert-path'];
   if (values['metrics-cert-name']) options.metricsCertName = values['metrics-cert-name'];
   if (values['metrics-cert-key']) options.metricsCertKey = values['metrics-cert-key'];
+  if (values['leader-election-id']) options.leaderElectionId = values['leader-election-id'];
   if (values.namespace) options.namespace = values.namespace;
   if (values.kubeconfig) options.kubeconfigPath = values.kubeconfig;
   const format = values['log-format'];
