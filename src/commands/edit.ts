@@ -1,0 +1,190 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { isMap, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
+import { UserError } from '../errors.js';
+import { chartDir, helmChartFiles, type Manifest } from '../generators/helm/index.js';
+import { loadProject } from '../project/load.js';
+import { projectFileName, type ProjectConfig } from '../project/model.js';
+import { serializeProject } from '../project/serialize.js';
+import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+
+interface EditOptions {
+  plugins: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+/** The plugins `opgen edit` knows, by the name `--plugins` takes, with the key PROJECT records. */
+const plugins = { helm: 'helm.opgen.dev/v1-alpha' } as const;
+type PluginName = keyof typeof plugins;
+
+const examples = `
+Examples:
+  # A Helm chart in dist/chart from config/ (run opgen manifests first)
+  $ opgen edit --plugins helm
+
+  # After changing config/: the templates follow, Chart.yaml and values.yaml stay yours
+  $ opgen edit --plugins helm
+
+  # Start values.yaml and Chart.yaml over too
+  $ opgen edit --plugins helm --force`;
+
+/** `opgen edit`: adds optional plugins to a project; `helm` writes a Helm chart. */
+export function editCommand(): Command {
+  return new Command('edit')
+    .description('add optional plugins to the project: --plugins helm writes a Helm chart to dist/chart from config/')
+    .requiredOption('--plugins <names>', `comma-separated plugins (known: ${Object.keys(plugins).join(', ')})`)
+    .option('--force', `also rewrite ${chartDir}/Chart.yaml and values.yaml, which are otherwise written only once`)
+    .option('--dry-run', 'print what would be written; write nothing')
+    .addHelpText('after', examples)
+    .action(async (options: EditOptions) => {
+      await runEdit(process.cwd(), options);
+    });
+}
+
+/** Runs the plugins named by `options.plugins` in the project at `root`. */
+export async function runEdit(root: string, options: EditOptions): Promise<void> {
+  const dir = resolve(root);
+  const names = parsePlugins(options.plugins);
+  const project = await loadProject(dir, 'opgen edit');
+  const files: GeneratedFile[] = [];
+  const helm = names.includes('helm') ? await helmFiles(dir, project, options.force ?? false) : undefined;
+  if (helm) files.push(...helm.files);
+  files.push({ path: projectFileName, content: serializeProject(withPlugins(project, names)), ownership: 'generated' });
+
+  const changes = await planChanges(dir, files, { force: options.force ?? false });
+  if (!options.dryRun) await applyChanges(dir, changes);
+  const report = formatPlan(changes, { dryRun: options.dryRun ?? false });
+  if (report) process.stdout.write(`${report}\n`);
+  if (helm && !options.dryRun) {
+    process.stdout.write(
+      `\nNext: helm lint ${chartDir} && helm install ${project.projectName} ${chartDir} --namespace ${helm.namespace} --create-namespace\n`,
+    );
+  }
+}
+
+function parsePlugins(list: string): PluginName[] {
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const known = Object.keys(plugins);
+  if (names.length === 0) throw new UserError(`--plugins needs a plugin name (known plugins: ${known.join(', ')})`);
+  for (const name of names) {
+    if (!known.includes(name)) throw new UserError(`unknown plugin "${name}" (known plugins: ${known.join(', ')})`);
+  }
+  return [...new Set(names)] as PluginName[];
+}
+
+/** PROJECT with each plugin recorded under `plugins`, as kubebuilder's PROJECT records its own. */
+function withPlugins(project: ProjectConfig, names: readonly PluginName[]): ProjectConfig {
+  const current = project.extra.plugins ?? {};
+  if (typeof current !== 'object' || current === null || Array.isArray(current)) {
+    throw new UserError('"plugins" must be a mapping of plugin keys to their settings', { file: projectFileName });
+  }
+  const recorded: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+  for (const name of names) recorded[plugins[name]] ??= {};
+  return { ...project, extra: { ...project.extra, plugins: recorded } };
+}
+
+/** The chart's files, from what kustomize builds out of config/. */
+async function helmFiles(root: string, project: ProjectConfig, force: boolean): Promise<{ files: GeneratedFile[]; namespace: string }> {
+  const manifests = await kustomize(root, 'config/default');
+  const optional: Manifest[] = [];
+  for (const extra of ['config/prometheus', 'config/network-policy']) {
+    if (existsSync(join(root, extra, 'kustomization.yaml'))) optional.push(...(await kustomize(root, extra)));
+  }
+  const kustomization = await defaultKustomization(root);
+  const namespace = kustomization.namespace ?? `${project.projectName}-system`;
+  const files = helmChartFiles(
+    {
+      projectName: project.projectName,
+      manifests,
+      optional,
+      namespace,
+      namePrefix: kustomization.namePrefix ?? '',
+      leaderElectionId: await leaderElectionId(root),
+      appVersion: await packageVersion(root),
+    },
+    { force },
+  );
+  return { files, namespace };
+}
+
+/** `kubectl kustomize <dir>` (kubectl's built-in kustomize), as parsed objects. */
+async function kustomize(root: string, dir: string): Promise<Manifest[]> {
+  // Loaded here: only this command and init run processes.
+  const { execa } = await import('execa');
+  const result = await execa('kubectl', ['kustomize', dir], { cwd: root, reject: false });
+  if ((result as { code?: string }).code === 'ENOENT') {
+    throw new UserError(
+      `kubectl not found: opgen edit --plugins helm builds ${dir} with \`kubectl kustomize\``,
+      undefined,
+      'install kubectl (it has kustomize built in) and put it on PATH',
+    );
+  }
+  if (result.exitCode !== 0) {
+    throw new UserError(`kubectl kustomize ${dir} failed: ${kubectlError(String(result.stderr))}`, { file: `${dir}/kustomization.yaml` });
+  }
+  const objects: Manifest[] = [];
+  for (const doc of parseAllDocuments(String(result.stdout))) {
+    if (doc.errors[0]) throw new UserError(`kubectl kustomize ${dir} printed YAML that does not parse: ${doc.errors[0].message.split('\n')[0]}`);
+    const object = doc.toJS() as unknown;
+    if (object === null) continue;
+    const candidate = object as Partial<Manifest>;
+    if (typeof candidate.kind !== 'string' || typeof candidate.metadata?.name !== 'string') {
+      throw new UserError(`kubectl kustomize ${dir} printed an object without kind or metadata.name`, { file: `${dir}/kustomization.yaml` });
+    }
+    objects.push(object as Manifest);
+  }
+  return objects;
+}
+
+/** kubectl's error without its log prefix: `E1121 ... run.go:72] "command failed" err="..."` → the err text. */
+function kubectlError(stderr: string): string {
+  const quoted = /err="((?:[^"\\]|\\.)*)"/.exec(stderr)?.[1];
+  if (quoted !== undefined) return JSON.parse(`"${quoted}"`) as string;
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  return (lines.at(-1) ?? 'no error message').replace(/^error: /, '');
+}
+
+/** config/default's namespace and namePrefix, which the chart replaces with the release's. */
+async function defaultKustomization(root: string): Promise<{ namespace?: string; namePrefix?: string }> {
+  const file = 'config/default/kustomization.yaml';
+  const text = await readFile(join(root, file), 'utf8');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]}`, { file, line, column: col });
+  }
+  if (!isMap(doc.contents)) return {};
+  const read = (key: string) => {
+    const value = doc.get(key);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const result: { namespace?: string; namePrefix?: string } = {};
+  const namespace = read('namespace');
+  const namePrefix = read('namePrefix');
+  if (namespace !== undefined) result.namespace = namespace;
+  if (namePrefix !== undefined) result.namePrefix = namePrefix;
+  return result;
+}
+
+/** The Lease name src/main.ts gives createManager, when it is a literal there. */
+async function leaderElectionId(root: string): Promise<string | undefined> {
+  const main = await readFile(join(root, 'src/main.ts'), 'utf8').catch(() => '');
+  const id = /leaderElectionId:\s*(['"`])([^'"`\n]+)\1/.exec(main)?.[2];
+  return id && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(id) ? id : undefined;
+}
+
+/** The project's version (package.json), the chart's appVersion. */
+async function packageVersion(root: string): Promise<string> {
+  const text = await readFile(join(root, 'package.json'), 'utf8').catch(() => '{}');
+  try {
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof version === 'string' && version ? version : '0.1.0';
+  } catch {
+    throw new UserError('package.json is not valid JSON', { file: 'package.json' });
+  }
+}
