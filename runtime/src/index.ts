@@ -47,6 +47,7 @@ export {
   isConflict,
   isGone,
   isInvalid,
+  isForbidden,
   isNotFound,
   retryOnConflict,
   formatMicroTime,
@@ -76,6 +77,7 @@ export {
   isConditionTrue,
   removeCondition,
   setCondition,
+  compareQuantities,
   type ConditionUpdate,
 } from './helpers/index.js';
 export { createEventRecorder, type EventRecorder, type EventRecorderOptions, type EventType } from './events/index.js';

@@ -79,3 +79,11 @@ export function isGone(error: unknown): boolean {
 export function isInvalid(error: unknown): boolean {
   return hasReason(error, 'Invalid');
 }
+
+/**
+ * The caller may not do this (HTTP 403, reason `Forbidden`): missing RBAC, or an admission
+ * plugin's refusal such as growing a claim whose StorageClass does not allow expansion.
+ */
+export function isForbidden(error: unknown): boolean {
+  return hasReason(error, 'Forbidden');
+}

@@ -8,7 +8,7 @@
  *   `applyStatus` (server-side apply, forced by default), `withFieldManager(name)`,
  *   `uncached()` (reads straight from the API server).
  * - Errors: `ApiError` and `isNotFound`, `isConflict`, `isAlreadyExists`, `isGone`,
- *   `isInvalid`; `retryOnConflict(fn)` for read-modify-write loops.
+ *   `isInvalid`, `isForbidden`; `retryOnConflict(fn)` for read-modify-write loops.
  * - `kinds`: handles and object types of built-in kinds (`kinds.Pod`, `kinds.Deployment`…).
  * - `AsJson<T>`: a client-node model as JSON (timestamps as strings);
  *   `formatTime` / `formatMicroTime` for timestamps written to objects.
@@ -17,7 +17,7 @@
  * @module
  */
 export { createClient, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
-export { ApiError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound, type ApiStatus } from './errors.js';
+export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, type ApiStatus } from './errors.js';
 export { retryOnConflict, type RetryOptions } from './retry.js';
 export * as kinds from './kinds.js';
 export type { AsJson } from './wire.js';

@@ -9,9 +9,11 @@
  *   `removeFinalizer(client, kind, object, name)`: conflict-safe merge patches.
  * - `setCondition(conditions, { type, status, reason, message }, observedGeneration)`,
  *   `removeCondition`, `findCondition`, `isConditionTrue`.
+ * - `compareQuantities(a, b)`: orders `10Gi`, `1100M`, `500m` exactly, like Go's `Quantity.Cmp`.
  *
  * @module
  */
 export { AlreadyOwnedError, controllerOf, setControllerReference, setOwnerReference } from './owner.js';
 export { ensureFinalizer, hasFinalizer, removeFinalizer } from './finalizers.js';
 export { findCondition, isConditionTrue, removeCondition, setCondition, type ConditionUpdate } from './conditions.js';
+export { compareQuantities } from './quantity.js';
