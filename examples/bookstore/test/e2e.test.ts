@@ -1,58 +1,62 @@
+import { fileURLToPath } from 'node:url';
 import type { kinds } from '@opgen/runtime';
+import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BookStore } from '../src/api/v1alpha1/bookstore_types.js';
-import { buildExample, managerIdentity, startCluster, startOperator, type Cluster, type Operator } from './cluster.js';
 
 // The bookstore tutorial against a real API server with kube-controller-manager: the
 // operator runs as `node dist/main.js`, and this test only uses kubectl, as a user would.
 // There is no kubelet, so Pods stay Pending, but the Deployment, StatefulSet and
 // PersistentVolume binder controllers act on what the operator writes.
+const project = fileURLToPath(new URL('..', import.meta.url));
 const ns = 'bookstore';
 const name = 'shop';
 const poll = { timeout: 30_000, interval: 250 };
 
-let cluster: Cluster;
+let controlPlane: ControlPlane | undefined;
 let operator: Operator | undefined;
+let kubectl: Kubectl;
 
 beforeAll(async () => {
-  const building = buildExample();
-  try {
-    cluster = await startCluster();
-  } finally {
-    await building;
-  }
-  await cluster.kubectl(['apply', '--server-side', '-k', 'config/crd']);
-  await cluster.kubectl(['wait', '--for=condition=Established', 'crd/bookstores.blog.example.com']);
-  await cluster.kubectl(['create', 'namespace', ns]);
+  [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), buildProject(project)]);
+  kubectl = kubectlFor(controlPlane, { cwd: project });
+  await kubectl(['apply', '--server-side', '-k', 'config/crd']);
+  await kubectl(['wait', '--for=condition=Established', 'crd/bookstores.blog.example.com']);
+  await kubectl(['create', 'namespace', ns]);
   // The cluster admin's part: a StorageClass that allows expansion, and a volume for the
   // PV binder to bind MongoDB's claim to. Nothing provisions or resizes real disks here.
-  await cluster.apply(
+  await kubectl.apply([
     { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'expandable' }, provisioner: 'example.com/none', allowVolumeExpansion: true, volumeBindingMode: 'Immediate' },
     { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'disk-0' }, spec: { storageClassName: 'expandable', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/disk-0' } } },
-  );
-  operator = startOperator(await managerIdentity(cluster));
+  ]);
+  // The manager runs as its ServiceAccount, bound to the role `opgen manifests` wrote from
+  // the RBAC markers (config/rbac, as `npm run deploy` installs it).
+  await kubectl(['create', 'namespace', 'system']);
+  await kubectl(['apply', '--server-side', '-k', 'config/rbac']);
+  const manager = await controlPlane.serviceAccountKubeConfig('system', 'controller-manager');
+  operator = await startOperator({ dir: project, kubeconfigPath: manager.kubeconfigPath });
 }, 180_000);
 
 // A failing test shows what the operator logged.
-beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.logs())));
+beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.output())));
 
 afterAll(async () => {
   await operator?.stop();
-  await cluster?.controlPlane.stop();
+  await controlPlane?.stop();
 });
 
-const bookStore = () => cluster.get<BookStore>('bookstore', name, ns);
-const claim = () => cluster.get<kinds.PersistentVolumeClaim>('pvc', `data-${name}-mongodb-0`, ns);
+const bookStore = () => kubectl.get<BookStore>('bookstore', name, { namespace: ns });
+const claim = () => kubectl.get<kinds.PersistentVolumeClaim>('pvc', `data-${name}-mongodb-0`, { namespace: ns });
 const condition = async (type: string) => (await bookStore())?.status?.conditions?.find((c) => c.type === type);
-const patch = (spec: object) => cluster.kubectl(['patch', 'bookstore', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec })]);
+const patch = (spec: object) => kubectl(['patch', 'bookstore', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec })]);
 
 /** What the user checks of the four objects. */
 async function running() {
   const [deployment, service, statefulSet, dbService] = await Promise.all([
-    cluster.get<kinds.Deployment>('deployment', name, ns),
-    cluster.get<kinds.Service>('service', name, ns),
-    cluster.get<kinds.StatefulSet>('statefulset', `${name}-mongodb`, ns),
-    cluster.get<kinds.Service>('service', `${name}-mongodb`, ns),
+    kubectl.get<kinds.Deployment>('deployment', name, { namespace: ns }),
+    kubectl.get<kinds.Service>('service', name, { namespace: ns }),
+    kubectl.get<kinds.StatefulSet>('statefulset', `${name}-mongodb`, { namespace: ns }),
+    kubectl.get<kinds.Service>('service', `${name}-mongodb`, { namespace: ns }),
   ]);
   const app = deployment?.spec?.template.spec?.containers[0];
   const db = statefulSet?.spec?.template.spec?.containers[0];
@@ -74,7 +78,7 @@ async function running() {
 describe('BookStore operator', () => {
 
   it('runs the app and its MongoDB for a new BookStore', async () => {
-    await cluster.apply({
+    await kubectl.apply({
       apiVersion: 'blog.example.com/v1alpha1',
       kind: 'BookStore',
       metadata: { name, namespace: ns },
@@ -97,21 +101,22 @@ describe('BookStore operator', () => {
   });
 
   it('rolls the app and the database when their tags change, and scales them', async () => {
-    const before = (await cluster.get<kinds.StatefulSet>('statefulset', `${name}-mongodb`, ns))!.status?.updateRevision;
+    const statefulSet = () => kubectl.get<kinds.StatefulSet>('statefulset', `${name}-mongodb`, { namespace: ns });
+    const before = (await statefulSet())!.status?.updateRevision;
     expect(before).toBeDefined();
     await patch({ bookApp: { tag: '1.1', replicas: 3 }, bookDB: { tag: '7.0.1' } });
 
     await expect.poll(async () => (await running()).app, poll).toMatchObject({ image: 'akash125/pyapp:1.1', replicas: 3 });
     // The Deployment controller rolls out the new template as a new ReplicaSet.
     const images = async () => {
-      const sets = JSON.parse(await cluster.kubectl(['get', 'replicasets', '-n', ns, '-l', 'app.kubernetes.io/component=app', '-o', 'json'])) as { items: kinds.ReplicaSet[] };
-      return sets.items.map((rs) => rs.spec?.template?.spec?.containers[0]?.image).sort();
+      const sets = await kubectl.list<kinds.ReplicaSet>('replicasets', { namespace: ns, selector: 'app.kubernetes.io/component=app' });
+      return sets.map((rs) => rs.spec?.template?.spec?.containers[0]?.image).sort();
     };
     await expect.poll(images, poll).toEqual(['akash125/pyapp:1.0', 'akash125/pyapp:1.1']);
     // The StatefulSet controller computes a new revision for the new template.
     await expect.poll(async () => (await running()).db.image, poll).toBe('mongo:7.0.1');
     await expect
-      .poll(async () => (await cluster.get<kinds.StatefulSet>('statefulset', `${name}-mongodb`, ns))?.status?.updateRevision, poll)
+      .poll(async () => (await statefulSet())?.status?.updateRevision, poll)
       .toSatisfy((revision) => revision !== undefined && revision !== before);
   });
 
@@ -132,8 +137,8 @@ describe('BookStore operator', () => {
     await expect.poll(async () => (await condition('DBSizeApplied'))?.reason, poll).toBe('ShrinkRefused');
     expect(await condition('DBSizeApplied')).toMatchObject({ status: 'False', observedGeneration: (await bookStore())!.metadata!.generation });
     const warnings = async () => {
-      const events = JSON.parse(await cluster.kubectl(['get', 'events.events.k8s.io', '-n', ns, '-o', 'json'])) as { items: kinds.Event[] };
-      return events.items.filter((e) => e.reason === 'ShrinkRefused' && e.regarding?.name === name).map((e) => e.type);
+      const events = await kubectl.list<kinds.Event>('events.events.k8s.io', { namespace: ns });
+      return events.filter((e) => e.reason === 'ShrinkRefused' && e.regarding?.name === name).map((e) => e.type);
     };
     await expect.poll(warnings, poll).toContain('Warning');
     expect((await claim())?.spec?.resources?.requests?.storage).toBe('2Gi');

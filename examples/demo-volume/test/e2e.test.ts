@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
+import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { build, kubectlFor, startOperator, type Kubectl, type OperatorProcess } from './harness.js';
 
 // The operator as a user runs it: built, started as `node dist/main.js` against a real API
 // server with kube-controller-manager (garbage collector, PersistentVolume binder), and
@@ -12,16 +11,16 @@ const project = fileURLToPath(new URL('..', import.meta.url));
 const poll = { timeout: 30_000, interval: 250 };
 
 let controlPlane: ControlPlane | undefined;
-let operator: OperatorProcess | undefined;
+let operator: Operator | undefined;
 let kubectl: Kubectl;
 
 beforeAll(async () => {
-  [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), build(project)]);
-  kubectl = await kubectlFor(controlPlane);
-  await kubectl('apply', '--server-side', '-k', `${project}/config/default`);
-  await kubectl('wait', '--for=condition=Established', '--timeout=30s', 'crd/demovolumes.storage.civo.com');
+  [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), buildProject(project)]);
+  kubectl = kubectlFor(controlPlane, { cwd: project });
+  await kubectl(['apply', '--server-side', '-k', 'config/default']);
+  await kubectl(['wait', '--for=condition=Established', '--timeout=30s', 'crd/demovolumes.storage.civo.com']);
   const manager = await controlPlane.serviceAccountKubeConfig('demo-volume-system', 'demo-volume-controller-manager');
-  operator = startOperator(project, manager.kubeconfigPath);
+  operator = await startOperator({ dir: project, kubeconfigPath: manager.kubeconfigPath });
 }, 180_000);
 
 afterAll(async () => {
@@ -30,32 +29,26 @@ afterAll(async () => {
 });
 
 beforeEach(({ onTestFailed }) => {
-  onTestFailed(() => console.error(`operator log:\n${operator?.logs().slice(-40).map((line) => JSON.stringify(line)).join('\n')}`));
+  onTestFailed(() => console.error(`operator output:\n${operator?.output()}`));
 });
-
-/** The object as JSON, or undefined when it does not exist. */
-async function get(...args: string[]): Promise<any> {
-  const out = await kubectl('get', ...args, '--ignore-not-found', '-o', 'json');
-  return out.trim() === '' ? undefined : JSON.parse(out);
-}
 
 describe('DemoVolume operator', { timeout: 90_000 }, () => {
   it('creates the sample\'s PersistentVolumeClaim, owned by it, and copies spec.name to the status', async () => {
-    await kubectl('apply', '-f', `${project}/config/samples/storage_v1_demovolume.yaml`);
-    const volume = await get('demovolume', 'demovolume-sample');
+    await kubectl(['apply', '-f', 'config/samples/storage_v1_demovolume.yaml']);
+    const volume = await kubectl.get('demovolume', 'demovolume-sample');
 
-    await expect.poll(() => get('pvc', 'demovolume-sample'), poll).toBeDefined();
-    const claim = await get('pvc', 'demovolume-sample');
+    await expect.poll(() => kubectl.get('pvc', 'demovolume-sample'), poll).toBeDefined();
+    const claim = await kubectl.get('pvc', 'demovolume-sample');
     expect(claim.spec.accessModes).toEqual(['ReadWriteOnce']);
     expect(claim.spec.resources.requests).toEqual({ storage: '1Gi' });
     expect(claim.metadata.ownerReferences).toEqual([
       { apiVersion: 'storage.civo.com/v1', kind: 'DemoVolume', name: 'demovolume-sample', uid: volume.metadata.uid, controller: true, blockOwnerDeletion: true },
     ]);
 
-    await expect.poll(async () => (await get('demovolume', 'demovolume-sample')).status?.name, poll).toBe('demo-volume');
-    await expect.poll(() => kubectl('get', 'demovolume', 'demovolume-sample'), poll).toMatch(/^NAME +SIZE +PVC +AGE\ndemovolume-sample +1 +Pending +\S+\n$/);
+    await expect.poll(async () => (await kubectl.get('demovolume', 'demovolume-sample')).status?.name, poll).toBe('demo-volume');
+    await expect.poll(() => kubectl(['get', 'demovolume', 'demovolume-sample']), poll).toMatch(/^NAME +SIZE +PVC +AGE\ndemovolume-sample +1 +Pending +\S+\n$/);
     expect(operator!.logs()).toContainEqual(expect.objectContaining({ msg: 'created PersistentVolumeClaim', pvc: 'demovolume-sample', size: '1Gi' }));
-    await expect.poll(() => kubectl('get', 'events', '--field-selector', 'involvedObject.kind=DemoVolume,involvedObject.name=demovolume-sample', '-o', 'jsonpath={.items[*].message}'), poll)
+    await expect.poll(() => kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=DemoVolume,involvedObject.name=demovolume-sample', '-o', 'jsonpath={.items[*].message}']), poll)
       .toBe('Created PersistentVolumeClaim demovolume-sample of 1Gi');
   });
 
@@ -73,10 +66,10 @@ describe('DemoVolume operator', { timeout: 90_000 }, () => {
     });
 
     // The binder looks at unbound claims every 15 s (--pvclaimbinder-sync-period).
-    await kubectl('wait', '--for=condition=Ready', '--timeout=60s', 'demovolume/demovolume-sample');
-    const ready = (await get('demovolume', 'demovolume-sample')).status.conditions.find((c: { type: string }) => c.type === 'Ready');
+    await kubectl(['wait', '--for=condition=Ready', '--timeout=60s', 'demovolume/demovolume-sample']);
+    const ready = (await kubectl.get('demovolume', 'demovolume-sample')).status.conditions.find((c: { type: string }) => c.type === 'Ready');
     expect(ready).toMatchObject({ status: 'True', reason: 'Bound' });
-    expect(await kubectl('get', 'demovolume', 'demovolume-sample', '--no-headers')).toMatch(/^demovolume-sample +1 +Bound /);
+    expect(await kubectl(['get', 'demovolume', 'demovolume-sample', '--no-headers'])).toMatch(/^demovolume-sample +1 +Bound /);
   });
 
   it('leaves a claim that exists already alone, with a log line and no error', async () => {
@@ -84,8 +77,8 @@ describe('DemoVolume operator', { timeout: 90_000 }, () => {
     await kubectl.apply({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'taken', namespace: 'default' }, spec });
     await kubectl.apply({ apiVersion: 'storage.civo.com/v1', kind: 'DemoVolume', metadata: { name: 'taken', namespace: 'default' }, spec: { name: 'taken', size: 1 } });
 
-    await expect.poll(async () => (await get('demovolume', 'taken')).status?.name, poll).toBe('taken');
-    const claim = await get('pvc', 'taken');
+    await expect.poll(async () => (await kubectl.get('demovolume', 'taken')).status?.name, poll).toBe('taken');
+    const claim = await kubectl.get('pvc', 'taken');
     expect(claim.spec.resources.requests).toEqual({ storage: '5Gi' });
     expect(claim.metadata.ownerReferences).toBeUndefined();
     expect(operator!.logs()).toContainEqual(expect.objectContaining({ name: 'taken', msg: expect.stringContaining('leaving it alone') }));
@@ -93,17 +86,17 @@ describe('DemoVolume operator', { timeout: 90_000 }, () => {
   });
 
   it('follows a new spec.name and leaves its claim\'s size as it was', async () => {
-    await kubectl('patch', 'demovolume', 'demovolume-sample', '--type=merge', '-p', '{"spec":{"size":2,"name":"renamed"}}');
+    await kubectl(['patch', 'demovolume', 'demovolume-sample', '--type=merge', '-p', '{"spec":{"size":2,"name":"renamed"}}']);
 
-    await expect.poll(async () => (await get('demovolume', 'demovolume-sample')).status?.name, poll).toBe('renamed');
-    expect((await get('pvc', 'demovolume-sample')).spec.resources.requests).toEqual({ storage: '1Gi' });
+    await expect.poll(async () => (await kubectl.get('demovolume', 'demovolume-sample')).status?.name, poll).toBe('renamed');
+    expect((await kubectl.get('pvc', 'demovolume-sample')).spec.resources.requests).toEqual({ storage: '1Gi' });
   });
 
   it('is garbage-collected with its claim when deleted', async () => {
-    await kubectl('delete', 'demovolume', 'demovolume-sample', '--wait=false');
+    await kubectl(['delete', 'demovolume', 'demovolume-sample', '--wait=false']);
 
     // The garbage collector starts watching a new CRD's kind at its next discovery, every 30 s.
-    await expect.poll(() => get('pvc', 'demovolume-sample'), { ...poll, timeout: 60_000 }).toBeUndefined();
+    await expect.poll(() => kubectl.get('pvc', 'demovolume-sample'), { ...poll, timeout: 60_000 }).toBeUndefined();
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -1,6 +1,15 @@
-import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
+import { fileURLToPath } from 'node:url';
+import {
+  buildProject,
+  kubectlFor,
+  startControlPlane,
+  startOperator,
+  type ControlPlane,
+  type Kubectl,
+  type LogLine,
+  type Operator,
+} from '@opgen/runtime/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildExample, installRbac, kubectlFor, logged, startOperator, type Kubectl, type Operator } from './harness.js';
 
 // The high-availability scenario of the echoperator tutorial, driven only through the API
 // server: two replicas of the operator campaign for one Lease; the leader reconciles; when
@@ -12,6 +21,7 @@ interface Job {
   spec: { template: { spec: { containers: Array<{ command: string[] }> } } };
 }
 
+const project = fileURLToPath(new URL('..', import.meta.url));
 const poll = { timeout: 30_000, interval: 250 };
 let controlPlane: ControlPlane | undefined;
 let kubectl: Kubectl;
@@ -20,25 +30,40 @@ let leader: Operator;
 let follower: Operator;
 let lease: { namespace: string; name: string };
 
+/** The first log line of `operator` with message `msg`, if any. */
+const logged = (operator: Operator, msg: string): LogLine | undefined => operator.logs().find((line) => line.msg === msg);
 const holder = async (): Promise<string | undefined> =>
   (await kubectl.get('lease', lease.name))?.spec?.holderIdentity;
 const identity = (operator: Operator): unknown => logged(operator, 'acquired the lease: leading')?.identity;
 const echoJobs = async (): Promise<Job[]> =>
-  ((await kubectl.get<{ items: Job[] }>('jobs'))?.items ?? []).filter((job) =>
-    job.metadata.ownerReferences?.some((ref) => ref.kind === 'Echo' && ref.controller),
-  );
+  (await kubectl.list<Job>('jobs')).filter((job) => job.metadata.ownerReferences?.some((ref) => ref.kind === 'Echo' && ref.controller));
+
+/**
+ * Installs config/rbac as `npm run deploy` would (without the name prefix): the manager's
+ * ServiceAccount `system/controller-manager`, the ClusterRole its RBAC markers give it, and
+ * leader election. Outside a cluster the operator keeps its Lease in `default`, so the
+ * leader-election Role is granted there too.
+ */
+async function installRbac(): Promise<void> {
+  await kubectl(['create', 'namespace', 'system']);
+  await kubectl(['apply', '--server-side', '-k', 'config/rbac']);
+  const role = await kubectl.get('role', 'leader-election-role', { namespace: 'system' });
+  await kubectl.apply({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'leader-election-role', namespace: 'default' }, rules: role.rules });
+  await kubectl(['create', 'rolebinding', 'leader-election-rolebinding', '--role=leader-election-role', '--serviceaccount=system:controller-manager']);
+}
 
 beforeAll(async () => {
-  const [started] = await Promise.all([startControlPlane({ controllerManager: true }), buildExample()]);
-  controlPlane = started;
-  kubectl = kubectlFor(started.kubeconfigPath);
+  [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), buildProject(project)]);
+  kubectl = kubectlFor(controlPlane, { cwd: project });
   await kubectl(['apply', '--server-side', '-f', 'config/crd/bases']);
   await kubectl(['wait', '--for=condition=Established', 'crd/echos.echo.mmontes.io', 'crd/scheduledechos.echo.mmontes.io']);
   // The replicas run as the ServiceAccount config/rbac sets up: with the permissions a
   // deployment of the operator has, not as cluster admin.
-  await installRbac(kubectl);
-  const operatorAccess = await started.serviceAccountKubeConfig('system', 'controller-manager');
-  replicas = [startOperator('replica-a', operatorAccess.kubeconfigPath), startOperator('replica-b', operatorAccess.kubeconfigPath)];
+  await installRbac();
+  const { kubeconfigPath } = await controlPlane.serviceAccountKubeConfig('system', 'controller-manager');
+  replicas = await Promise.all(
+    ['replica-a', 'replica-b'].map((name) => startOperator({ dir: project, name, kubeconfigPath, args: ['--leader-elect'] })),
+  );
 });
 
 afterEach(({ task }) => {
@@ -47,7 +72,7 @@ afterEach(({ task }) => {
 });
 
 afterAll(async () => {
-  await Promise.all(replicas.map((replica) => replica.kill('SIGTERM')));
+  await Promise.all(replicas.map((replica) => replica.stop()));
   await controlPlane?.stop();
 });
 
@@ -94,7 +119,7 @@ describe('Echo operator with two replicas', () => {
   it('fails over when the leader is killed: the other replica takes the Lease and keeps reconciling', { timeout: 90_000 }, async () => {
     const sampleJob = (await kubectl.get<Job>('job', 'echo-sample'))!;
     const killedAt = Date.now();
-    await leader.kill('SIGKILL');
+    await leader.kill();
 
     const killed = identity(leader);
     await expect.poll(async () => ((await holder()) ?? killed) !== killed, { ...poll, timeout: 45_000 }).toBe(true);

@@ -1,44 +1,48 @@
+import { fileURLToPath } from 'node:url';
 import type { kinds } from '@opgen/runtime';
+import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OvhNginx } from '../src/api/v1/ovhnginx_types.js';
-import { buildExample, managerIdentity, startCluster, startOperator, type Cluster, type Operator } from './cluster.js';
 
 // The OVHcloud tutorial's walk-through, as a user with kubectl does it: create an OvhNginx,
 // change its replicas and port, delete its Service, delete it. The operator runs as
 // `node dist/main.js` against a real API server with kube-controller-manager, whose
 // Deployment and garbage-collector controllers act on what the operator writes.
+const project = fileURLToPath(new URL('..', import.meta.url));
 const ns = 'test-go-operator';
 const name = 'ovhnginx-sample';
 const poll = { timeout: 30_000, interval: 250 };
 
-let cluster: Cluster;
+let controlPlane: ControlPlane | undefined;
 let operator: Operator | undefined;
+let kubectl: Kubectl;
 
 beforeAll(async () => {
-  const building = buildExample();
-  try {
-    cluster = await startCluster();
-  } finally {
-    await building;
-  }
-  await cluster.kubectl(['apply', '--server-side', '-k', 'config/crd']);
-  await cluster.kubectl(['wait', '--for=condition=Established', 'crd/ovhnginxes.tutorials.ovhcloud.com']);
-  await cluster.kubectl(['create', 'namespace', ns]);
-  operator = startOperator(await managerIdentity(cluster));
+  [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), buildProject(project)]);
+  kubectl = kubectlFor(controlPlane, { cwd: project });
+  await kubectl(['apply', '--server-side', '-k', 'config/crd']);
+  await kubectl(['wait', '--for=condition=Established', 'crd/ovhnginxes.tutorials.ovhcloud.com']);
+  await kubectl(['create', 'namespace', ns]);
+  // The manager's ServiceAccount, bound to the role `opgen manifests` wrote from the RBAC
+  // markers (config/rbac, as `npm run deploy` installs it): it can do only what they ask for.
+  await kubectl(['create', 'namespace', 'system']);
+  await kubectl(['apply', '--server-side', '-k', 'config/rbac']);
+  const manager = await controlPlane.serviceAccountKubeConfig('system', 'controller-manager');
+  operator = await startOperator({ dir: project, kubeconfigPath: manager.kubeconfigPath });
 }, 180_000);
 
 // A failing test shows what the operator logged.
-beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.logs())));
+beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.output())));
 
 afterAll(async () => {
   await operator?.stop();
-  await cluster?.controlPlane.stop();
+  await controlPlane?.stop();
 });
 
-const deployment = () => cluster.get<kinds.Deployment>('deployment', name, ns);
-const service = () => cluster.get<kinds.Service>('service', name, ns);
-const configMap = () => cluster.get<kinds.ConfigMap>('configmap', name, ns);
-const ovhNginx = () => cluster.get<OvhNginx>('ovhnginx', name, ns);
+const deployment = () => kubectl.get<kinds.Deployment>('deployment', name, { namespace: ns });
+const service = () => kubectl.get<kinds.Service>('service', name, { namespace: ns });
+const configMap = () => kubectl.get<kinds.ConfigMap>('configmap', name, { namespace: ns });
+const ovhNginx = () => kubectl.get<OvhNginx>('ovhnginx', name, { namespace: ns });
 
 /** What the user checks: replicas and port of the Deployment, port and type of the Service. */
 async function served() {
@@ -54,7 +58,7 @@ async function served() {
 
 describe('OvhNginx operator', () => {
   it('creates an nginx Deployment and a LoadBalancer Service for a new OvhNginx', async () => {
-    await cluster.kubectl(['apply', '--server-side', '-k', 'config/samples', '-n', ns]);
+    await kubectl(['apply', '--server-side', '-k', 'config/samples', '-n', ns]);
 
     await expect.poll(served, poll).toEqual({ replicas: 1, containerPort: 80, image: 'nginx:1.27', serviceType: 'LoadBalancer', servicePort: 80 });
     await expect.poll(async () => (await configMap())?.data?.['default.conf'], poll).toContain('listen 80;');
@@ -75,7 +79,7 @@ describe('OvhNginx operator', () => {
   });
 
   it('updates both when replicaCount and port change', async () => {
-    await cluster.kubectl(['patch', 'ovhnginx', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { replicaCount: 2, port: 8080 } })]);
+    await kubectl(['patch', 'ovhnginx', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { replicaCount: 2, port: 8080 } })]);
 
     await expect.poll(served, poll).toEqual({ replicas: 2, containerPort: 8080, image: 'nginx:1.27', serviceType: 'LoadBalancer', servicePort: 8080 });
     await expect.poll(async () => (await configMap())?.data?.['default.conf'], poll).toContain('listen 8080;');
@@ -83,21 +87,21 @@ describe('OvhNginx operator', () => {
 
   it('rejects a port outside 1-65535', async () => {
     await expect(
-      cluster.kubectl(['patch', 'ovhnginx', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { port: 70000 } })]),
+      kubectl(['patch', 'ovhnginx', name, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { port: 70000 } })]),
     ).rejects.toThrow(/spec\.port.*65535/);
     expect((await ovhNginx())?.spec.port).toBe(8080);
   });
 
   it('recreates the Service when someone deletes it', async () => {
     const before = (await service())!.metadata!.uid;
-    await cluster.kubectl(['delete', 'service', name, '-n', ns]);
+    await kubectl(['delete', 'service', name, '-n', ns]);
 
     await expect.poll(async () => (await service())?.metadata?.uid, poll).toSatisfy((uid) => uid !== undefined && uid !== before);
     expect((await service())?.spec?.ports?.[0]?.port).toBe(8080);
   });
 
   it('leaves nothing behind once the OvhNginx is deleted', async () => {
-    await cluster.kubectl(['delete', 'ovhnginx', name, '-n', ns]);
+    await kubectl(['delete', 'ovhnginx', name, '-n', ns]);
 
     // The garbage collector, not the operator, deletes what the OvhNginx owned. It learns
     // of a new CRD on its 30 s discovery resync, so this may take that long.

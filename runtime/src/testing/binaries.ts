@@ -16,12 +16,15 @@ export interface ControlPlaneBinaries {
   kubeApiServer: string;
   /** Present when it was asked for. */
   kubeControllerManager?: string;
+  /** Present when it was asked for; setup-envtest's assets have it too. */
+  kubectl?: string;
 }
 
 const names = {
   etcd: 'etcd',
   kubeApiServer: 'kube-apiserver',
   kubeControllerManager: 'kube-controller-manager',
+  kubectl: 'kubectl',
 } as const;
 
 type Role = keyof typeof names;
@@ -46,11 +49,12 @@ const buildScript = fileURLToPath(new URL('../../../hack/controlplane/build.sh',
  * and the build script are available. Throws an error that says how to get them otherwise.
  */
 export async function resolveBinaries(
-  options: { controllerManager?: boolean; env?: NodeJS.ProcessEnv } = {},
+  options: { controllerManager?: boolean; kubectl?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ControlPlaneBinaries> {
   const env = options.env ?? process.env;
   const roles: Role[] = ['etcd', 'kubeApiServer'];
   if (options.controllerManager) roles.push('kubeControllerManager');
+  if (options.kubectl) roles.push('kubectl');
 
   const assets = env.KUBEBUILDER_ASSETS;
   if (assets && !isDirectory(assets)) {

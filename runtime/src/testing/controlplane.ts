@@ -50,6 +50,11 @@ export interface ControlPlane {
   readonly etcdUrl: string;
   /** The temp dir holding data, keys and logs; removed by stop(). */
   readonly dir: string;
+  /**
+   * The kubectl that comes with the binaries (same Kubernetes version); run it through
+   * `kubectlFor(controlPlane)`, or yourself with `--kubeconfig` {@link kubeconfigPath}.
+   */
+  readonly kubectlPath: string;
   /** The running processes with their pids (the API server's changes on restart). */
   processes(): Array<{ name: string; pid: number }>;
   /** Access as one of the `users` given at start. */
@@ -108,7 +113,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   }
   if (options.apiServerPort !== undefined) await ensurePortFree(options.apiServerPort, 'API server');
   if (options.etcdPort !== undefined) await ensurePortFree(options.etcdPort, 'etcd');
-  const binaries = await resolveBinaries({ controllerManager: options.controllerManager ?? false });
+  const binaries = await resolveBinaries({ controllerManager: options.controllerManager ?? false, kubectl: true });
   const deadline = Date.now() + timeoutMs;
 
   const lifecycle = createLifecycle();
@@ -169,6 +174,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       server,
       etcdUrl: etcd,
       dir,
+      // Asked for above, so resolveBinaries found it or threw.
+      kubectlPath: binaries.kubectl as string,
       processes: () => lifecycle.running().map((p) => ({ name: p.name, pid: p.pid })),
       userKubeConfig: (name) => {
         const found = userIdentities.get(name);

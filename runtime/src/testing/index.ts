@@ -1,7 +1,8 @@
 /**
  * `@opgen/runtime/testing`: a real Kubernetes control plane for tests (etcd,
  * kube-apiserver and optionally kube-controller-manager on loopback), like
- * controller-runtime's envtest, plus helpers to install CRDs.
+ * controller-runtime's envtest, plus helpers to install CRDs, and for end-to-end tests
+ * to build an operator, run it as a process and drive the cluster with kubectl.
  *
  * Binaries come from `KUBEBUILDER_ASSETS` (e.g. `export KUBEBUILDER_ASSETS=$(setup-envtest
  * use 1.36.3 -p path)`), else from opgen's build cache, else they are built with Go.
@@ -12,3 +13,7 @@ export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from '
 export type { Identity } from './identities.js';
 export { binariesCacheDir, resolveBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCRDs, readCRDs, waitForCRDsEstablished, FIELD_MANAGER } from './crds.js';
+export { kubectlFor, type Kubectl, type KubectlOptions, type KubectlResult } from './kubectl.js';
+export { buildProject } from './build.js';
+export { startOperator, type Operator, type OperatorOptions, type ExitStatus, type LogMatch } from './operator.js';
+export type { LogLine } from './log-lines.js';

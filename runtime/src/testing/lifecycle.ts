@@ -6,12 +6,12 @@ import type { ManagedProcess, Supervise } from './process.js';
 import { startWatchdog } from './watchdog.js';
 
 /**
- * What one control plane owns: a temp dir and the processes started into it. Whatever
- * happens (stop(), a failed start, this process exiting, being signalled or killed), the
- * processes end and the dir goes.
+ * What one control plane (or operator) owns: a temp dir and the processes started into
+ * it. Whatever happens (stop(), a failed start, this process exiting, being signalled or
+ * killed), the processes end and the dir goes.
  */
 export interface Lifecycle {
-  /** The temp dir, `opgen-controlplane-*` under the OS temp dir. */
+  /** The temp dir, `<prefix>*` under the OS temp dir. */
   readonly dir: string;
   /** Registers a started process; it is forgotten again when it exits. */
   readonly supervise: Supervise;
@@ -23,8 +23,8 @@ export interface Lifecycle {
   stop(order: string[]): Promise<void>;
 }
 
-export function createLifecycle(): Lifecycle {
-  const dir = mkdtempSync(join(tmpdir(), 'opgen-controlplane-'));
+export function createLifecycle(prefix = 'opgen-controlplane-'): Lifecycle {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const watchdog = startWatchdog(dir);
   const running = new Set<ManagedProcess>();
   const removeDir = (): void => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });

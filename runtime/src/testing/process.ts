@@ -18,8 +18,8 @@ export interface ManagedProcess {
   readonly exited: Promise<Exit>;
   /** The exit, once it happened. */
   exit(): Exit | undefined;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
-  stop(graceMs?: number): Promise<void>;
+  /** `signal` (default SIGTERM), then SIGKILL after `graceMs`; resolves once it is gone. */
+  stop(graceMs?: number, signal?: NodeJS.Signals): Promise<void>;
   /** SIGKILL now, synchronously: for exit handlers. */
   killNow(): void;
 }
@@ -27,12 +27,21 @@ export interface ManagedProcess {
 /** Registers a just-started process for cleanup before anything waits on it. */
 export type Supervise = (process: ManagedProcess) => ManagedProcess;
 
-/** Starts `binary` detached in its own process group with stdout and stderr going to `logFile`. */
-export async function startProcess(name: string, binary: string, args: string[], logFile: string): Promise<ManagedProcess> {
+/**
+ * Starts `binary` detached in its own process group with stdout and stderr going to
+ * `logFile`; `options` set its working dir and environment (default: ours).
+ */
+export async function startProcess(
+  name: string,
+  binary: string,
+  args: string[],
+  logFile: string,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ManagedProcess> {
   const fd = openSync(logFile, 'a');
   let child;
   try {
-    child = spawn(binary, args, { detached: true, stdio: ['ignore', fd, fd] });
+    child = spawn(binary, args, { ...options, detached: true, stdio: ['ignore', fd, fd] });
   } finally {
     closeSync(fd);
   }
@@ -67,9 +76,9 @@ export async function startProcess(name: string, binary: string, args: string[],
     exited,
     exit: () => exit,
     killNow: () => signalGroup('SIGKILL'),
-    stop: async (graceMs = 5000) => {
+    stop: async (graceMs = 5000, signal = 'SIGTERM') => {
       if (exit) return;
-      signalGroup('SIGTERM');
+      signalGroup(signal);
       const timer = setTimeout(() => signalGroup('SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);

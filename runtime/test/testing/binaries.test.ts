@@ -30,11 +30,13 @@ describe('control plane binaries', () => {
   });
 
   it('resolves binaries that report the pinned versions', async () => {
-    const binaries = await resolveBinaries({ controllerManager: true });
+    const binaries = await resolveBinaries({ controllerManager: true, kubectl: true });
     const version = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' });
     expect(version(binaries.kubeApiServer).trim()).toBe(`Kubernetes v${KUBERNETES_VERSION}`);
     expect(version(binaries.kubeControllerManager as string).trim()).toBe(`Kubernetes v${KUBERNETES_VERSION}`);
     expect(version(binaries.etcd)).toContain(`etcd Version: ${versions.ETCD_VERSION}`);
+    const kubectl = execFileSync(binaries.kubectl as string, ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
+    expect(JSON.parse(kubectl).clientVersion.gitVersion).toBe(`v${KUBERNETES_VERSION}`);
   });
 
   it('prefers KUBEBUILDER_ASSETS and takes what it lacks from the cache', async () => {
