@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const examplesDir = join(repo, 'examples');
-const ignored = new Set(['node_modules', 'dist', 'package-lock.json']);
+// Installs and compiled output are not sources; the Helm chart `opgen edit` writes to dist/chart is.
+const skipped = (file) => /(^|\/)node_modules(\/|$)/.test(file) || file === 'package-lock.json' || /^dist\/(?!chart\/)/.test(file);
 // Sample CRs are written once, then the user's to edit, as in kubebuilder.
 const handWritten = [/^src\/api\/.*_types\.ts$/, /^src\/controllers\//, /^config\/samples\/(?!kustomization\.yaml$)/, /^test\//, /^README\.md$/];
 const isHandWritten = (file) => handWritten.some((re) => re.test(file));
@@ -25,9 +26,10 @@ function commandsOf(readme) {
 
 function files(root, dir = root) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (ignored.has(entry.name)) return [];
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? files(root, path) : [relative(root, path)];
+    const file = relative(root, path);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : files(root, path);
+    return skipped(file) ? [] : [file];
   });
 }
 

@@ -171,10 +171,13 @@ async function defaultKustomization(root: string): Promise<{ namespace?: string;
   return result;
 }
 
-/** The Lease name src/main.ts gives createManager, when it is a literal there. */
+/**
+ * The Lease name src/main.ts gives createManager, when it is a literal there (alone, or as
+ * the scaffold writes it: the fallback of `--leader-election-id`).
+ */
 async function leaderElectionId(root: string): Promise<string | undefined> {
   const main = await readFile(join(root, 'src/main.ts'), 'utf8').catch(() => '');
-  const id = /leaderElectionId:\s*(['"`])([^'"`\n]+)\1/.exec(main)?.[2];
+  const id = /leaderElectionId:\s*(?:options\.leaderElectionId\s*\?\?\s*)?(['"`])([^'"`\n]+)\1/.exec(main)?.[2];
   return id && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(id) ? id : undefined;
 }
 

@@ -68,11 +68,17 @@ describe('a scaffolded project', () => {
       const typecheck = await inProject('npx', ['tsc', '--noEmit']);
       expect(typecheck.exitCode, typecheck.all).toBe(0);
 
-      // What `npm run deploy` applies, against a real API server with strict field validation:
-      // every object is accepted, and the manager's pod meets the "restricted" Pod Security Standard.
+      // `npm run deploy` (kubectl's strict field validation, with the kubectl on PATH) against a
+      // real API server: every object is accepted, and the manager's pod meets the "restricted"
+      // Pod Security Standard.
       controlPlane = await startControlPlane();
       const kubectl = (...args: string[]) => inProject('kubectl', ['--kubeconfig', controlPlane!.kubeconfigPath, ...args]);
-      const deploy = await kubectl('apply', '--server-side', '--validate=strict', '-k', 'config/default');
+      const deploy = await execa('npm', ['run', 'deploy', '--', '--image', 'registry.example.com/demo-volume-operator:0.1.0'], {
+        cwd: dir,
+        all: true,
+        reject: false,
+        env: { NO_COLOR: '1', KUBECONFIG: controlPlane.kubeconfigPath },
+      });
       expect(deploy.exitCode, deploy.all).toBe(0);
       expect(deploy.all).not.toMatch(/Warning/);
       expect(deploy.all).toContain('deployment.apps/demo-volume-operator-controller-manager serverside-applied');

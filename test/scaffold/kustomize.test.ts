@@ -18,7 +18,22 @@ afterEach(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
+interface Built {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  roleRef?: { name: string };
+  rules?: unknown[];
+}
+
 async function deployed(fixture: string): Promise<{ kind: string; name: string; namespace?: string }[]> {
+  return (await built(fixture)).map((object) => ({
+    kind: object.kind,
+    name: object.metadata.name,
+    ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+  }));
+}
+
+async function built(fixture: string): Promise<Built[]> {
   work = await mkdtemp(join(tmpdir(), 'opgen-kustomize-'));
   const dir = join(work, fixture);
   await cp(join(fixtures, fixture), dir, { recursive: true });
@@ -29,10 +44,7 @@ async function deployed(fixture: string): Promise<{ kind: string; name: string; 
     await run('kubectl', ['kustomize', join(dir, extra)]);
   }
   const { stdout } = await run('kubectl', ['kustomize', join(dir, 'config/default')]);
-  return parseAllDocuments(stdout).map((doc) => {
-    const object = doc.toJS() as { kind: string; metadata: { name: string; namespace?: string } };
-    return { kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) };
-  });
+  return parseAllDocuments(stdout).map((doc) => doc.toJS() as Built);
 }
 
 describe('npm run deploy applies', () => {
@@ -60,7 +72,8 @@ describe('npm run deploy applies', () => {
   });
 
   it('for the namespaced project: the manager\'s permissions as a Role in its namespace only', async () => {
-    const objects = await deployed('namespaced');
+    const all = await built('namespaced');
+    const objects = all.map((o) => ({ kind: o.kind, name: o.metadata.name, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) }));
     const ns = 'shop-operator-system';
     expect(objects).toEqual(
       expect.arrayContaining([
@@ -68,11 +81,19 @@ describe('npm run deploy applies', () => {
         { kind: 'RoleBinding', name: 'shop-operator-manager-rolebinding', namespace: ns },
       ]),
     );
-    expect(objects.filter((o) => o.kind === 'ClusterRoleBinding')).toEqual([]);
     expect(objects.filter((o) => o.kind === 'ClusterRole').map((o) => o.name).sort()).toEqual([
       'shop-operator-bookstore-admin-role',
       'shop-operator-bookstore-editor-role',
       'shop-operator-bookstore-viewer-role',
+      'shop-operator-metrics-auth-role',
+      'shop-operator-metrics-reader',
+    ]);
+    // Cluster-wide, the manager may only ask the API server to review scrapers' tokens and rights.
+    const clusterBindings = all.filter((o) => o.kind === 'ClusterRoleBinding');
+    expect(clusterBindings.map((b) => b.roleRef?.name)).toEqual(['shop-operator-metrics-auth-role']);
+    expect(all.find((o) => o.kind === 'ClusterRole' && o.metadata.name === 'shop-operator-metrics-auth-role')?.rules).toEqual([
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
     ]);
   });
 });

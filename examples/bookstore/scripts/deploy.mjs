@@ -33,7 +33,9 @@ const commands = {
   },
   'crds:uninstall': (options) => {
     const manifests = build('config/crd');
-    remove(manifests, reachableCluster('delete', options));
+    const cluster = reachableCluster('delete', options);
+    awaitServed(manifests, cluster);
+    remove(manifests, cluster);
   },
   deploy: (options) => {
     const manifests = buildWithImage(requireImage(options));
@@ -41,8 +43,16 @@ const commands = {
   },
   undeploy: (options) => {
     // Deletion goes by kind, namespace and name: whatever image was deployed, this finds it.
+    // The CRDs go first, and with them every object of their kinds, while the manager still
+    // runs to remove its finalizers from those objects; then the rest, the namespace last.
+    const crds = build('config/crd', { allowEmpty: true });
     const manifests = build('config/default');
-    remove(manifests, reachableCluster('delete', options));
+    const cluster = reachableCluster('delete', options);
+    if (crds.trim()) {
+      awaitServed(crds, cluster);
+      remove(crds, cluster);
+    }
+    remove(manifests, cluster);
   },
   'build-installer': (options) => {
     const image = requireImage(options);
@@ -113,7 +123,8 @@ function reachableCluster(verb, options) {
   const server = kubectl([...flags, 'config', 'view', '--minify', '--output=jsonpath={.clusters[0].cluster.server}']);
   const where = server.ok && server.stdout ? server.stdout : undefined;
   if (!where && !process.env.KUBERNETES_SERVICE_HOST) {
-    throw new Refusal('no cluster to talk to: kubectl has no current context (set KUBECONFIG, pass --kubeconfig <file>, or run kubectl config use-context <name>)');
+    const reason = server.ok || /current-context must exist/.test(server.stderr) ? 'kubectl has no current context' : firstLine(server.stderr).replace(/^error: /, '');
+    throw new Refusal(`no cluster to talk to: ${reason} (set KUBECONFIG, pass --kubeconfig <file>, or run kubectl config use-context <name>)`);
   }
   const version = kubectl([...flags, 'version', '--output=json', '--request-timeout=15s']);
   if (!version.ok || !serverVersion(version.stdout)) {
@@ -136,9 +147,9 @@ function serverVersion(json) {
   }
 }
 
-/** `kubectl kustomize <dir>`: the manifests of a config/ directory. */
-function build(dir) {
-  return kustomize(join(root, dir), dir);
+/** `kubectl kustomize <dir>`: the manifests of a config/ directory ('' when it holds none and that is allowed). */
+function build(dir, { allowEmpty = false } = {}) {
+  return kustomize(join(root, dir), dir, allowEmpty);
 }
 
 /**
@@ -175,23 +186,28 @@ function buildWithImage(image) {
   }
 }
 
-function kustomize(path, shown) {
+function kustomize(path, shown, allowEmpty = false) {
   const result = kubectl(['kustomize', path]);
   if (!result.ok) {
     const message = firstLine(result.stderr).replace(/^error: /, '');
     if (/containers\/0\/name failed/.test(message)) {
       throw new Refusal(`the first container of the Deployment labelled ${managerSelector} must be the one named "manager", whose image is set`);
     }
-    const hint = /config\/crd\/bases\/.*no such file or directory/.test(message) ? ' (run npm run manifests first)' : '';
-    throw new Refusal(`kubectl kustomize ${shown} failed: ${message}${hint}`);
+    // kustomize nests its causes in one long line; a missing file is the one users meet most.
+    const missing = /lstat (\S+): no such file or directory/.exec(message)?.[1];
+    if (missing) {
+      const hint = relative(root, missing).startsWith('config/crd/bases') ? ': run npm run manifests first' : '';
+      throw new Refusal(`kubectl kustomize ${shown} failed: ${relative(root, missing)} does not exist${hint}`);
+    }
+    throw new Refusal(`kubectl kustomize ${shown} failed: ${message}`);
   }
-  if (!result.stdout.trim()) throw new Refusal(`${shown} holds no objects: add an API (opgen create api) and run npm run manifests`);
+  if (!result.stdout.trim() && !allowEmpty) throw new Refusal(`${shown} holds no objects: add an API (opgen create api) and run npm run manifests`);
   return result.stdout;
 }
 
 /**
  * Server-side apply of everything in one kubectl call, as the project's field manager: no
- * last-applied annotation, so CRDs of any size fit. kubectl goes on past an object the API
+ * last-applied annotation, so large CRDs fit. kubectl goes on past an object the API
  * server rejects; what it did apply, undeploy removes, since it builds the same objects.
  */
 function apply(manifests, cluster, command) {
@@ -204,6 +220,22 @@ function apply(manifests, cluster, command) {
     throw new Refusal(
       `${command} failed (kubectl apply, above): objects before the failure may be applied; fix the cause and run npm run ${command} again, or remove them with npm run ${command === 'deploy' ? 'undeploy' : 'crds:uninstall'}`,
     );
+  }
+}
+
+/**
+ * Lists the objects of each CRD in `manifests` that the cluster has, which waits until the
+ * API server serves them: a CRD deleted sooner, while the storage of its objects still
+ * initializes (just after it was created), stays Terminating for minutes, as the API
+ * server's cleanup of its objects backs off.
+ */
+function awaitServed(manifests, cluster) {
+  const present = kubectl([...cluster.flags, 'get', '--ignore-not-found', '--output=name', '--filename=-'], { input: manifests });
+  for (const line of present.stdout.split('\n')) {
+    const [resource, name] = line.split('/');
+    if (resource?.startsWith('customresourcedefinition.') && name) {
+      kubectl([...cluster.flags, 'get', name, '--all-namespaces', '--output=name', '--request-timeout=60s']);
+    }
   }
 }
 

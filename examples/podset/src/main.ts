@@ -19,16 +19,17 @@ import { setupPodSetController } from './controllers/podset_controller.js';
 
 // The manager's flags are kubebuilder's: --metrics-bind-address, --metrics-secure (HTTPS with
 // the API server checking each scraper's token; on by default), --metrics-cert-path,
-// --health-probe-bind-address, --leader-elect, plus --namespace, --kubeconfig, --log-format
-// and --log-level.
+// --health-probe-bind-address, --leader-elect, --leader-election-id,
+// --leader-election-namespace, plus --namespace, --kubeconfig, --log-format and --log-level.
 const options = managerOptionsFromArgs(process.argv.slice(2));
 
 const mgr = createManager({
   ...options,
-  // The Lease the replicas compete for when started with --leader-elect. It lives in the pod's
-  // namespace; out of the cluster, in LEADER_ELECTION_NAMESPACE (else `default`): config/rbac
-  // lets the manager's service account hold Leases in its own namespace only.
-  leaderElectionId: '065d7839.example.com',
+  // The Lease the replicas compete for when started with --leader-elect (--leader-election-id
+  // renames it). It lives in the pod's namespace; out of the cluster, in
+  // LEADER_ELECTION_NAMESPACE (else `default`): config/rbac lets the manager's service account
+  // hold Leases in its own namespace only.
+  leaderElectionId: options.leaderElectionId ?? '065d7839.example.com',
   leaderElectionNamespace: options.leaderElectionNamespace ?? process.env.LEADER_ELECTION_NAMESPACE,
 });
 

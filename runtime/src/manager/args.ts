@@ -13,6 +13,7 @@ const FLAGS = {
   'health-probe-bind-address': { type: 'string', default: ':8081' },
   'leader-elect': { type: 'boolean', default: false },
   'leader-election-id': { type: 'string' },
+  'leader-election-namespace': { type: 'string' },
   namespace: { type: 'string' },
   kubeconfig: { type: 'string' },
   'log-format': { type: 'string' },
@@ -54,7 +55,8 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * plain HTTP), `--metrics-cert-path` / `--metrics-cert-name` (default `tls.crt`) /
  * `--metrics-cert-key` (default `tls.key`) for a certificate instead of a self-signed one,
  * `--health-probe-bind-address` (default `:8081`), `--leader-elect`, `--leader-election-id`
- * (the Lease's name, overriding the one the code gives), `--namespace`,
+ * (the Lease's name, overriding the one the code gives), `--leader-election-namespace`,
+ * `--namespace`,
  * `--kubeconfig`, `--log-format json|pretty` and `--log-level`. `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
@@ -87,6 +89,7 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
   if (values['metrics-cert-name']) options.metricsCertName = values['metrics-cert-name'];
   if (values['metrics-cert-key']) options.metricsCertKey = values['metrics-cert-key'];
   if (values['leader-election-id']) options.leaderElectionId = values['leader-election-id'];
+  if (values['leader-election-namespace']) options.leaderElectionNamespace = values['leader-election-namespace'];
   if (values.namespace) options.namespace = values.namespace;
   if (values.kubeconfig) options.kubeconfigPath = values.kubeconfig;
   const format = values['log-format'];

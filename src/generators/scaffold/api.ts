@@ -97,7 +97,7 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
       {
         path: names.controllerTestFile,
         ownership: 'user',
-        content: render('api/controller.test.ts', { ...common, projectNamespaced: project.namespaced }),
+        content: render('api/controller.test.ts', { ...common, projectNamespaced: project.namespaced, crdBases: names.crdBasesFromControllerTest }),
       },
     );
   }

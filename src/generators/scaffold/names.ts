@@ -20,6 +20,8 @@ export interface KindNames {
   controllerTestFile: string;
   /** The types module as the controller imports it, e.g. `../api/v1/demovolume_types.js`. */
   typesImportFromController: string;
+  /** The CRD bases folder as the controller test reaches it, e.g. `../../config/crd/bases`. */
+  crdBasesFromControllerTest: string;
   /** The controller module as src/main.ts imports it, e.g. `./controllers/demovolume_controller.js`. */
   controllerImportFromMain: string;
   setupFunction: string;
@@ -54,6 +56,7 @@ export function kindNames(project: Pick<ProjectConfig, 'multigroup'>, resource: 
     controllerFile,
     controllerTestFile: `${controllerDir}/${lower}_controller.test.ts`,
     typesImportFromController: importPath(controllerFile, typesFile),
+    crdBasesFromControllerTest: posix.relative(controllerDir, 'config/crd/bases'),
     controllerImportFromMain: importPath('src/main.ts', controllerFile),
     setupFunction: `setup${resource.kind}Controller`,
     reconcileFunction: `reconcile${resource.kind}`,

@@ -2,9 +2,13 @@ import type { InitScaffold } from './init.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** What the deploy, install and installer scripts run: plain Node.js and kubectl, no opgen. */
+export const deployScript = 'scripts/deploy.mjs';
+
 /**
  * The project's package.json. Its scripts stand in for kubebuilder's Makefile targets;
- * none is named `install`, which npm would run on every `npm install`.
+ * none is named `install`, which npm would run on every `npm install`. Those that talk to
+ * a cluster run {@link deployScript}, so deploying needs only Node.js and kubectl.
  */
 export function packageJson(scaffold: InitScaffold): string {
   const { project } = scaffold;
@@ -22,10 +26,11 @@ export function packageJson(scaffold: InitScaffold): string {
       start: 'npm run build && node dist/main.js',
       test: 'opgen manifests && vitest run',
       manifests: 'opgen manifests',
-      'crds:install': 'kubectl apply --server-side -k config/crd',
-      'crds:uninstall': 'kubectl delete --ignore-not-found -k config/crd',
-      deploy: 'kubectl apply --server-side -k config/default',
-      undeploy: 'kubectl delete --ignore-not-found -k config/default',
+      'crds:install': `node ${deployScript} crds:install`,
+      'crds:uninstall': `node ${deployScript} crds:uninstall`,
+      deploy: `node ${deployScript} deploy`,
+      undeploy: `node ${deployScript} undeploy`,
+      'build-installer': `node ${deployScript} build-installer`,
       'docker:build': 'docker build -t ${IMG:-controller:latest} .',
     },
     dependencies: { '@opgen/runtime': scaffold.runtimeSpec },

@@ -14,6 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
+import { fileURLToPath } from 'node:url';
 import { createManager, kinds, type Manager } from '@opgen/runtime';
 import { installCRDs, startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,8 @@ let running: Promise<void> | undefined;
 
 beforeAll(async () => {
   controlPlane = await startControlPlane();
-  await installCRDs(controlPlane.kubeConfig, 'config/crd/bases');
+  // Found from this file, so the test runs from any working directory (an editor, a monorepo).
+  await installCRDs(controlPlane.kubeConfig, fileURLToPath(new URL('../../config/crd/bases', import.meta.url)));
   mgr = createManager({ kubeConfig: controlPlane.kubeConfig, handleSignals: false, logLevel: 'warn' });
   setupPodSetController(mgr);
   running = mgr.start();

@@ -14,26 +14,29 @@ export function defaultFiles(projectName: string): GeneratedFile[] {
       content:
         yamlFile(
           [
-            'The whole operator: `npm run deploy` applies it with `kubectl apply --server-side -k config/default`.',
-            'Every object goes into the namespace below and gets the name prefix below.',
+            'The whole operator: `npm run deploy` applies it (kubectl\'s kustomize, server-side apply) with',
+            'the manager\'s image set, `npm run undeploy` deletes it, `npm run build-installer` writes it to',
+            'dist/install.yaml. Every object goes into the namespace below, gets the name prefix below and',
+            'carries the labels below, so `kubectl get <kind> -l app.kubernetes.io/name=<project>` finds it.',
           ],
           {
             namespace: `${projectName}-system`,
             namePrefix: `${projectName}-`,
+            labels: [{ pairs: commonLabels(projectName) }],
             resources: ['../crd', '../rbac', '../manager', 'metrics_service.yaml'],
           },
         ) +
         [
           '# Optional, add to resources above:',
           '# - ../prometheus      a ServiceMonitor, for clusters that run the Prometheus operator',
-          '# - ../network-policy  lets only namespaces labelled metrics=enabled reach /metrics',
+          '# - ../network-policy  lets only pods in namespaces labelled metrics=enabled reach /metrics',
           '',
         ].join('\n'),
     },
     {
       path: 'config/default/metrics_service.yaml',
       ownership: 'user',
-      content: yamlFile([], {
+      content: yamlFile(['The manager serves /metrics here over HTTPS, to callers with a token allowed by the metrics-reader role.'], {
         apiVersion: 'v1',
         kind: 'Service',
         metadata: {
@@ -42,7 +45,7 @@ export function defaultFiles(projectName: string): GeneratedFile[] {
           namespace: 'system',
         },
         spec: {
-          ports: [{ name: 'metrics', port: metricsPort, protocol: 'TCP', targetPort: metricsPort }],
+          ports: [{ name: 'https', port: metricsPort, protocol: 'TCP', targetPort: metricsPort }],
           selector: managerSelector(projectName),
         },
       }),

@@ -12,6 +12,9 @@ export const rbacBaseResources = [
   'role_binding.yaml',
   'leader_election_role.yaml',
   'leader_election_role_binding.yaml',
+  'metrics_auth_role.yaml',
+  'metrics_auth_role_binding.yaml',
+  'metrics_reader_role.yaml',
 ];
 
 const serviceAccountSubject = { kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' };
@@ -87,6 +90,57 @@ export function rbacFiles(projectName: string, namespaced: boolean): GeneratedFi
         subjects: [serviceAccountSubject],
       }),
     ),
+    ...metricsRbacFiles(projectName).map(({ path, content }) => file(path, content)),
+  ];
+}
+
+/**
+ * The RBAC of secure metrics (`--metrics-secure`, on by default): the manager asks the API
+ * server who a scraper's token belongs to (TokenReview) and whether it may `get /metrics`
+ * (SubjectAccessReview); both reviews are cluster-scoped, so these are cluster roles even
+ * in a namespaced project. Scrapers need the metrics-reader role bound to them.
+ */
+function metricsRbacFiles(projectName: string): { path: string; content: string }[] {
+  const labels = commonLabels(projectName);
+  return [
+    {
+      path: 'metrics_auth_role.yaml',
+      content: yamlFile(['Lets the manager check the bearer tokens of those who scrape /metrics, and their right to.'], {
+        apiVersion: rbacApi,
+        kind: 'ClusterRole',
+        metadata: { labels, name: 'metrics-auth-role' },
+        rules: [
+          { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+          { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        ],
+      }),
+    },
+    {
+      path: 'metrics_auth_role_binding.yaml',
+      content: yamlFile([], {
+        apiVersion: rbacApi,
+        kind: 'ClusterRoleBinding',
+        metadata: { labels, name: 'metrics-auth-rolebinding' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-auth-role' },
+        subjects: [serviceAccountSubject],
+      }),
+    },
+    {
+      path: 'metrics_reader_role.yaml',
+      content: yamlFile(
+        [
+          'Who may read the manager\'s /metrics: bind it to the identity that scrapes them, e.g. Prometheus\'s',
+          `  kubectl create clusterrolebinding ${projectName}-metrics-reader --clusterrole=${projectName}-metrics-reader \\`,
+          '    --serviceaccount=<prometheus namespace>:<prometheus service account>',
+        ],
+        {
+          apiVersion: rbacApi,
+          kind: 'ClusterRole',
+          metadata: { labels, name: 'metrics-reader' },
+          rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+        },
+      ),
+    },
   ];
 }
 
@@ -95,7 +149,7 @@ export function rbacKustomization(resources: readonly string[]): string {
   return yamlFile(
     [
       'RBAC of the manager: its service account, its role (written by `opgen manifests` from the',
-      'controllers\' +kubebuilder:rbac markers) and leader election. opgen create api',
+      'controllers\' +kubebuilder:rbac markers), leader election and secure metrics. opgen create api',
       'adds admin, editor and viewer roles for each kind: they are for the cluster\'s users, not the manager.',
     ],
     { resources },

@@ -1,0 +1,155 @@
+import { existsSync } from 'node:fs';
+import { chmod, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { installCRDs, startControlPlane, waitForCRDsEstablished, type ControlPlane } from '@opgen/runtime/testing';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { buildStages, installedPackages, isIgnored, parseDockerfile, parseDockerignore, type Image, type Stage } from './dockerfile.js';
+import { httpsGet, project, projectDir, repo, scaffoldOperator, waitFor } from './support.js';
+
+// The scaffolded Dockerfile, without a Docker engine: its stages run as a script (see
+// dockerfile.ts) on a project installed from the packed runtime and CLI, as a user's
+// `npm install` would have it; then the image's entrypoint starts the manager as the
+// image's user against a real API server. What is not tested: the base image itself
+// (node:26-slim is not pulled; the host's Node.js stands in) and `docker build`.
+
+let work: string;
+let dir: string;
+let stages: Stage[];
+let image: Image;
+let controlPlane: ControlPlane | undefined;
+
+async function pack(packageDir: string): Promise<string> {
+  const { stdout } = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageDir });
+  const [packed] = JSON.parse(stdout) as { filename: string }[];
+  return join(work, packed!.filename);
+}
+
+/** The environment of a RUN step: this machine's, less what the test runner and npm set for themselves. */
+function buildEnvironment(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && !/^(npm_|NODE_ENV$|VITEST|KUBECONFIG$)/i.test(entry[0]),
+    ),
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  for (const built of ['dist/cli.js', 'runtime/dist/index.js']) {
+    if (!existsSync(join(repo, built))) throw new Error(`${built} is missing: run npm run build first`);
+  }
+  ({ work, dir } = await projectDir());
+  const [runtime, cli] = [await pack(join(repo, 'runtime')), await pack(repo)];
+  await scaffoldOperator(dir, ['--runtime', `file:${runtime}`, '--cli', `file:${cli}`, '--skip-install']);
+  // What the user commits: package-lock.json, which the image's `npm ci` installs from.
+  const install = await execa('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, all: true, reject: false, env: buildEnvironment(), extendEnv: false });
+  expect(install.exitCode, install.all).toBe(0);
+
+  stages = parseDockerfile(await readFile(join(dir, 'Dockerfile'), 'utf8'));
+  const ignore = parseDockerignore(await readFile(join(dir, '.dockerignore'), 'utf8'));
+  image = await buildStages(stages, dir, ignore, join(work, 'image'), buildEnvironment());
+}, 600_000);
+
+afterAll(async () => {
+  await controlPlane?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the scaffolded Dockerfile', () => {
+  it('builds on the current Node.js LTS and runs the manager as a non-root user', () => {
+    // Node.js 26 has been the Active LTS line since October 2026 (Node 24 is in maintenance).
+    expect(stages.map((s) => s.base)).toEqual(['node:26-slim', 'node:26-slim']);
+    expect(stages.map((s) => s.name)).toEqual(['builder', undefined]);
+    expect(image.user).toMatch(/^[1-9]\d*:[1-9]\d*$/);
+    expect(image.env.NODE_ENV).toBe('production');
+    expect([...image.entrypoint, ...image.cmd]).toEqual(['node', 'dist/main.js']);
+  });
+
+  it('sends the build only its sources: no node_modules, no dist/, no credentials', async () => {
+    const ignore = parseDockerignore(await readFile(join(dir, '.dockerignore'), 'utf8'));
+    const sent = (path: string) => !isIgnored(path, ignore);
+    expect(['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src/main.ts'].filter(sent)).toHaveLength(5);
+    expect(['node_modules/typescript', 'dist/main.js', 'dist/install.yaml', '.git/config', 'README.md', 'config/default/kustomization.yaml'].filter(sent)).toEqual([]);
+  });
+
+  it('ships compiled JavaScript and production dependencies only', async () => {
+    const app = join(image.root, image.workdir);
+    expect((await readdir(app)).sort()).toEqual(['dist', 'node_modules', 'package.json']);
+    const packages = await installedPackages(join(app, 'node_modules'));
+    expect(packages).toEqual(expect.arrayContaining(['@opgen/runtime', '@kubernetes/client-node', 'pino', 'prom-client']));
+    // The dev tools and what only they pull in. (@types/node stays: @kubernetes/client-node depends on it.)
+    for (const dev of ['opgen', 'typescript', 'vitest', 'vite', 'esbuild', 'ts-morph', 'handlebars']) expect(packages, dev).not.toContain(dev);
+
+    const files = (await readdir(join(app, 'dist'), { recursive: true })).map(String);
+    expect(files).toContain('main.js');
+    expect(files).toContain('controllers/demovolume_controller.js');
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('starts the manager from its entrypoint, as its user, with the Deployment\'s flags: ready against a real API server', async () => {
+    controlPlane = await startControlPlane();
+    await installCRDs(controlPlane.kubeConfig, join(dir, 'config/crd/bases'));
+    await waitForCRDsEstablished(controlPlane.kubeConfig, [project.crd]);
+
+    // The Deployment runs what the entrypoint runs, with its args; here on free loopback ports.
+    const [, deployment] = parseAllDocuments(await readFile(join(dir, 'config/manager/manager.yaml'), 'utf8')).map((d) => d.toJS());
+    const container = deployment.spec.template.spec.containers[0] as { command: string[]; args: string[] };
+    expect(container.command).toEqual(image.entrypoint);
+    const [health, metrics] = [await freePort(), await freePort()];
+    const args = container.args.map((arg) =>
+      arg.replace(/^--health-probe-bind-address=.*/, `--health-probe-bind-address=127.0.0.1:${health}`).replace(/^--metrics-bind-address=.*/, `--metrics-bind-address=127.0.0.1:${metrics}`),
+    );
+    expect(args).toContain('--leader-elect');
+
+    // The image's user owns nothing in it and must still read all it needs.
+    const kubeconfig = join(work, 'image', 'kubeconfig');
+    await writeFile(kubeconfig, await readFile(controlPlane.kubeconfigPath), { mode: 0o644 });
+    await chmod(work, 0o755);
+    const [uid, gid] = image.user!.split(':').map(Number);
+    const asImageUser = process.getuid?.() === 0 ? { uid: uid!, gid: gid! } : {};
+    // Kubernetes runs the image's entrypoint with the Deployment's args in place of any CMD.
+    const [command, ...entryArgs] = image.entrypoint;
+    const manager = execa(command!, [...entryArgs, ...args, `--kubeconfig=${kubeconfig}`], {
+      cwd: join(image.root, image.workdir),
+      env: { ...image.env, PATH: process.env.PATH ?? '', HOME: '/' },
+      extendEnv: false,
+      all: true,
+      reject: false,
+      ...asImageUser,
+    });
+    let output = '';
+    manager.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await waitFor('the manager to be ready', async () => {
+        const response = await fetch(`http://127.0.0.1:${health}/readyz`).catch(() => undefined);
+        return response?.status === 200 ? true : undefined;
+      }, 60_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${output}`);
+      });
+      const status = await readFile(`/proc/${manager.pid}/status`, 'utf8');
+      expect(status).toMatch(new RegExp(`^Uid:\\t${asImageUser.uid ?? process.getuid?.()}\\t`, 'm'));
+      // Secure metrics, as the Deployment's flags ask: HTTPS, and a token the API server vouches for.
+      const token = controlPlane.kubeConfig.getCurrentUser()?.token;
+      expect((await httpsGet(`https://127.0.0.1:${metrics}/metrics`)).status).toBe(401);
+      expect((await httpsGet(`https://127.0.0.1:${metrics}/metrics`, token)).status).toBe(200);
+    } finally {
+      manager.kill('SIGTERM');
+    }
+    const stopped = await manager;
+    expect(stopped.exitCode, stopped.all).toBe(0);
+    expect(stopped.all).not.toMatch(/EACCES|EROFS|permission denied/i);
+  }, 120_000);
+});
