@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
@@ -23,6 +23,7 @@ import { helm, helmBinary, opgenOk, scaffoldDemoVolume } from './project.js';
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const release = 'demo';
 const namespace = 'demo-system';
+const leaseName = 'demo-volume-leader';
 
 let dir: string;
 let controlPlane: ControlPlane | undefined;
@@ -44,7 +45,8 @@ beforeAll(async () => {
   expect(build.exitCode, build.all).toBe(0);
   await opgenOk(dir, 'edit', '--plugins', 'helm');
 
-  const manifests = await helm('template', release, join(dir, 'dist/chart'), '--namespace', namespace, '--set', 'replicaCount=2');
+  // A Lease name of the release's own, which the chart passes as --leader-election-id.
+  const manifests = await helm('template', release, join(dir, 'dist/chart'), '--namespace', namespace, '--set', 'replicaCount=2', '--set', `leaderElection.leaseName=${leaseName}`);
   await writeFile(join(dir, 'rendered.yaml'), manifests);
   rendered = parseAllDocuments(manifests)
     .map((d) => d.toJS() as Record<string, any> | null)
@@ -112,7 +114,6 @@ describe('the chart with --set replicaCount=2', () => {
     const leaderIdentity = String(leader.lines.find(leading)!.identity);
     await follower.line('the follower seeing the leader', (l) => l.msg === 'new leader' && l.holder === leaderIdentity);
 
-    const leaseName = /leaderElectionId: '([^']+)'/.exec(await readFile(join(dir, 'src/main.ts'), 'utf8'))![1]!;
     const lease = await getJson('lease', '-n', namespace, leaseName);
     expect(lease?.spec.holderIdentity).toBe(leaderIdentity);
 
