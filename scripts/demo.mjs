@@ -178,10 +178,10 @@ async function runOnControlPlane(dir, assets) {
   const controlPlane = await testing.startControlPlane({ controllerManager: true });
   cleanups.push(() => controlPlane.stop());
   const env = { ...process.env, KUBECONFIG: controlPlane.kubeconfigPath };
-  const kubectl = (...args) => run(`kubectl ${args[0]}`, join(assets, 'kubectl'), args, { cwd: dir, env });
+  const kubectl = (...args) => run(`kubectl ${args[0]}`, controlPlane.kubectlPath, args, { cwd: dir, env });
 
   step('npm run crds:install');
-  await run('npm run crds:install', 'npm', ['run', 'crds:install'], { cwd: dir, env: { ...env, KUBECTL: join(assets, 'kubectl') } });
+  await run('npm run crds:install', 'npm', ['run', 'crds:install'], { cwd: dir, env: { ...env, KUBECTL: controlPlane.kubectlPath } });
   await kubectl('wait', '--for=condition=Established', '--timeout=60s', 'crd/demovolumes.storage.civo.com');
 
   step('starting the operator: node dist/main.js');

@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
+import { kubectlFor, startControlPlane, startOperator, type ControlPlane, type LogLine, type Operator } from '@opgen/runtime/testing';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { cleanUp, projectDir } from '../scaffold/run.js';
-import { eventually, startOperator, stopAll, type LogLine, type OperatorProcess } from './operator-process.js';
 import { helm, helmBinary, opgenOk, scaffoldDemoVolume } from './project.js';
 
 // The chart, rendered with two replicas, installed into a real control plane, and the
@@ -28,7 +27,7 @@ const leaseName = 'demo-volume-leader';
 let dir: string;
 let controlPlane: ControlPlane | undefined;
 let rendered: Array<Record<string, any>>; // the manifests helm rendered, read field by field
-const operators: OperatorProcess[] = [];
+const operators: Operator[] = [];
 
 const inProject = (command: string, args: string[]) => execa(command, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1' } });
 
@@ -55,20 +54,18 @@ beforeAll(async () => {
 }, 20 * 60_000);
 
 afterAll(async () => {
-  await stopAll(operators);
+  await Promise.all(operators.map((o) => o.kill()));
   await controlPlane?.stop();
   if (dir) await cleanUp(dir);
 });
 
 function kubectl(...args: string[]) {
-  const assets = process.env.KUBEBUILDER_ASSETS;
-  if (!assets) throw new Error('KUBEBUILDER_ASSETS is not set: the global test setup provides the control plane binaries');
-  return execa(join(assets, 'kubectl'), ['--kubeconfig', controlPlane!.kubeconfigPath, ...args], { cwd: dir, all: true, reject: false });
+  return kubectlFor(controlPlane!, { cwd: dir }).run(args);
 }
 
 async function getJson(...args: string[]): Promise<Record<string, any> | undefined> {
   const result = await kubectl('get', '-o', 'json', ...args);
-  return result.exitCode === 0 ? (JSON.parse(String(result.stdout)) as Record<string, any>) : undefined;
+  return result.code === 0 ? (JSON.parse(result.stdout) as Record<string, any>) : undefined;
 }
 
 const leading = (l: LogLine) => l.msg === 'acquired the lease: leading';
@@ -77,12 +74,12 @@ const reconciling = (l: LogLine) => l.msg === 'reconciling DemoVolume';
 describe('the chart with --set replicaCount=2', () => {
   it('installs into a real control plane: the Deployment has two replicas and runs the manager with --leader-elect', async () => {
     const created = await kubectl('create', 'namespace', namespace);
-    expect(created.exitCode, created.all).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     const apply = await kubectl('apply', '--server-side', '--validate=strict', '-f', 'rendered.yaml');
-    expect(apply.exitCode, apply.all).toBe(0);
-    expect(apply.all).not.toMatch(/Warning/);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout + apply.stderr).not.toMatch(/Warning/);
     const established = await kubectl('wait', '--for=condition=established', '--timeout=60s', 'crd/demovolumes.storage.civo.com');
-    expect(established.exitCode, established.all).toBe(0);
+    expect(established.code, established.stderr).toBe(0);
 
     const deployment = await getJson('deployment', '-n', namespace, `${release}-demo-volume-operator-controller-manager`);
     expect(deployment?.spec.replicas).toBe(2);
@@ -97,40 +94,38 @@ describe('the chart with --set replicaCount=2', () => {
     const container = deployment.spec.template.spec.containers[0];
     const serviceAccount = deployment.spec.template.spec.serviceAccountName as string;
     const identity = await controlPlane!.serviceAccountKubeConfig(namespace, serviceAccount);
-    const command = [
-      ...(container.command as string[]),
-      ...(container.args as string[]),
-      `--kubeconfig=${identity.kubeconfigPath}`,
-      '--metrics-bind-address=127.0.0.1:0',
-      '--health-probe-bind-address=127.0.0.1:0',
-    ];
-    const env = { LEADER_ELECTION_NAMESPACE: namespace };
-    operators.push(startOperator(dir, command, env), startOperator(dir, command, env));
-    const [a, b] = operators as [OperatorProcess, OperatorProcess];
+    expect(container.command).toEqual(['node', 'dist/main.js']);
+    const replica = {
+      dir,
+      kubeconfigPath: identity.kubeconfigPath,
+      args: [...(container.args as string[]), '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'],
+      env: { LEADER_ELECTION_NAMESPACE: namespace },
+    };
+    operators.push(...(await Promise.all([startOperator(replica), startOperator(replica)])));
+    const [a, b] = operators as [Operator, Operator];
 
     // Generous: two processes start on a loaded two-core machine.
-    const leader = await eventually('a leader', () => [a, b].find((o) => o.lines.some(leading)), 120_000);
+    let leader: Operator | undefined;
+    await expect.poll(() => (leader = [a, b].find((o) => o.logs().some(leading))), { timeout: 120_000, interval: 200 }).toBeDefined();
     const follower = leader === a ? b : a;
-    const leaderIdentity = String(leader.lines.find(leading)!.identity);
-    await follower.line('the follower seeing the leader', (l) => l.msg === 'new leader' && l.holder === leaderIdentity);
+    const leaderIdentity = String(leader!.logs().find(leading)!.identity);
+    await follower.waitForLog((l) => l.msg === 'new leader' && l.holder === leaderIdentity, 60_000);
 
     const lease = await getJson('lease', '-n', namespace, leaseName);
     expect(lease?.spec.holderIdentity).toBe(leaderIdentity);
 
     const sample = await kubectl('apply', '--server-side', '-n', namespace, '-k', 'config/samples');
-    expect(sample.exitCode, sample.all).toBe(0);
-    const ready = await eventually(
-      'the sample DemoVolume reconciled',
-      async () => {
-        const volume = await getJson('demovolume', '-n', namespace, 'demovolume-sample');
-        return volume?.status?.conditions?.find((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
-      },
-      60_000,
-    );
-    expect(ready.reason).toBe('Reconciled');
-    expect(leader.lines.some(reconciling)).toBe(true);
-    expect(follower.lines.some(reconciling)).toBe(false);
-    expect(follower.lines.some(leading)).toBe(false);
-    expect([a, b].every((o) => o.child.exitCode === null)).toBe(true);
+    expect(sample.code, sample.stderr).toBe(0);
+    const readyCondition = async () => {
+      const volume = await getJson('demovolume', '-n', namespace, 'demovolume-sample');
+      return volume?.status?.conditions?.find((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+    };
+    await expect.poll(readyCondition, { timeout: 60_000, interval: 200 }).toBeDefined();
+    expect((await readyCondition()).reason).toBe('Reconciled');
+    expect(leader!.logs().some(reconciling)).toBe(true);
+    expect(follower.logs().some(reconciling)).toBe(false);
+    expect(follower.logs().some(leading)).toBe(false);
+    const running = await Promise.all([a, b].map((o) => Promise.race([o.exited, Promise.resolve('running')])));
+    expect(running).toEqual(['running', 'running']);
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveBinaries } from '@opgen/runtime/testing';
 import { execa } from 'execa';
@@ -78,10 +78,7 @@ export async function compile(dir: string): Promise<void> {
 
 /** The kubectl built with the control plane: the one on PATH may be older than the API server. */
 export async function kubectlBinary(): Promise<string> {
-  const binaries = await resolveBinaries();
-  const kubectl = join(dirname(binaries.kubeApiServer), 'kubectl');
-  if (!existsSync(kubectl)) throw new Error(`no kubectl beside ${binaries.kubeApiServer}: run bash hack/controlplane/build.sh`);
-  return kubectl;
+  return (await resolveBinaries({ kubectl: true })).kubectl!;
 }
 
 /**
