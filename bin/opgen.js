@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+import { enableCompileCache } from '../dist/compile-cache.js';
 
+enableCompileCache();
+const { main } = await import('../dist/cli.js');
 process.exitCode = await main(process.argv);

@@ -1,27 +1,36 @@
 import { Command, CommanderError } from 'commander';
-import { createCommand } from './commands/create.js';
-import { editCommand } from './commands/edit.js';
-import { initCommand } from './commands/init.js';
-import { manifestsCommand } from './commands/manifests.js';
-import { versionCommand } from './commands/version.js';
 import { UserError, UserErrors, formatUserError } from './errors.js';
 import { paint } from './ui.js';
 import { cliVersion } from './version.js';
 
-/** The opgen program with every command registered; exported for tests. */
-export function program(): Command {
-  return new Command('opgen')
+/**
+ * Each command's module, imported only when it may run: `opgen manifests` need not load the
+ * scaffolding templates, nor `opgen init` the TypeScript parser.
+ */
+const commandModules: Record<string, () => Promise<Command>> = {
+  init: async () => (await import('./commands/init.js')).initCommand(),
+  create: async () => (await import('./commands/create.js')).createCommand(),
+  manifests: async () => (await import('./commands/manifests.js')).manifestsCommand(),
+  edit: async () => (await import('./commands/edit.js')).editCommand(),
+  version: async () => (await import('./commands/version.js')).versionCommand(),
+};
+
+/**
+ * The opgen program with the command `argv` names registered, or every command when it
+ * names none it knows (for help and "did you mean"); exported for tests.
+ */
+export async function program(argv: readonly string[] = []): Promise<Command> {
+  const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const wanted = named !== undefined && Object.hasOwn(commandModules, named) ? [named] : Object.keys(commandModules);
+  const cli = new Command('opgen')
     .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
     .version(cliVersion, '-V, --version-flag', 'print the opgen version')
     .option('--verbose', 'show stack traces of errors')
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({ outputError: () => undefined })
-    .addCommand(initCommand())
-    .addCommand(createCommand())
-    .addCommand(manifestsCommand())
-    .addCommand(editCommand())
-    .addCommand(versionCommand());
+    .configureOutput({ outputError: () => undefined });
+  for (const command of await Promise.all(wanted.map((name) => commandModules[name]!()))) cli.addCommand(command);
+  return cli;
 }
 
 /**
@@ -29,12 +38,12 @@ export function program(): Command {
  * else is a bug and prints its stack trace.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const cli = program();
-  // Sub-commands inherit the error handling and the silenced default error output.
-  for (const command of allCommands(cli)) {
-    command.exitOverride().configureOutput({ outputError: () => undefined });
-  }
   try {
+    const cli = await program(argv);
+    // Sub-commands inherit the error handling and the silenced default error output.
+    for (const command of allCommands(cli)) {
+      command.exitOverride().configureOutput({ outputError: () => undefined });
+    }
     await cli.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -1,6 +1,7 @@
 // The same synthetic API in TypeScript (an opgen project) and Go (a kubebuilder project):
 // N kinds x M spec fields mixing scalars with limits, enums, lists, maps, nested structs
-// and optional fields, so both generators walk comparable shapes and markers.
+// and optional fields, so both generators walk comparable shapes and markers. With `builtins`,
+// each spec also holds a pod template and resource requirements, as most operators' specs do.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -14,8 +15,9 @@ function field(i) {
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
-function tsKind(kind, fields) {
+function tsKind(kind, fields, builtins) {
   const lines = [
+    ...(builtins ? [`import type { V1PodTemplateSpec, V1ResourceRequirements } from '@kubernetes/client-node';`] : []),
     `import type { Condition, ObjectMeta, Quantity, int32 } from '@opgen/runtime/api';`,
     ``,
     `/** Nested part of ${kind}. */`,
@@ -32,6 +34,7 @@ function tsKind(kind, fields) {
     ``,
     `/** Desired state of ${kind}. */`,
     `export interface ${kind}Spec {`,
+    ...(builtins ? [`  template?: V1PodTemplateSpec;`, `  resources?: V1ResourceRequirements;`] : []),
   ];
   for (const f of fields) {
     lines.push(`  /** The ${f.name} of the ${kind}. */`);
@@ -64,10 +67,10 @@ function tsKind(kind, fields) {
   return lines.join('\n');
 }
 
-function goKind(kind, fields) {
+function goKind(kind, fields, builtins) {
   const lines = [
     `package v1`, ``,
-    `import (`, `\t"k8s.io/apimachinery/pkg/api/resource"`, `\tmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"`, `)`, ``,
+    `import (`, ...(builtins ? [`\tcorev1 "k8s.io/api/core/v1"`] : []), `\t"k8s.io/apimachinery/pkg/api/resource"`, `\tmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"`, `)`, ``,
     `// ${kind}Part is a nested part of ${kind}.`,
     `type ${kind}Part struct {`,
     `\t// +kubebuilder:validation:MinLength=1`, `\tName string \`json:"name"\``,
@@ -77,6 +80,9 @@ function goKind(kind, fields) {
     `// +kubebuilder:validation:Enum=Low;Medium;High`, `type ${kind}Level string`, ``,
     `// ${kind}Spec is the desired state of ${kind}.`,
     `type ${kind}Spec struct {`,
+    ...(builtins
+      ? [`\t// +optional`, `\tTemplate corev1.PodTemplateSpec \`json:"template,omitempty"\``, `\t// +optional`, `\tResources corev1.ResourceRequirements \`json:"resources,omitempty"\``]
+      : []),
   ];
   for (const f of fields) {
     const n = cap(f.name);
@@ -114,7 +120,7 @@ function goKind(kind, fields) {
 }
 
 /** Writes the TypeScript project to `tsDir` and the Go module to `goDir`. */
-export function writeSyntheticApi({ kinds, fields, tsDir, goDir }) {
+export function writeSyntheticApi({ kinds, fields, tsDir, goDir, builtins = false }) {
   const names = Array.from({ length: kinds }, (_, i) => `Widget${String(i).padStart(3, '0')}`);
   const specFields = Array.from({ length: fields }, (_, i) => field(i));
 
@@ -124,10 +130,10 @@ export function writeSyntheticApi({ kinds, fields, tsDir, goDir }) {
   ].join('\n'));
   writeFileSync(join(tsDir, 'src/api/v1/groupversion_info.ts'),
     `/**\n * Package v1 of the bench API.\n * +groupName=${group}\n */\nexport const groupVersion = { group: '${group}', version: 'v1' } as const;\n`);
-  for (const k of names) writeFileSync(join(tsDir, `src/api/v1/${k.toLowerCase()}_types.ts`), tsKind(k, specFields));
+  for (const k of names) writeFileSync(join(tsDir, `src/api/v1/${k.toLowerCase()}_types.ts`), tsKind(k, specFields, builtins));
 
   mkdirSync(join(goDir, 'api/v1'), { recursive: true });
   writeFileSync(join(goDir, 'api/v1/groupversion_info.go'),
     `// Package v1 of the bench API.\n// +kubebuilder:object:generate=true\n// +groupName=${group}\npackage v1\n`);
-  for (const k of names) writeFileSync(join(goDir, `api/v1/${k.toLowerCase()}_types.go`), goKind(k, specFields));
+  for (const k of names) writeFileSync(join(goDir, `api/v1/${k.toLowerCase()}_types.go`), goKind(k, specFields, builtins));
 }

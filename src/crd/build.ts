@@ -4,16 +4,17 @@
  *
  * @module
  */
-import { Node, type SourceFile } from 'ts-morph';
+import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
 import type { ProjectConfig } from '../project/model.js';
 import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
 import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
 import { dropDescriptions, walkDeclaration } from '../schema/walk.js';
+import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
 import { limitDescriptions } from './descriptions.js';
-import { findVersionFolders, sourceProject, type VersionFolder } from './discover.js';
+import { findVersionFolders, parseSourceFiles, type VersionFolder } from './discover.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { syntaxErrors } from './syntax.js';
@@ -33,7 +34,7 @@ export interface BuildResult {
 /** Builds the CRDs of the API files `texts` (absolute path → text) of the project at `root`. */
 export function buildCrds(root: string, texts: ReadonlyMap<string, string>, options: BuildOptions): BuildResult {
   const errors: UserError[] = [];
-  const files = sourceProject(texts);
+  const files = parseSourceFiles(texts);
   // A file TypeScript cannot parse has no reliable declarations to walk.
   const broken = syntaxErrors(root, files);
   if (broken.length > 0) return { crds: [], errors: broken };

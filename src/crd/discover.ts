@@ -7,10 +7,11 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { Project, type SourceFile } from 'ts-morph';
+import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
 import { readComment } from '../markers/block.js';
 import { allCommentLines } from '../markers/comments.js';
+import { createWrappedNode, ts } from '../ts-morph.js';
 
 /** One `src/api/…/<version>` folder. */
 export interface VersionFolder {
@@ -31,17 +32,17 @@ export interface VersionFolder {
 
 const apiDir = 'src/api';
 
-/** An in-memory ts-morph project holding the given files (absolute path → text). */
-export function sourceProject(texts: ReadonlyMap<string, string>): Map<string, SourceFile> {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    skipLoadingLibFiles: true,
-    compilerOptions: { noLib: true },
-  });
+/**
+ * The given files (absolute path → text), parsed and wrapped in ts-morph nodes. Parsed
+ * without JSDoc nodes: markers and descriptions are read from the comment text, and JSDoc
+ * parsing is a third of the parse time of a typical API file.
+ */
+export function parseSourceFiles(texts: ReadonlyMap<string, string>): Map<string, SourceFile> {
   const files = new Map<string, SourceFile>();
-  for (const [path, text] of texts) files.set(path, project.createSourceFile(path, text, { overwrite: true }));
+  for (const [path, text] of texts) {
+    const parsed = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true);
+    files.set(path, createWrappedNode(parsed) as SourceFile);
+  }
   return files;
 }
 

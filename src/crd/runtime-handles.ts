@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { Node, type ObjectLiteralExpression, type SourceFile } from 'ts-morph';
+import type { ObjectLiteralExpression, SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
 import { locationOf } from '../schema/context.js';
+import { Node } from '../ts-morph.js';
 import type { AssembledCrd } from './assemble.js';
 import type { VersionFolder } from './discover.js';
 

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Node, type SourceFile, ts } from 'ts-morph';
+import type { Node, SourceFile } from 'ts-morph';
+import { type CommentRange, ts } from '../ts-morph.js';
 
 /** One line of comment text, stripped of `//`, `/**`, `*` and `*\/`; `line`/`column` are 1-based. */
 export interface CommentLine {
@@ -43,7 +44,7 @@ export function leadingCommentLines(node: Node): CommentLine[] {
   const sourceFile = node.getSourceFile();
   const text = sourceFile.getFullText();
   const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
-  const kept: ts.CommentRange[] = [];
+  const kept: CommentRange[] = [];
   let next = node.getStart();
   for (let i = ranges.length - 1; i >= 0; i--) {
     const range = ranges[i]!;
@@ -68,7 +69,7 @@ export function allCommentLines(sourceFile: SourceFile): CommentLine[] {
   return lines;
 }
 
-function rangeLines(sourceFile: SourceFile, text: string, range: ts.CommentRange): CommentLine[] {
+function rangeLines(sourceFile: SourceFile, text: string, range: CommentRange): CommentLine[] {
   if (range.kind === ts.SyntaxKind.SingleLineCommentTrivia) {
     const body = text.slice(range.pos + 2, range.end);
     const lead = body.length - body.trimStart().length;

@@ -50,8 +50,15 @@ export function createContext(options: {
 
 /** The path of a file as the user sees it: relative to the project root, `/`-separated. */
 export function displayPath(ctx: Pick<WalkContext, 'root'>, file: SourceFile): string {
-  return relative(ctx.root, file.getFilePath()).split('\\').join('/');
+  const known = displayPaths.get(file);
+  if (known?.root === ctx.root) return known.path;
+  const path = relative(ctx.root, file.getFilePath()).split('\\').join('/');
+  displayPaths.set(file, { root: ctx.root, path });
+  return path;
 }
+
+/** Asked for every node that may carry an error, so computed once per file. */
+const displayPaths = new WeakMap<SourceFile, { root: string; path: string }>();
 
 /** Where a node starts. */
 export function locationOf(ctx: Pick<WalkContext, 'root'>, node: Node): Location {

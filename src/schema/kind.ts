@@ -4,9 +4,10 @@
  *
  * @module
  */
-import { type InterfaceDeclaration, Node } from 'ts-morph';
+import type { InterfaceDeclaration } from 'ts-morph';
 import type { Location } from '../errors.js';
 import type { Marker } from '../markers/parse.js';
+import { Node } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
 import { type WalkContext, fail, locationOf } from './context.js';
 import { resolveName } from './resolve.js';

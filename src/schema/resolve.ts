@@ -33,8 +33,19 @@ export function resolveName(file: SourceFile, name: string, files: FileIndex): R
   return resolveLocal(file, name, files, new Set());
 }
 
+const declarationsByFile = new WeakMap<SourceFile, Map<string, Declaration>>();
+
+/** The file's top-level interface, alias or enum called `name`; the first one wins, as in TypeScript's lookups. */
 function localDeclaration(file: SourceFile, name: string): Declaration | undefined {
-  return file.getInterface(name) ?? file.getTypeAlias(name) ?? file.getEnum(name);
+  let byName = declarationsByFile.get(file);
+  if (!byName) {
+    byName = new Map();
+    for (const decl of [...file.getInterfaces(), ...file.getTypeAliases(), ...file.getEnums()]) {
+      if (!byName.has(decl.getName())) byName.set(decl.getName(), decl);
+    }
+    declarationsByFile.set(file, byName);
+  }
+  return byName.get(name);
 }
 
 function resolveLocal(file: SourceFile, name: string, files: FileIndex, seen: Set<string>): Resolved {

@@ -6,20 +6,12 @@
  * @module
  */
 import { isDeepStrictEqual } from 'node:util';
-import {
-  type EnumDeclaration,
-  type InterfaceDeclaration,
-  Node,
-  type PropertySignature,
-  type SourceFile,
-  SyntaxKind,
-  type TypeElementTypes,
-  type TypeNode,
-} from 'ts-morph';
+import type { EnumDeclaration, InterfaceDeclaration, PropertySignature, SourceFile, TypeElementTypes, TypeNode } from 'ts-morph';
 import { UserError } from '../errors.js';
 import { type CommentBlock, readComment } from '../markers/block.js';
 import { leadingCommentLines } from '../markers/comments.js';
 import type { Target } from '../markers/registry.js';
+import { Node, SyntaxKind } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
 import { builtinSchema } from './builtins.js';
 import { type WalkContext, copySchema, displayPath, fail, locationOf } from './context.js';

@@ -9,13 +9,12 @@ export async function planChanges(
   options: { force?: boolean } = {},
 ): Promise<PlannedChange[]> {
   const seen = new Set<string>();
-  const changes: PlannedChange[] = [];
   for (const file of files) {
     if (seen.has(file.path)) throw new Error(`two generators produced ${file.path}`);
     seen.add(file.path);
-    const current = await readIfExists(join(root, file.path));
-    changes.push({ path: file.path, file, action: decide(file, current, options.force ?? false) });
   }
+  const current = await Promise.all(files.map((file) => readIfExists(join(root, file.path))));
+  const changes = files.map((file, i): PlannedChange => ({ path: file.path, file, action: decide(file, current[i], options.force ?? false) }));
   return changes.sort((a, b) => a.path.localeCompare(b.path));
 }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { sourceProject } from '../../src/crd/discover.js';
+import { parseSourceFiles } from '../../src/crd/discover.js';
 import { readComment } from '../../src/markers/block.js';
 import { allCommentLines, leadingCommentLines } from '../../src/markers/comments.js';
 
 function declaration(text: string, name = 'Foo') {
-  const file = sourceProject(new Map([['/p/src/api/v1/foo.ts', text]])).get('/p/src/api/v1/foo.ts')!;
+  const file = parseSourceFiles(new Map([['/p/src/api/v1/foo.ts', text]])).get('/p/src/api/v1/foo.ts')!;
   const decl = file.getInterface(name) ?? file.getTypeAliasOrThrow(name);
   return readComment(leadingCommentLines(decl), 'src/api/v1/foo.ts');
 }
@@ -39,7 +39,7 @@ describe('comment blocks', () => {
   });
 
   it('reads every comment of a file for the file-level markers of groupversion_info.ts', () => {
-    const file = sourceProject(new Map([['/p/g.ts', '// +groupName=storage.example.com\n/** +versionName=v1 */\nexport const x = 1;\n']])).get('/p/g.ts')!;
+    const file = parseSourceFiles(new Map([['/p/g.ts', '// +groupName=storage.example.com\n/** +versionName=v1 */\nexport const x = 1;\n']])).get('/p/g.ts')!;
     const block = readComment(allCommentLines(file), 'g.ts');
     expect(block.markers.map((m) => [m.canonical, m.value])).toEqual([
       ['groupName', 'storage.example.com'],

@@ -7,8 +7,10 @@ function paths(command: Command, prefix: string[] = []): string[][] {
   return command.commands.flatMap((sub) => [[...prefix, sub.name()], ...paths(sub, [...prefix, sub.name()])]);
 }
 
+const cli = await program();
+
 describe('--help', () => {
-  it.each(paths(program()).map((path) => [path.join(' '), path]))('of opgen %s shows its flags and examples', async (_, path) => {
+  it.each(paths(cli).map((path) => [path.join(' '), path]))('of opgen %s shows its flags and examples', async (_, path) => {
     const result = await opgen(process.cwd(), ...path, '--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: opgen /);

@@ -1,4 +1,4 @@
-import { sourceProject } from '../../src/crd/discover.js';
+import { parseSourceFiles } from '../../src/crd/discover.js';
 import { formatUserError } from '../../src/errors.js';
 import { createContext } from '../../src/schema/context.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
@@ -17,7 +17,7 @@ export function walk(
 ): { schema: JSONSchemaProps; errors: string[] } {
   const texts = new Map([['/p/src/api/v1/t.ts', apiImports + source]]);
   for (const [path, text] of Object.entries(options.files ?? {})) texts.set(`/p/${path}`, text);
-  const files = sourceProject(texts);
+  const files = parseSourceFiles(texts);
   const file = files.get('/p/src/api/v1/t.ts')!;
   const ctx = createContext({ files, root: '/p', optionalByDefault: () => options.optionalByDefault ?? false });
   const decl = file.getInterface(name) ?? file.getTypeAlias(name) ?? file.getEnumOrThrow(name);

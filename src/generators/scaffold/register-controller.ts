@@ -1,5 +1,6 @@
-import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
+import type { SourceFile } from 'ts-morph';
 import { UserError } from '../../errors.js';
+import { Node, Project, SyntaxKind } from '../../ts-morph.js';
 
 /** The comment line in src/main.ts above which `opgen create api` registers controllers. */
 export const controllerMarker = 'opgen:scaffold:controllers';

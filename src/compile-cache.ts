@@ -1,0 +1,124 @@
+/**
+ * Keeps V8's compiled code of TypeScript and ts-morph between runs. They are 13 MB of
+ * JavaScript that V8 would otherwise parse and compile on every `opgen manifests`, which is
+ * most of the time a small run takes. Node 22.1 and later do this for every module
+ * (`module.enableCompileCache`); on Node 20 opgen loads those files itself, with V8's code
+ * cache, when they are first needed (see ts-morph.ts).
+ *
+ * The cache is an optimisation only: any problem with it (no home directory, a read-only
+ * disk, a truncated or foreign cache file) falls back to Node's own loading.
+ *
+ * @module
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import nodeModule, { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script, constants as vmConstants } from 'node:vm';
+import { crc32 } from 'node:zlib';
+
+/** Where `loadCompiled` keeps code on Node 20, once `enableCompileCache` has chosen it. */
+let cacheDir: string | undefined;
+
+/** Where the cache lives unless `dir` is given: `$OPGEN_CACHE_DIR`, `$XDG_CACHE_HOME/opgen` or `~/.cache/opgen`. */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const root = env.OPGEN_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'opgen');
+  return join(root, 'compile-cache', `node-${process.version}-${process.arch}`);
+}
+
+/**
+ * Turns the compile cache on for this process; the CLI's entry point calls it before
+ * importing anything else. `OPGEN_DISABLE_COMPILE_CACHE=1` turns it off.
+ */
+export function enableCompileCache(dir?: string): void {
+  if (process.env.OPGEN_DISABLE_COMPILE_CACHE) return;
+  try {
+    const target = dir ?? compileCacheDir();
+    const builtin = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+    if (builtin) builtin(target);
+    else cacheDir = target;
+  } catch {
+    // Best effort: Node loads the modules the usual way.
+  }
+}
+
+/**
+ * Loads a chain of CommonJS files through the cache: `chain[0]` resolved from `from`, each
+ * next one from the file before it; dependencies first, so that each file's require() finds
+ * the one it needs already loaded. A later require() of the chain returns these modules.
+ * Does nothing unless `enableCompileCache` chose opgen's own cache (Node 20).
+ */
+export function loadCompiled(from: string, chain: readonly string[]): void {
+  const dir = cacheDir;
+  if (!dir) return;
+  try {
+    const files: string[] = [];
+    for (const request of chain) {
+      from = createRequire(from).resolve(request);
+      files.push(from);
+    }
+    const writes: Array<() => void> = [];
+    for (const file of files.reverse()) loadCached(file, dir, writes);
+    // Written at exit, so that the cache also holds the functions this run compiled lazily.
+    process.once('exit', () => {
+      for (const write of writes) {
+        try {
+          write();
+        } catch {
+          // A cache that cannot be written is only a slower next start.
+        }
+      }
+    });
+  } catch {
+    // Whatever is not loaded yet, Node loads the usual way.
+  }
+}
+
+/** Runs the CommonJS file `file` as Node would, compiled from the cache when it holds this exact source. */
+function loadCached(file: string, dir: string, writes: Array<() => void>): void {
+  const require = createRequire(file);
+  if (require.cache[file]) return;
+  const source = readFileSync(file, 'utf8');
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(crc32(source), 0);
+  header.writeUInt32LE(source.length, 4);
+  const cacheFile = join(dir, `${basename(file)}-${crc32(file).toString(16)}.cache`);
+  const cachedData = readCache(cacheFile, header);
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const mod = new nodeModule.Module(file);
+  mod.filename = file;
+  require.cache[file] = mod;
+  try {
+    (script.runInThisContext() as ModuleWrapper).call(mod.exports, mod.exports, require, mod, file, dirname(file));
+  } catch (error) {
+    delete require.cache[file];
+    throw error;
+  }
+  mod.loaded = true;
+  if (!cachedData || script.cachedDataRejected) {
+    writes.push(() => {
+      mkdirSync(dir, { recursive: true });
+      const temp = `${cacheFile}.${process.pid}`;
+      writeFileSync(temp, Buffer.concat([header, script.createCachedData()]));
+      renameSync(temp, cacheFile);
+    });
+  }
+}
+
+type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: NodeJS.Module, filename: string, dirname: string) => void;
+
+/** The cached code of a source whose checksum and length match `header`, if the file holds it. */
+function readCache(cacheFile: string, header: Buffer): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  if (data.length <= header.length || !data.subarray(0, header.length).equals(header)) return undefined;
+  return data.subarray(header.length);
+}

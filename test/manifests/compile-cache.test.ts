@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import nodeModule from 'node:module';
+import { basename, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { copyFixture, fixtures } from './run.js';
+
+// The built binary keeps V8's compiled TypeScript between runs (src/compile-cache.ts). A run
+// that reads the cache must write exactly what a run without it writes, and a broken, foreign
+// or unwritable cache must only cost speed. Needs `npm run build` first (npm test runs it).
+
+const bin = fileURLToPath(new URL('../../bin/opgen.js', import.meta.url));
+const run = promisify(execFile);
+const scratch: string[] = [];
+const builtinCache = 'enableCompileCache' in nodeModule;
+
+beforeAll(() => {
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)))) throw new Error('run npm run build first');
+});
+afterEach(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'opgen-compile-cache-'));
+  scratch.push(dir);
+  return dir;
+}
+
+/** `opgen manifests` on a fresh copy of the rich fixture, with the cache under `cacheRoot`; returns the project. */
+async function manifests(cacheRoot: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const project = copyFixture('everything');
+  scratch.push(project);
+  const { OPGEN_DISABLE_COMPILE_CACHE: _, ...inherited } = process.env;
+  await run('node', [bin, 'manifests', '--dir', project], { env: { ...inherited, OPGEN_CACHE_DIR: cacheRoot, ...env } });
+  return project;
+}
+
+/** The cache files, by path below the cache directory. */
+function cacheFiles(cacheRoot: string): Map<string, Buffer> {
+  const root = join(cacheRoot, 'compile-cache');
+  if (!existsSync(root)) return new Map();
+  return new Map(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort()
+      .map((path) => [relative(root, path), readFileSync(path)]),
+  );
+}
+
+function expectGoldenCrds(project: string): void {
+  const expected = join(fixtures, 'everything/expected/config/crd/bases');
+  for (const name of readdirSync(expected)) {
+    expect(readFileSync(join(project, 'config/crd/bases', name), 'utf8'), name).toBe(readFileSync(join(expected, name), 'utf8'));
+  }
+}
+
+describe('the compile cache of opgen', () => {
+  it('is written by the first run, used unchanged by the next, and changes nothing in the output', async () => {
+    const cache = tempDir();
+    expectGoldenCrds(await manifests(cache));
+    const written = cacheFiles(cache);
+    // Node 22.1+ keeps its own cache of every module; Node 20 gets opgen's, of TypeScript and ts-morph.
+    if (!builtinCache) expect([...written.keys()].map((path) => basename(path).replace(/-[0-9a-f]+\.cache$/, ''))).toEqual(['ts-morph-common.js', 'ts-morph.js', 'typescript.js']);
+    expect(written.size).toBeGreaterThan(0);
+    const mtimes = [...written.keys()].map((path) => statSync(join(cache, 'compile-cache', path)).mtimeMs);
+
+    expectGoldenCrds(await manifests(cache));
+    const reread = cacheFiles(cache);
+    expect([...reread.keys()]).toEqual([...written.keys()]);
+    for (const [path, data] of written) expect(reread.get(path)!.equals(data), path).toBe(true);
+    expect([...written.keys()].map((path) => statSync(join(cache, 'compile-cache', path)).mtimeMs)).toEqual(mtimes);
+  });
+
+  it.skipIf(builtinCache)('replaces cache files that are truncated or were made from another source (Node 20)', async () => {
+    const cache = tempDir();
+    await manifests(cache);
+    const good = cacheFiles(cache);
+    const dir = join(cache, 'compile-cache');
+    const [truncated, foreign, garbage] = [...good.keys()].sort();
+    writeFileSync(join(dir, truncated!), good.get(truncated!)!.subarray(0, 100));
+    const other = Buffer.from(good.get(foreign!)!);
+    other[0]! ^= 1; // the checksum of a different source
+    writeFileSync(join(dir, foreign!), other);
+    writeFileSync(join(dir, garbage!), 'not a cache');
+
+    expectGoldenCrds(await manifests(cache));
+    const rewritten = cacheFiles(cache);
+    for (const name of [truncated!, foreign!, garbage!]) {
+      expect(rewritten.get(name)!.subarray(0, 8), name).toEqual(good.get(name)!.subarray(0, 8));
+      expect(rewritten.get(name)!.length, name).toBeGreaterThan(1000);
+    }
+  });
+
+  it('is only skipped when its directory cannot be written', async () => {
+    const blocked = join(tempDir(), 'a-file');
+    writeFileSync(blocked, '');
+    expectGoldenCrds(await manifests(blocked));
+  });
+
+  it('is off with OPGEN_DISABLE_COMPILE_CACHE=1', async () => {
+    const cache = tempDir();
+    expectGoldenCrds(await manifests(cache, { OPGEN_DISABLE_COMPILE_CACHE: '1' }));
+    expect(cacheFiles(cache).size).toBe(0);
+  });
+});
