@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import nodeModule, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -79,10 +79,12 @@ function loadCached(file: string, dir: string, writes: Array<() => void>): void 
   const require = createRequire(file);
   if (require.cache[file]) return;
   const source = readFileSync(file, 'utf8');
+  const checksum = crc32(source);
   const header = Buffer.alloc(8);
-  header.writeUInt32LE(crc32(source), 0);
+  header.writeUInt32LE(checksum, 0);
   header.writeUInt32LE(source.length, 4);
-  const cacheFile = join(dir, `${basename(file)}-${crc32(file).toString(16)}.cache`);
+  // Named for the content, not the path: every project installing the same ts-morph shares it.
+  const cacheFile = join(dir, `${basename(file)}-${checksum.toString(16)}-${source.length}.cache`);
   const cachedData = readCache(cacheFile, header);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
     filename: file,
@@ -103,8 +105,12 @@ function loadCached(file: string, dir: string, writes: Array<() => void>): void 
     writes.push(() => {
       mkdirSync(dir, { recursive: true });
       const temp = `${cacheFile}.${process.pid}`;
-      writeFileSync(temp, Buffer.concat([header, script.createCachedData()]));
-      renameSync(temp, cacheFile);
+      try {
+        writeFileSync(temp, Buffer.concat([header, script.createCachedData()]));
+        renameSync(temp, cacheFile);
+      } finally {
+        rmSync(temp, { force: true });
+      }
     });
   }
 }

@@ -35,7 +35,7 @@ export function resolveName(file: SourceFile, name: string, files: FileIndex): R
 
 const declarationsByFile = new WeakMap<SourceFile, Map<string, Declaration>>();
 
-/** The file's top-level interface, alias or enum called `name`; the first one wins, as in TypeScript's lookups. */
+/** The file's top-level interface called `name`, else its alias, else its enum; indexed once per file. */
 function localDeclaration(file: SourceFile, name: string): Declaration | undefined {
   let byName = declarationsByFile.get(file);
   if (!byName) {
