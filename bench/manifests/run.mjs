@@ -20,7 +20,9 @@ const repo = new URL('../../', import.meta.url).pathname;
 const runs = Number(values.runs);
 
 function controllerGen() {
-  const bin = join(process.env.OPGEN_CACHE_DIR ?? join(homedir(), '.cache/opgen'), 'bench', controllerToolsVersion);
+  const env = process.env;
+  const cache = env.OPGEN_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'opgen');
+  const bin = join(cache, 'bench', controllerToolsVersion);
   execFileSync('go', ['install', `sigs.k8s.io/controller-tools/cmd/controller-gen@${controllerToolsVersion}`], {
     env: { ...process.env, GOBIN: bin, GOFLAGS: '-mod=mod' },
     stdio: ['ignore', 'ignore', 'inherit'],

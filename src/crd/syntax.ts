@@ -1,6 +1,7 @@
-import { relative } from 'node:path';
 import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
+import { locate } from '../markers/comments.js';
+import { displayPath } from '../schema/context.js';
 import { type Diagnostic, ts } from '../ts-morph.js';
 
 /**
@@ -11,9 +12,8 @@ export function syntaxErrors(root: string, files: ReadonlyMap<string, SourceFile
   // After the first parse error the parser is guessing, so later ones are mostly echoes of it.
   return [...files.values()].flatMap((file) =>
     parseDiagnostics(file).slice(0, 1).map((diagnostic) => {
-      const { line, column } = file.getLineAndColumnAtPos(diagnostic.start ?? 0);
       const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-      return new UserError(message, { file: relative(root, file.getFilePath()), line, column });
+      return new UserError(message, { file: displayPath({ root }, file), ...locate(file, diagnostic.start ?? 0) });
     }),
   );
 }

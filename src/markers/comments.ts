@@ -16,7 +16,8 @@ export interface CommentLine {
 
 const lineStarts = new WeakMap<SourceFile, number[]>();
 
-function position(sourceFile: SourceFile, pos: number): { line: number; column: number } {
+/** 1-based line and column of a position in a file. */
+export function locate(sourceFile: SourceFile, pos: number): { line: number; column: number } {
   let starts = lineStarts.get(sourceFile);
   if (!starts) {
     starts = [0];
@@ -32,11 +33,6 @@ function position(sourceFile: SourceFile, pos: number): { line: number; column: 
     else hi = mid - 1;
   }
   return { line: lo + 1, column: pos - starts[lo]! + 1 };
-}
-
-/** 1-based line and column of a position in a file. */
-export function locate(sourceFile: SourceFile, pos: number): { line: number; column: number } {
-  return position(sourceFile, pos);
 }
 
 /** The comment lines directly above `node`. */
@@ -73,7 +69,7 @@ function rangeLines(sourceFile: SourceFile, text: string, range: CommentRange): 
   if (range.kind === ts.SyntaxKind.SingleLineCommentTrivia) {
     const body = text.slice(range.pos + 2, range.end);
     const lead = body.length - body.trimStart().length;
-    return [{ text: body.trim(), ...position(sourceFile, range.pos + 2 + lead) }];
+    return [{ text: body.trim(), ...locate(sourceFile, range.pos + 2 + lead) }];
   }
   const lines: CommentLine[] = [];
   let offset = range.pos + 2;
@@ -83,7 +79,7 @@ function rangeLines(sourceFile: SourceFile, text: string, range: CommentRange): 
     let start = m[0].length;
     while (start < raw.length && /\s/.test(raw[start]!)) start++;
     const content = raw.slice(start).trimEnd();
-    lines.push({ text: content, ...position(sourceFile, offset + start) });
+    lines.push({ text: content, ...locate(sourceFile, offset + start) });
     offset += raw.length + 1;
   }
   // `/** text */` on one line and the blank first/last lines of a block.
