@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KubernetesObjectApi, PatchStrategy, loadAllYaml, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, KubernetesObjectApi, PatchStrategy, loadAllYaml, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { defaultingHandler, validatingHandler } from '../webhook/admission.js';
 import { deny } from '../webhook/deny.js';
 import { CONVERT_PATH } from '../webhook/paths.js';
@@ -12,7 +12,7 @@ import { FIELD_MANAGER } from './crds.js';
 /** What {@link installWebhooks} installs. */
 export interface InstallWebhooksOptions {
   /** The test's webhook server, started (e.g. `serveWebhooks(mgr, { port: 0, host: '127.0.0.1', certificate })`). */
-  server: Pick<WebhookServer, 'url' | 'certificatePem' | 'register'>;
+  server: Pick<WebhookServer, 'url' | 'certificatePem' | 'register' | 'conversionReviews'>;
   /**
    * MutatingWebhookConfiguration and ValidatingWebhookConfiguration manifests: files or
    * directories (controller-gen's `config/webhook/manifests.yaml`), or the objects.
@@ -99,11 +99,35 @@ export async function installWebhooks(kubeConfig: KubeConfig, options: InstallWe
       undefined,
       undefined,
       FIELD_MANAGER,
-      true,
+      undefined,
       PatchStrategy.MergePatch,
     );
   }
   await proveReachable(api, options.server, url, caBundle, deadline);
+  for (const name of options.conversionCRDs ?? []) await proveConversion(kubeConfig, api, options.server, name, deadline);
+}
+
+/**
+ * Dry-run creates an empty object of a version that is not stored until the server has
+ * answered a conversion review: the API server converts to the storage version before
+ * anything else, so the call proves `/convert` is used, whatever the conversion answers.
+ */
+async function proveConversion(kubeConfig: KubeConfig, api: KubernetesObjectApi, server: InstallWebhooksOptions['server'], name: string, deadline: number): Promise<void> {
+  const crd = await kubeConfig.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name });
+  const spoke = crd.spec.versions.find((v) => v.served && !v.storage);
+  if (!spoke) throw new Error(`CRD ${name} has no served version besides its storage version: nothing to convert`);
+  const probe = {
+    apiVersion: `${crd.spec.group}/${spoke.name}`,
+    kind: crd.spec.names.kind,
+    metadata: { generateName: 'opgen-install-probe-', ...(crd.spec.scope === 'Namespaced' ? { namespace: 'default' } : {}) },
+  };
+  for (;;) {
+    const before = server.conversionReviews;
+    await api.create(probe, undefined, 'All').catch(() => undefined);
+    if (server.conversionReviews > before) return;
+    if (Date.now() > deadline) throw new Error(`the API server does not call the conversion webhook of ${name}`);
+    await sleep(100);
+  }
 }
 
 /**

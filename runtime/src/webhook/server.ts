@@ -38,6 +38,8 @@ export interface WebhookServer {
   start(): Promise<HttpServer>;
   /** `https://<host>:<port>` once started; loopback when listening on every interface. */
   readonly url: string | undefined;
+  /** How many conversion reviews have been answered: lets a test see the API server call `/convert`. */
+  readonly conversionReviews: number;
   /** The certificate served now, PEM: what a client's CA bundle must trust. */
   readonly certificatePem: string;
   /** Throws unless the listener completes a TLS handshake presenting the current certificate. */
@@ -56,6 +58,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
   const conversions: ConversionRegistry = new Map();
   let url: string | undefined;
   let port: number | undefined;
+  let conversionReviews = 0;
 
   async function serveAdmission(path: string, handler: AdmissionHandler, body: Buffer): Promise<{ status: number; body: unknown }> {
     const parsed = parseAdmissionReview(body);
@@ -94,6 +97,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
     const parsed = parseConversionReview(body);
     if ('error' in parsed) return { status: 400, body: `${parsed.error}\n` };
     const response = await convertReview(conversions, parsed.request);
+    conversionReviews += 1;
     if (response.result.status === 'Failure') {
       log.info({ webhook: CONVERT_PATH, uid: parsed.request.uid, desiredAPIVersion: parsed.request.desiredAPIVersion, message: response.result.message }, 'Conversion failed');
     }
@@ -174,6 +178,9 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
     },
     get url() {
       return url;
+    },
+    get conversionReviews() {
+      return conversionReviews;
     },
     get certificatePem() {
       return certificate.current.certPem;

@@ -13,6 +13,7 @@ import { post } from './post.js';
 
 const pair = selfSignedCertificate();
 const registry = new Registry();
+const logLines: any[] = [];
 let server: WebhookServer;
 let listening: HttpServer | undefined;
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     certificate: { current: pair, files: null, watch: () => () => {} },
-    log: createLogger({ level: 'silent' }),
+    log: createLogger({ level: 'info', destination: { write: (line: string) => void logLines.push(JSON.parse(line)) } }),
     metrics: webhookMetrics(registry),
   });
   server.register(
@@ -110,6 +111,9 @@ describe('admission reviews', () => {
     });
     const deleted = await send(validatePath(ShelfV2), review('DELETE', null, { oldObject: { metadata: { labels: { protected: 'yes' } }, spec: {} } }));
     expect(deleted.json.response.status).toEqual({ code: 403, message: 'protected shelves cannot be deleted', reason: 'Forbidden' });
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ msg: 'Denied', uid: 'uid-DELETE', kind: 'Shelf', namespace: 'default', name: 'a', user: 'alice', operation: 'DELETE', code: 403 }),
+    );
   });
 
   it('answer a bug in a handler with 500 in the review and count it as a panic', async () => {
