@@ -96,6 +96,7 @@ export {
   validatePath,
   CONVERT_PATH,
   type WebhookServerOptions,
+  type BuiltInCertificateOptions,
   type WebhookBuilder,
   type WebhookFor,
   type ConversionFor,

@@ -4,6 +4,7 @@ import type { Manager } from '../manager/types.js';
 import type { CertificateKeyPair } from '../manager/self-signed-cert.js';
 import { servingCertificate, type CertificateFiles, type ServingCertificate } from '../manager/serving-cert.js';
 import { defaultingHandler, validatingHandler } from './admission.js';
+import { builtInCertificate, type BuiltInCertificateOptions } from './builtin-certs.js';
 import { conversionKey, type SpokeConversion } from './conversion.js';
 import { webhookMetrics } from './metrics.js';
 import { mutatePath, validatePath } from './paths.js';
@@ -17,11 +18,12 @@ export interface WebhookServerOptions {
   /** Default 9443 (kubebuilder's `--webhook-port`); 0 picks a free port. */
   port?: number;
   /**
-   * The serving certificate: a PEM pair, or files (e.g. a mounted cert-manager Secret)
-   * re-read when they change. Default the files `tls.crt` and `tls.key` in
-   * `/tmp/k8s-webhook-server/serving-certs`, controller-runtime's default.
+   * The serving certificate: a PEM pair; files (e.g. a mounted cert-manager Secret)
+   * re-read when they change; or `{ builtIn }`, a CA and certificate the manager keeps in
+   * a Secret and injects into its webhook configurations and CRDs. Default the files
+   * `tls.crt` and `tls.key` in `/tmp/k8s-webhook-server/serving-certs`, controller-runtime's default.
    */
-  certificate?: CertificateKeyPair | CertificateFiles;
+  certificate?: CertificateKeyPair | CertificateFiles | { builtIn: BuiltInCertificateOptions };
 }
 
 const DEFAULT_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
@@ -45,7 +47,8 @@ export function serveWebhooks(mgr: Manager, options: WebhookServerOptions = {}):
   const lazyCertificate: ServingCertificate = {
     // Read at start, not now: the files may be mounted after the process began.
     get current() {
-      certificate ??= given && 'certPem' in given ? fixedCertificate(given) : servingCertificate(given ?? { dir: DEFAULT_CERT_DIR }, log, 'webhook server');
+      if (given && 'builtIn' in given && !certificate) throw new Error('the built-in webhook certificates are not loaded yet');
+      certificate ??= given && 'certPem' in given ? fixedCertificate(given) : servingCertificate(given && 'dir' in given ? given : { dir: DEFAULT_CERT_DIR }, log, 'webhook server');
       return certificate.current;
     },
     get files() {
@@ -55,7 +58,18 @@ export function serveWebhooks(mgr: Manager, options: WebhookServerOptions = {}):
   };
   const server = createWebhookServer({ host: options.host, port: options.port, certificate: lazyCertificate, log, metrics: webhookMetrics(mgr.metrics.registry) });
   servers.set(mgr, server);
-  mgr.addServer(() => server.start());
+  mgr.addServer(async () => {
+    if (!(given && 'builtIn' in given)) return server.start();
+    const builtIn = await builtInCertificate(mgr.kubeConfig, given.builtIn, log);
+    certificate = builtIn;
+    const listening = await server.start();
+    return {
+      close: async () => {
+        builtIn.stop();
+        await listening.close();
+      },
+    };
+  });
   mgr.addReadyzCheck('webhook', () => server.ready());
   return server;
 }

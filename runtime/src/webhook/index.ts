@@ -5,3 +5,4 @@ export { mutatePath, validatePath, CONVERT_PATH } from './paths.js';
 export type { WebhookServer } from './server.js';
 export type { SpokeConversion } from './conversion.js';
 export type * from './types.js';
+export type { BuiltInCertificateOptions } from './builtin-certs.js';
