@@ -20,29 +20,40 @@ export interface BuiltInCertificateOptions {
   crds?: string[];
   /** Lifetime of the serving certificate; default 365 days. The CA lives ten times as long. */
   validDays?: number;
+  /** How long a new CA is trusted before it signs the serving certificate; default 300 000. */
+  caOverlapMs?: number;
   /** How often the Secret is re-read (another replica renewed it) and the leaf checked; default 60 000. */
   refreshMs?: number;
 }
 
 /** The built-in certificates, loaded from (or first written to) their Secret. */
 export interface BuiltInCertificate extends ServingCertificate {
-  /** The CA clients must trust, PEM. */
+  /** The CAs clients must trust, PEM: more than one during a CA rotation. */
   readonly caPem: string;
   /** Stops re-reading the Secret. */
   stop(): void;
 }
 
-interface Bundle extends CertificateKeyPair {
+interface Authority {
   caPem: string;
   caKeyPem: string;
+}
+
+/** What the Secret holds: the CA, the serving pair, and during a CA rotation the next or previous CA. */
+interface Bundle extends CertificateKeyPair, Authority {
+  /** A new CA trusted (in every caBundle) before anything is signed by it. */
+  next?: Authority & { since: number };
+  /** The CA before the last rotation, trusted until it expires: a replica may still serve its leaf. */
+  previousCaPem?: string;
 }
 
 type WebhookConfiguration = { metadata?: { name?: string }; webhooks?: Array<{ clientConfig?: { caBundle?: string } }> };
 const MutatingWebhookConfiguration = defineKind<WebhookConfiguration>({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'MutatingWebhookConfiguration', plural: 'mutatingwebhookconfigurations', namespaced: false });
 const ValidatingWebhookConfiguration = defineKind<WebhookConfiguration>({ group: 'admissionregistration.k8s.io', version: 'v1', kind: 'ValidatingWebhookConfiguration', plural: 'validatingwebhookconfigurations', namespaced: false });
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const CA_NAME = 'opgen-webhook-ca';
+/** When the next CA entered the trust bundles; it signs only once every caBundle has had time to hold it. */
+const NEXT_SINCE_KEY = 'ca-next.since';
 
 function decode(data: Record<string, string> | undefined, key: string): string | undefined {
   const value = data?.[key];
@@ -50,42 +61,100 @@ function decode(data: Record<string, string> | undefined, key: string): string |
 }
 
 function readBundle(data: Record<string, string> | undefined): Bundle | undefined {
-  const [caPem, caKeyPem, certPem, keyPem] = ['ca.crt', 'ca.key', 'tls.crt', 'tls.key'].map((key) => decode(data, key));
+  const [caPem, caKeyPem, certPem, keyPem, nextCaPem, nextCaKeyPem, since, previousCaPem] = ['ca.crt', 'ca.key', 'tls.crt', 'tls.key', 'ca-next.crt', 'ca-next.key', NEXT_SINCE_KEY, 'ca-previous.crt'].map((key) => decode(data, key));
   if (!caPem || !caKeyPem || !certPem || !keyPem) return undefined;
-  return { caPem, caKeyPem, certPem, keyPem };
-}
-
-/** Whether the CA can still sign and the leaf is signed by it, covers `hosts` and has a third of its life left. */
-function usable(bundle: Bundle, hosts: string[], now: Date): { ca: boolean; leaf: boolean } {
-  try {
-    const ca = new X509Certificate(bundle.caPem);
-    const leaf = new X509Certificate(bundle.certPem);
-    const caOk = new Date(ca.validTo).getTime() - now.getTime() > (new Date(ca.validTo).getTime() - new Date(ca.validFrom).getTime()) / 3;
-    const lifetime = new Date(leaf.validTo).getTime() - new Date(leaf.validFrom).getTime();
-    const leafOk =
-      caOk &&
-      leaf.verify(ca.publicKey) &&
-      new Date(leaf.validTo).getTime() - now.getTime() > lifetime / 3 &&
-      hosts.every((host) => (isIP(host) ? leaf.checkIP(host) : leaf.checkHost(host)) !== undefined);
-    return { ca: caOk, leaf: leafOk };
-  } catch {
-    return { ca: false, leaf: false };
-  }
-}
-
-function issue(options: BuiltInCertificateOptions, ca: { caPem: string; caKeyPem: string } | undefined): Bundle {
-  const validDays = options.validDays ?? 365;
-  const authority = ca ?? (() => {
-    const pair = issueCertificate({ ca: true, commonName: CA_NAME, validDays: validDays * 10 });
-    return { caPem: pair.certPem, caKeyPem: pair.keyPem };
-  })();
-  const leaf = issueCertificate({ hosts: options.hosts, validDays, issuer: { commonName: CA_NAME, keyPem: authority.caKeyPem } });
-  return { ...authority, ...leaf };
+  return {
+    caPem,
+    caKeyPem,
+    certPem,
+    keyPem,
+    ...(nextCaPem && nextCaKeyPem && since ? { next: { caPem: nextCaPem, caKeyPem: nextCaKeyPem, since: Number(since) } } : {}),
+    ...(previousCaPem ? { previousCaPem } : {}),
+  };
 }
 
 function secretData(bundle: Bundle): Record<string, string> {
   const b64 = (text: string) => Buffer.from(text).toString('base64');
-  return { 'ca.crt': b64(bundle.caPem), 'ca.key': b64(bundle.caKeyPem), 'tls.crt': b64(bundle.certPem), 'tls.key': b64(bundle.keyPem) };
+  return {
+    'ca.crt': b64(bundle.caPem),
+    'ca.key': b64(bundle.caKeyPem),
+    'tls.crt': b64(bundle.certPem),
+    'tls.key': b64(bundle.keyPem),
+    ...(bundle.next ? { 'ca-next.crt': b64(bundle.next.caPem), 'ca-next.key': b64(bundle.next.caKeyPem), [NEXT_SINCE_KEY]: b64(String(bundle.next.since)) } : {}),
+    ...(bundle.previousCaPem ? { 'ca-previous.crt': b64(bundle.previousCaPem) } : {}),
+  };
+}
+
+/** Whether `pem` has more than a third of its lifetime left (false when it does not parse). */
+function fresh(pem: string, now: number): boolean {
+  try {
+    const cert = new X509Certificate(pem);
+    const from = new Date(cert.validFrom).getTime();
+    const to = new Date(cert.validTo).getTime();
+    return to - now > (to - from) / 3;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pem` is past its end (true when it does not parse: it must be replaced either way). */
+function expired(pem: string, now: number): boolean {
+  try {
+    return new Date(new X509Certificate(pem).validTo).getTime() <= now;
+  } catch {
+    return true;
+  }
+}
+
+/** Whether the leaf is signed by the CA, covers `hosts` and is fresh. */
+function leafUsable(bundle: Bundle, hosts: string[], now: number): boolean {
+  try {
+    const leaf = new X509Certificate(bundle.certPem);
+    return (
+      leaf.verify(new X509Certificate(bundle.caPem).publicKey) &&
+      fresh(bundle.certPem, now) &&
+      hosts.every((host) => (isIP(host) ? leaf.checkIP(host) : leaf.checkHost(host)) !== undefined)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The CAs every client must trust now, PEMs concatenated: current, next and unexpired previous. */
+export function trustBundle(bundle: Pick<Bundle, 'caPem' | 'next' | 'previousCaPem'>, now = Date.now()): string {
+  const previous = bundle.previousCaPem && !expired(bundle.previousCaPem, now) ? bundle.previousCaPem : '';
+  return `${bundle.caPem}${bundle.next?.caPem ?? ''}${previous}`;
+}
+
+function newAuthority(validDays: number): Authority {
+  const pair = issueCertificate({ ca: true, commonName: CA_NAME, validDays: validDays * 10 });
+  return { caPem: pair.certPem, caKeyPem: pair.keyPem };
+}
+
+function newLeaf(options: BuiltInCertificateOptions, authority: Authority): CertificateKeyPair {
+  return issueCertificate({ hosts: options.hosts, validDays: options.validDays ?? 365, issuer: { commonName: CA_NAME, keyPem: authority.caKeyPem } });
+}
+
+/**
+ * The next state of the Secret, or `undefined` when it needs no change. A CA nearing its
+ * end is rotated in two steps, so that no client ever sees a leaf it cannot verify: first
+ * the next CA joins the trust bundle; only `caOverlapMs` later does it sign the leaf, while
+ * the old CA stays trusted until it expires.
+ */
+function nextBundle(existing: Bundle | undefined, options: BuiltInCertificateOptions, now: number): Bundle | undefined {
+  const validDays = options.validDays ?? 365;
+  // Nothing usable, or a CA already expired (the operator was down through its rotation): start over.
+  if (!existing || expired(existing.caPem, now)) {
+    const authority = newAuthority(validDays);
+    return { ...authority, ...newLeaf(options, authority) };
+  }
+  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? 300_000)) {
+    const { next, ...rest } = existing;
+    return { ...rest, caPem: next.caPem, caKeyPem: next.caKeyPem, previousCaPem: existing.caPem, ...newLeaf(options, next) };
+  }
+  if (!existing.next && !fresh(existing.caPem, now)) return { ...existing, next: { ...newAuthority(validDays), since: now } };
+  if (!leafUsable(existing, options.hosts, now)) return { ...existing, ...newLeaf(options, existing) };
+  return undefined;
 }
 
 /**
@@ -99,16 +168,16 @@ async function ensureBundle(client: Client, options: BuiltInCertificateOptions, 
   for (;;) {
     const secret = await client.get(kinds.Secret, name, namespace);
     const existing = readBundle(secret?.data);
-    const state = existing ? usable(existing, options.hosts, new Date()) : { ca: false, leaf: false };
-    if (existing && state.leaf) return existing;
-    const bundle = issue(options, existing && state.ca ? existing : undefined);
+    const bundle = nextBundle(existing, options, Date.now());
+    if (!bundle) return existing!;
     try {
       if (!secret) {
         await client.create(kinds.Secret, { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', data: secretData(bundle) });
         log.info({ secret: `${namespace}/${name}` }, 'Created the webhook CA and serving certificate');
       } else {
-        await client.update(kinds.Secret, { ...secret, data: { ...secret.data, ...secretData(bundle) } });
-        log.info({ secret: `${namespace}/${name}`, newCA: !state.ca }, 'Renewed the webhook serving certificate');
+        // The whole data is replaced: keys of a finished rotation (ca-next.*) must go.
+        await client.update(kinds.Secret, { ...secret, data: secretData(bundle) });
+        log.info({ secret: `${namespace}/${name}`, caRotation: bundle.next ? 'next CA trusted' : bundle.caPem !== existing?.caPem ? 'next CA signing' : 'none' }, 'Renewed the webhook certificates');
       }
       return bundle;
     } catch (error) {
@@ -118,7 +187,7 @@ async function ensureBundle(client: Client, options: BuiltInCertificateOptions, 
   }
 }
 
-/** Writes `caPem` as the caBundle of the configured webhook configurations and CRDs. */
+/** Writes the PEMs `caPem` as the caBundle of the configured webhook configurations and CRDs. */
 async function injectCA(client: Client, options: BuiltInCertificateOptions, caPem: string): Promise<void> {
   const caBundle = Buffer.from(caPem).toString('base64');
   const configurations = [
@@ -156,13 +225,14 @@ export async function builtInCertificate(kubeConfig: KubeConfig, options: BuiltI
   // An uncached client: reading one Secret must not start a cluster-wide Secret informer.
   const client = createClient(kubeConfig);
   let bundle = await ensureBundle(client, options, log);
-  await injectCA(client, options, bundle.caPem);
+  await injectCA(client, options, trustBundle(bundle));
   const watchers = new Set<(pair: CertificateKeyPair) => void>();
   const timer = setInterval(() => {
     void (async () => {
       const next = await ensureBundle(client, options, log);
-      if (next.caPem !== bundle.caPem) await injectCA(client, options, next.caPem);
-      if (next.certPem === bundle.certPem && next.keyPem === bundle.keyPem && next.caPem === bundle.caPem) return;
+      // Trust first, serve second: a caller never meets a leaf its caBundle cannot verify.
+      if (trustBundle(next) !== trustBundle(bundle)) await injectCA(client, options, trustBundle(next));
+      if (next.certPem === bundle.certPem && next.keyPem === bundle.keyPem && trustBundle(next) === trustBundle(bundle)) return;
       bundle = next;
       log.info({ secret: `${options.secret.namespace}/${options.secret.name}` }, 'Reloaded the webhook serving certificate');
       for (const watcher of watchers) watcher({ certPem: bundle.certPem, keyPem: bundle.keyPem });
@@ -174,7 +244,7 @@ export async function builtInCertificate(kubeConfig: KubeConfig, options: BuiltI
       return { certPem: bundle.certPem, keyPem: bundle.keyPem };
     },
     get caPem() {
-      return bundle.caPem;
+      return trustBundle(bundle);
     },
     files: null,
     watch(onChange) {

@@ -1,5 +1,4 @@
 import { X509Certificate } from 'node:crypto';
-import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
@@ -8,20 +7,10 @@ import { freePort } from '../../src/testing/ports.js';
 import { installCRDs, kubectlFor, readCRDs, startControlPlane, type ControlPlane, type Kubectl } from '../../src/testing/index.js';
 import { conversion, serveWebhooks, webhook, type BuiltInCertificateOptions, type WebhookServer } from '../../src/webhook/index.js';
 import { eventually } from '../fixtures/eventually.js';
+import { servedCertificate } from './served-certificate.js';
 import { SHELF_CRD, ShelfV1, ShelfV2, shelfV1Conversion } from '../fixtures/webhooks/shelf.js';
 
 const SECRET = { namespace: 'default', name: 'webhook-server-cert' };
-
-/** The certificate the server at `port` presents, PEM-free: its fingerprint. */
-function servedFingerprint(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
-      resolve(socket.getPeerX509Certificate()!.fingerprint256);
-      socket.destroy();
-    });
-    socket.on('error', reject);
-  });
-}
 
 describe('built-in webhook certificates', () => {
   let cp: ControlPlane;
@@ -87,7 +76,7 @@ describe('built-in webhook certificates', () => {
     const leaf = new X509Certificate(leafPem);
     expect(leaf.verify(new X509Certificate(caPem).publicKey)).toBe(true);
     expect(leaf.checkHost('webhook-service.system.svc')).toBe('webhook-service.system.svc');
-    for (const r of replicas) expect(await servedFingerprint(r.port)).toBe(leaf.fingerprint256);
+    for (const r of replicas) expect((await servedCertificate(r.port)).fingerprint256).toBe(leaf.fingerprint256);
     const caBundle = Buffer.from(caPem).toString('base64');
     const configuration = await kubectl.get('mutatingwebhookconfiguration', 'shelf-mutating');
     expect(configuration.webhooks[0].clientConfig.caBundle).toBe(caBundle);
@@ -124,7 +113,7 @@ describe('built-in webhook certificates', () => {
     });
     expect(new Date(renewed.validTo).getTime()).toBeGreaterThan(Date.now() + 300 * 86_400_000);
     expect(current(secret.data!['ca.crt']!)).toBe(current((await client.get(kinds.Secret, SECRET.name, SECRET.namespace))!.data!['ca.crt']!));
-    for (const r of replicas) await eventually(`replica on ${r.port} serving the renewed leaf`, async () => (await servedFingerprint(r.port)) === renewed.fingerprint256);
+    for (const r of replicas) await eventually(`replica on ${r.port} serving the renewed leaf`, async () => ((await servedCertificate(r.port)).fingerprint256) === renewed.fingerprint256);
     await kubectl(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'test.opgen.dev/v1alpha2', kind: 'Shelf', metadata: { name: 'c', namespace: 'default' }, spec: {} }) });
     expect((await kubectl.get('shelves.v1alpha2.test.opgen.dev', 'c', { namespace: 'default' })).spec).toEqual({ image: 'nginx:1.27' });
   });
