@@ -1,6 +1,7 @@
 import type { Kind } from '../api/kind.js';
 import { apiVersionOf } from '../api/kind.js';
 import type { KubeObject } from '../object.js';
+import { isBug } from './deny.js';
 import type { ConversionRequest, ConversionResponse } from './types.js';
 
 /** How one spoke version converts to and from the hub; plain functions, no methods on types. */
@@ -69,13 +70,17 @@ export async function convertObject(registry: ConversionRegistry, object: KubeOb
   return result;
 }
 
-/** Converts every object of a review; one failure fails the whole review, as the API server expects. */
-export async function convertReview(registry: ConversionRegistry, request: ConversionRequest): Promise<ConversionResponse> {
+/**
+ * Converts every object of a review; one failure fails the whole review, as the API server
+ * expects. `onBug` hears of a failure that is a programming fault (TypeError…), to count it.
+ */
+export async function convertReview(registry: ConversionRegistry, request: ConversionRequest, onBug: (error: unknown) => void = () => {}): Promise<ConversionResponse> {
   try {
     const convertedObjects: KubeObject[] = [];
     for (const object of request.objects) convertedObjects.push(await convertObject(registry, object, request.desiredAPIVersion));
     return { uid: request.uid, convertedObjects, result: { status: 'Success' } };
   } catch (error) {
+    if (isBug(error)) onBug(error);
     return { uid: request.uid, convertedObjects: [], result: { status: 'Failure', message: (error as Error).message } };
   }
 }

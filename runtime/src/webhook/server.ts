@@ -96,7 +96,10 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
   async function serveConversion(body: Buffer): Promise<{ status: number; body: unknown }> {
     const parsed = parseConversionReview(body);
     if ('error' in parsed) return { status: 400, body: `${parsed.error}\n` };
-    const response = await convertReview(conversions, parsed.request);
+    const response = await convertReview(conversions, parsed.request, (error) => {
+      metrics.panicked();
+      log.error({ err: error, webhook: CONVERT_PATH, uid: parsed.request.uid }, 'Conversion failed with a bug');
+    });
     conversionReviews += 1;
     if (response.result.status === 'Failure') {
       log.info({ webhook: CONVERT_PATH, uid: parsed.request.uid, desiredAPIVersion: parsed.request.desiredAPIVersion, message: response.result.message }, 'Conversion failed');
@@ -191,7 +194,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
       const host = new URL(url ?? 'https://127.0.0.1').hostname.replace(/^\[|\]$/g, '');
       return new Promise<void>((resolve, reject) => {
         // Verification is not the point here: the check is that this listener answers with this certificate.
-        const socket = connect({ host, port, rejectUnauthorized: false, servername: undefined }, () => {
+        const socket = connect({ host, port, rejectUnauthorized: false }, () => {
           const served = socket.getPeerCertificate().raw;
           socket.destroy();
           if (served && expected.equals(served)) resolve();

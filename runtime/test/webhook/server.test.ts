@@ -170,6 +170,15 @@ describe('conversion reviews', () => {
     expect((await convert('test.opgen.dev/v1alpha2', down.response.convertedObjects)).json.response.convertedObjects).toEqual([hub]);
   });
 
+  it('count a bug in a conversion as a panic and fail the review with its message', async () => {
+    const panics = async () => (await registry.getSingleMetric('controller_runtime_webhook_panics_total')!.get()).values[0]?.value ?? 0;
+    const before = await panics();
+    const { json } = await convert('test.opgen.dev/v1alpha2', [{ ...v1, spec: undefined }]);
+    expect(json.response.result.status).toBe('Failure');
+    expect(json.response.result.message).toMatch(/Cannot destructure|undefined/);
+    expect(await panics()).toBe(before + 1);
+  });
+
   it('fail the whole review on one failed object, naming a changed metadata field', async () => {
     const registryBackup = server.conversions.get('test.opgen.dev/Shelf')!;
     server.conversions.set('test.opgen.dev/Shelf', {
