@@ -14,12 +14,13 @@ export function generateCrds(crds: readonly AssembledCrd[]): GeneratedFile[] {
 /** A copy of `value` with every object's keys in alphabetical order (arrays keep theirs). */
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
+  if (!value || typeof value !== 'object') return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const child = sortKeys((value as Record<string, unknown>)[key]);
+    // A field named __proto__ must stay a field, not become the prototype.
+    if (key === '__proto__') Object.defineProperty(sorted, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else sorted[key] = child;
   }
-  return value;
+  return sorted;
 }
