@@ -14,7 +14,9 @@ import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
 import { limitDescriptions } from './descriptions.js';
-import { findVersionFolders, parseSourceFiles, type VersionFolder } from './discover.js';
+import { findVersionFolders, parseSourceFiles, type ParsedFiles, type VersionFolder } from './discover.js';
+
+export type { ParsedFiles } from './discover.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { syntaxErrors } from './syntax.js';
@@ -24,6 +26,8 @@ export interface BuildOptions {
   generatorVersion: string;
   /** `--max-desc-len`: shorten descriptions to this many characters (0 drops them). */
   maxDescriptionLength?: number;
+  /** Files parsed by an earlier build in this process (`--watch`), reused where unchanged. */
+  parsed?: ParsedFiles;
 }
 
 export interface BuildResult {
@@ -34,7 +38,7 @@ export interface BuildResult {
 /** Builds the CRDs of the API files `texts` (absolute path → text) of the project at `root`. */
 export function buildCrds(root: string, texts: ReadonlyMap<string, string>, options: BuildOptions): BuildResult {
   const errors: UserError[] = [];
-  const files = parseSourceFiles(texts);
+  const files = parseSourceFiles(texts, options.parsed);
   // A file TypeScript cannot parse has no reliable declarations to walk.
   const broken = syntaxErrors(root, files);
   if (broken.length > 0) return { crds: [], errors: broken };

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { buildCrds, type ParsedFiles } from '../crd/build.js';
+import { UserErrors } from '../errors.js';
+import { collectPackageMarkers } from '../markers/collect.js';
+import type { ProjectConfig } from '../project/model.js';
+import { cliVersion } from '../version.js';
+import type { GeneratedFile } from '../writer/index.js';
+import { generateCrds } from './crd.js';
+import { generateRbac } from './rbac.js';
+import { generateSamples } from './samples.js';
+import { generateWebhooks } from './webhook.js';
+
+/** What `opgen manifests` generates from: the PROJECT record and the texts under src/. */
+export interface ManifestInputs {
+  project: ProjectConfig;
+  /** Every TypeScript file under src/ (project-relative path `src/…` → text). */
+  sources: ReadonlyMap<string, string>;
+  /** Files already in config/samples/: samples are written once. */
+  existingSamples: ReadonlySet<string>;
+}
+
+export interface ManifestOptions {
+  /** `--max-desc-len`: shorten schema descriptions to this many characters (0 drops them). */
+  maxDescriptionLength?: number;
+  /** Parsed API files kept between runs (`--watch`): a file whose text is unchanged is not parsed again. */
+  parsed?: ParsedFiles;
+}
+
+/**
+ * CRDs, RBAC roles, webhook configurations and samples of the project at `root`. Pure: reads
+ * nothing from disk.
+ *
+ * @throws UserErrors with every problem found in the API types and markers.
+ */
+export function generateManifests(root: string, inputs: ManifestInputs, options: ManifestOptions = {}): GeneratedFile[] {
+  const { project, sources } = inputs;
+  const apiTexts = new Map(
+    [...sources]
+      .filter(([path]) => path.startsWith('src/api/'))
+      .map(([path, text]): [string, string] => [join(root, path), text])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  const { crds, errors } = buildCrds(root, apiTexts, {
+    project,
+    generatorVersion: cliVersion,
+    maxDescriptionLength: options.maxDescriptionLength,
+    parsed: options.parsed,
+  });
+  const packageMarkers = collectPackageMarkers(sources);
+  const allErrors = [...errors, ...packageMarkers.errors];
+  if (allErrors.length) throw new UserErrors(allErrors);
+
+  const samples = crds.flatMap((crd) =>
+    crd.crd.spec.versions.filter((v) => v.served).map((v) => ({
+      group: crd.group,
+      version: v.name,
+      kind: crd.kind,
+      plural: crd.plural,
+      schema: v.schema.openAPIV3Schema,
+    })),
+  );
+  return [
+    ...generateCrds(crds),
+    ...generateRbac(packageMarkers.rbac, { namespaced: project.namespaced }),
+    ...generateWebhooks(packageMarkers.webhooks),
+    ...generateSamples(samples, inputs.existingSamples, { projectName: project.projectName, domain: project.domain }),
+  ];
+}
