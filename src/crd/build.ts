@@ -17,9 +17,11 @@ import { limitDescriptions } from './descriptions.js';
 import { findVersionFolders, parseSourceFiles, type ParsedFiles, type VersionFolder } from './discover.js';
 
 export type { ParsedFiles } from './discover.js';
+export type { WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { syntaxErrors } from './syntax.js';
+import { keepWalk, recordingIndex, reusableWalks, reuseWalk, type WalkCache } from './walk-cache.js';
 
 export interface BuildOptions {
   project: ProjectConfig;
@@ -28,6 +30,8 @@ export interface BuildOptions {
   maxDescriptionLength?: number;
   /** Files parsed by an earlier build in this process (`--watch`), reused where unchanged. */
   parsed?: ParsedFiles;
+  /** Walks of an earlier build in this process (`--watch`), reused where nothing they depend on changed. */
+  walks?: WalkCache;
 }
 
 export interface BuildResult {
@@ -46,11 +50,24 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
   checkGroupVersions(root, folders, errors);
   const folderOf = new Map<string, VersionFolder>();
   for (const folder of folders) for (const file of folder.files) folderOf.set(file.getFilePath(), folder);
-  const ctx = createContext({ files, root, optionalByDefault: (file) => folderOf.get(file.getFilePath())?.optionalByDefault ?? false });
+  const walks = options.walks;
+  const reusable = walks ? reusableWalks(walks, files) : new Set<string>();
+  let requested = new Set<string>();
+  const index = walks ? recordingIndex(files, () => requested) : files;
+  const ctx = createContext({ files: index, root, optionalByDefault: (file) => folderOf.get(file.getFilePath())?.optionalByDefault ?? false });
 
   const kinds: KindVersion[] = [];
   for (const [path, file] of files) {
     const folder = folderOf.get(path);
+    const kept = walks?.get(path);
+    if (kept && reusable.has(path)) {
+      kinds.push(...reuseWalk(kept, ctx.locations).map((k) => ({ ...k, folder: folder ?? k.folder })));
+      ctx.errors.push(...kept.errors);
+      continue;
+    }
+    requested = new Set();
+    const errorsBefore = ctx.errors.length;
+    const kindsBefore = kinds.length;
     for (const decl of file.getInterfaces()) {
       if (!isRootInterface(decl) || isListInterface(decl)) continue;
       if (!folder) {
@@ -69,7 +86,9 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       }
     }
     if (folder && !folder.skip) checkOtherDeclarations(ctx, file);
+    if (walks) keepWalk(walks, path, { file, kinds: kinds.slice(kindsBefore), errors: ctx.errors.slice(errorsBefore), requested }, ctx.locations);
   }
+  if (walks) for (const path of walks.keys()) if (!files.has(path)) walks.delete(path);
   errors.push(...ctx.errors);
 
   const crds = assembleCrds(kinds, { project: options.project, generatorVersion: options.generatorVersion }, errors);

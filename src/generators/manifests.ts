@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { buildCrds, type ParsedFiles } from '../crd/build.js';
+import { buildCrds, type ParsedFiles, type WalkCache } from '../crd/build.js';
 import { UserErrors } from '../errors.js';
 import { collectPackageMarkers } from '../markers/collect.js';
 import type { ProjectConfig } from '../project/model.js';
@@ -24,6 +24,8 @@ export interface ManifestOptions {
   maxDescriptionLength?: number;
   /** Parsed API files kept between runs (`--watch`): a file whose text is unchanged is not parsed again. */
   parsed?: ParsedFiles;
+  /** Walked API files kept between runs (`--watch`): a file nothing changed under is not walked again. */
+  walks?: WalkCache;
 }
 
 /**
@@ -45,6 +47,7 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
     generatorVersion: cliVersion,
     maxDescriptionLength: options.maxDescriptionLength,
     parsed: options.parsed,
+    walks: options.walks,
   });
   const packageMarkers = collectPackageMarkers(sources);
   const allErrors = [...errors, ...packageMarkers.errors];

@@ -7,7 +7,7 @@
  * @module
  */
 import { join, resolve } from 'node:path';
-import type { ParsedFiles } from '../crd/build.js';
+import type { ParsedFiles, WalkCache } from '../crd/build.js';
 import { UserErrors, formatUserError } from '../errors.js';
 import { generateManifests } from '../generators/manifests.js';
 import { loadProject } from '../project/load.js';
@@ -31,6 +31,7 @@ interface Session {
   maxDescLen?: number;
   sources: Map<string, string>;
   parsed: ParsedFiles;
+  walks: WalkCache;
   /** What this watch last wrote or found up to date, per project-relative path. */
   written: Map<string, string>;
 }
@@ -47,6 +48,7 @@ export async function watchManifests(options: WatchOptions): Promise<void> {
     maxDescLen: options.maxDescLen,
     sources: await readSources(root),
     parsed: new Map(),
+    walks: new Map(),
     written: new Map(),
   };
   // Watching (and Ctrl-C) starts before the first run, so that no save and no SIGINT is missed.
@@ -116,7 +118,7 @@ async function regenerate(session: Session): Promise<void> {
   let files: GeneratedFile[];
   try {
     const inputs = { project: session.project, sources: session.sources, existingSamples: await existingSamples(session.root) };
-    files = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed });
+    files = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks });
   } catch (error) {
     if (!(error instanceof UserErrors)) throw error;
     for (const e of error.errors) process.stderr.write(`${formatUserError(e)}\n`);

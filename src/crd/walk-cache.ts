@@ -1,0 +1,78 @@
+/**
+ * What `--watch` keeps of one build's walk for the next: each API file's walked Kinds and
+ * errors, reused while the file and everything it depends on are unchanged. A file's
+ * dependencies are the files its walk asked the file index for (every import of another API
+ * file is resolved through it, cached types included), so an edit to a file no other file
+ * imports re-walks that file alone.
+ *
+ * @module
+ */
+import type { SourceFile } from 'ts-morph';
+import type { Location, UserError } from '../errors.js';
+import type { FileIndex } from '../schema/resolve.js';
+import type { JSONSchemaProps } from '../schema/types.js';
+import type { KindVersion } from './assemble.js';
+
+/** One file's walk: its Kinds (held as private copies), the errors it found and the files it asked for. */
+interface FileWalk {
+  file: SourceFile;
+  kinds: KindVersion[];
+  locations: WeakMap<JSONSchemaProps, Location>;
+  errors: UserError[];
+  requested: ReadonlySet<string>;
+}
+
+/** Walks kept between builds of one process, by absolute path. */
+export type WalkCache = Map<string, FileWalk>;
+
+/**
+ * The files whose earlier walk can stand, or none when a changed file is one something
+ * depends on (or a version folder's groupversion_info.ts, which every file of it depends on).
+ */
+export function reusableWalks(cache: WalkCache, files: ReadonlyMap<string, SourceFile>): Set<string> {
+  const changed = new Set<string>();
+  for (const [path, file] of files) if (cache.get(path)?.file !== file) changed.add(path);
+  for (const path of cache.keys()) if (!files.has(path)) changed.add(path);
+  if ([...changed].some((path) => /[\\/]groupversion_info\.ts$/.test(path))) return new Set();
+  for (const walk of cache.values()) for (const path of walk.requested) if (changed.has(path)) return new Set();
+  return new Set([...files.keys()].filter((path) => !changed.has(path)));
+}
+
+/** A file index that notes every path asked for into `requested`. */
+export function recordingIndex(files: ReadonlyMap<string, SourceFile>, requested: () => Set<string>): FileIndex {
+  const index = new Map(files);
+  return Object.assign(index, {
+    get(path: string): SourceFile | undefined {
+      requested().add(path);
+      return Map.prototype.get.call(index, path) as SourceFile | undefined;
+    },
+  });
+}
+
+/** Keeps a private copy of a file's walk (the build goes on to change its schemas). */
+export function keepWalk(
+  cache: WalkCache,
+  path: string,
+  walk: Omit<FileWalk, 'locations'>,
+  locations: WeakMap<JSONSchemaProps, Location>,
+): void {
+  const kept = new WeakMap<JSONSchemaProps, Location>();
+  const kinds = walk.kinds.map((k) => ({ ...k, schema: copySchema(k.schema, locations, kept) }));
+  cache.set(path, { ...walk, kinds, locations: kept });
+}
+
+/** A kept walk's Kinds as fresh copies for this build, their locations noted in `locations`. */
+export function reuseWalk(walk: FileWalk, locations: WeakMap<JSONSchemaProps, Location>): KindVersion[] {
+  return walk.kinds.map((k) => ({ ...k, schema: copySchema(k.schema, walk.locations, locations) }));
+}
+
+/** A deep copy of a schema; each node's location in `from` is given to its copy in `to`. */
+function copySchema<T>(value: T, from: WeakMap<JSONSchemaProps, Location>, to: WeakMap<JSONSchemaProps, Location>): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => copySchema(v, from, to)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copySchema((value as Record<string, unknown>)[key], from, to);
+  const location = from.get(value as JSONSchemaProps);
+  if (location) to.set(copy as JSONSchemaProps, location);
+  return copy as T;
+}
