@@ -23,10 +23,19 @@ export function emitPlainDocument(value: unknown): string | undefined {
 /** Thrown (never escapes this module) when the data is not plain JSON. */
 const notPlain = new Error('not plain JSON data');
 
-/** Short strings recur (types, formats, field names); their written forms are remembered. */
+/**
+ * Short strings recur (types, formats, field names); their written forms are remembered, up
+ * to a bound, since `--watch` runs for hours.
+ */
 const valueForms = new Map<string, string>();
 const keyForms = new Map<string, string>();
 const maxRememberedLength = 64;
+const maxRemembered = 20_000;
+
+function remember(forms: Map<string, string>, text: string, form: string): void {
+  if (forms.size >= maxRemembered) forms.clear();
+  forms.set(text, form);
+}
 
 /** A value at `indent`: the indentation its nested lines take. */
 function emitNode(value: unknown, indent: string): string {
@@ -65,7 +74,7 @@ function valueString(value: string, indent: string): string {
   let form = valueForms.get(value);
   if (form === undefined) {
     form = scalarString(value, { indent, implicitKey: false });
-    valueForms.set(value, form);
+    remember(valueForms, value, form);
   }
   return form;
 }
@@ -76,7 +85,7 @@ function keyString(key: string, keyIndent: string): string {
   let form = keyForms.get(key);
   if (form === undefined) {
     form = scalarString(key, { indent: keyIndent, implicitKey: true });
-    keyForms.set(key, form);
+    remember(keyForms, key, form);
   }
   return form;
 }

@@ -11,7 +11,7 @@ import type { SourceFile } from 'ts-morph';
 import type { Location, UserError } from '../errors.js';
 import type { FileIndex } from '../schema/resolve.js';
 import type { JSONSchemaProps } from '../schema/types.js';
-import type { KindVersion } from './assemble.js';
+import type { AssembledCrd, KindVersion } from './assemble.js';
 
 /** One file's walk: its Kinds (held as private copies), the errors it found and the files it asked for. */
 interface FileWalk {
@@ -22,8 +22,18 @@ interface FileWalk {
   requested: ReadonlySet<string>;
 }
 
-/** Walks kept between builds of one process, by absolute path. */
-export type WalkCache = Map<string, FileWalk>;
+/** Walks kept between builds of one process. */
+export interface WalkCache {
+  /** Each API file's walk, by absolute path. */
+  files: Map<string, FileWalk>;
+  /** Each CRD's sources (`group/kind` → its Kinds' folders and versions) in the last build without errors. */
+  crds: Map<string, string>;
+}
+
+/** An empty cache for a first build. */
+export function newWalkCache(): WalkCache {
+  return { files: new Map(), crds: new Map() };
+}
 
 /**
  * The files whose earlier walk can stand, or none when a changed file is one something
@@ -31,10 +41,10 @@ export type WalkCache = Map<string, FileWalk>;
  */
 export function reusableWalks(cache: WalkCache, files: ReadonlyMap<string, SourceFile>): Set<string> {
   const changed = new Set<string>();
-  for (const [path, file] of files) if (cache.get(path)?.file !== file) changed.add(path);
-  for (const path of cache.keys()) if (!files.has(path)) changed.add(path);
+  for (const [path, file] of files) if (cache.files.get(path)?.file !== file) changed.add(path);
+  for (const path of cache.files.keys()) if (!files.has(path)) changed.add(path);
   if ([...changed].some((path) => /[\\/]groupversion_info\.ts$/.test(path))) return new Set();
-  for (const walk of cache.values()) for (const path of walk.requested) if (changed.has(path)) return new Set();
+  for (const walk of cache.files.values()) for (const path of walk.requested) if (changed.has(path)) return new Set();
   return new Set([...files.keys()].filter((path) => !changed.has(path)));
 }
 
@@ -58,12 +68,42 @@ export function keepWalk(
 ): void {
   const kept = new WeakMap<JSONSchemaProps, Location>();
   const kinds = walk.kinds.map((k) => ({ ...k, schema: copySchema(k.schema, locations, kept) }));
-  cache.set(path, { ...walk, kinds, locations: kept });
+  cache.files.set(path, { ...walk, kinds, locations: kept });
 }
 
 /** A kept walk's Kinds as fresh copies for this build, their locations noted in `locations`. */
 export function reuseWalk(walk: FileWalk, locations: WeakMap<JSONSchemaProps, Location>): KindVersion[] {
   return walk.kinds.map((k) => ({ ...k, schema: copySchema(k.schema, walk.locations, locations) }));
+}
+
+/**
+ * The CRDs built from reused walks only, of the same Kinds as in the last build without
+ * errors: they come out exactly as then, so their checks and their YAML can be skipped.
+ */
+export function unchangedCrds(cache: WalkCache, crds: readonly AssembledCrd[], kinds: readonly KindVersion[], reused: ReadonlySet<KindVersion>): Set<AssembledCrd> {
+  const sources = crdSources(kinds);
+  return new Set(
+    crds.filter((crd) => {
+      const own = sources.get(`${crd.group}/${crd.kind}`) ?? [];
+      return own.every((k) => reused.has(k)) && cache.crds.get(`${crd.group}/${crd.kind}`) === signature(own);
+    }),
+  );
+}
+
+/** Notes the CRDs' sources after a build; after one with errors nothing counts as unchanged. */
+export function rememberCrds(cache: WalkCache, kinds: readonly KindVersion[], ok: boolean): void {
+  cache.crds.clear();
+  if (ok) for (const [key, own] of crdSources(kinds)) cache.crds.set(key, signature(own));
+}
+
+function crdSources(kinds: readonly KindVersion[]): Map<string, KindVersion[]> {
+  const byCrd = new Map<string, KindVersion[]>();
+  for (const k of kinds) byCrd.set(`${k.group}/${k.kind}`, [...(byCrd.get(`${k.group}/${k.kind}`) ?? []), k]);
+  return byCrd;
+}
+
+function signature(kinds: readonly KindVersion[]): string {
+  return kinds.map((k) => `${k.folder.dir}:${k.version}`).join('\n');
 }
 
 /** A deep copy of a schema; each node's location in `from` is given to its copy in `to`. */

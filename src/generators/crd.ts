@@ -5,10 +5,15 @@ import { generatedHeader, toYaml } from '../yaml.js';
 /** `config/crd/bases/<group>_<plural>.yaml` for each CRD, keys sorted like controller-gen's output. */
 export function generateCrds(crds: readonly AssembledCrd[]): GeneratedFile[] {
   return crds.map((crd) => ({
-    path: `config/crd/bases/${crd.group}_${crd.plural}.yaml`,
+    path: crdPath(crd),
     content: toYaml([sortKeys(crd.crd)], { header: generatedHeader }),
     ownership: 'generated',
   }));
+}
+
+/** Where a CRD is written, relative to the project root. */
+export function crdPath(crd: Pick<AssembledCrd, 'group' | 'plural'>): string {
+  return `config/crd/bases/${crd.group}_${crd.plural}.yaml`;
 }
 
 /** A copy of `value` with every object's keys in alphabetical order (arrays keep theirs). */

@@ -5,7 +5,7 @@ import { collectPackageMarkers } from '../markers/collect.js';
 import type { ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
 import type { GeneratedFile } from '../writer/index.js';
-import { generateCrds } from './crd.js';
+import { crdPath, generateCrds } from './crd.js';
 import { generateRbac } from './rbac.js';
 import { generateSamples } from './samples.js';
 import { generateWebhooks } from './webhook.js';
@@ -26,6 +26,8 @@ export interface ManifestOptions {
   parsed?: ParsedFiles;
   /** Walked API files kept between runs (`--watch`): a file nothing changed under is not walked again. */
   walks?: WalkCache;
+  /** The CRD files of the last run (`--watch`), reused for CRDs whose Kinds are unchanged. */
+  crdFiles?: Map<string, GeneratedFile>;
 }
 
 /**
@@ -42,7 +44,7 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
       .map(([path, text]): [string, string] => [join(root, path), text])
       .sort(([a], [b]) => a.localeCompare(b)),
   );
-  const { crds, errors } = buildCrds(root, apiTexts, {
+  const { crds, errors, unchanged } = buildCrds(root, apiTexts, {
     project,
     generatorVersion: cliVersion,
     maxDescriptionLength: options.maxDescriptionLength,
@@ -62,8 +64,14 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
       schema: v.schema.openAPIV3Schema,
     })),
   );
+  const kept = options.crdFiles;
+  const crdFiles = crds.map((crd) => (unchanged.has(crd) && kept?.get(crdPath(crd))) || generateCrds([crd])[0]!);
+  if (kept) {
+    kept.clear();
+    for (const file of crdFiles) kept.set(file.path, file);
+  }
   return [
-    ...generateCrds(crds),
+    ...crdFiles,
     ...generateRbac(packageMarkers.rbac, { namespaced: project.namespaced }),
     ...generateWebhooks(packageMarkers.webhooks),
     ...generateSamples(samples, inputs.existingSamples, { projectName: project.projectName, domain: project.domain }),

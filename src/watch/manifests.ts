@@ -7,7 +7,7 @@
  * @module
  */
 import { join, resolve } from 'node:path';
-import type { ParsedFiles, WalkCache } from '../crd/build.js';
+import { type ParsedFiles, type WalkCache, newWalkCache } from '../crd/build.js';
 import { UserErrors, formatUserError } from '../errors.js';
 import { generateManifests } from '../generators/manifests.js';
 import { loadProject } from '../project/load.js';
@@ -32,6 +32,7 @@ interface Session {
   sources: Map<string, string>;
   parsed: ParsedFiles;
   walks: WalkCache;
+  crdFiles: Map<string, GeneratedFile>;
   /** What this watch last wrote or found up to date, per project-relative path. */
   written: Map<string, string>;
 }
@@ -48,7 +49,8 @@ export async function watchManifests(options: WatchOptions): Promise<void> {
     maxDescLen: options.maxDescLen,
     sources: await readSources(root),
     parsed: new Map(),
-    walks: new Map(),
+    walks: newWalkCache(),
+    crdFiles: new Map(),
     written: new Map(),
   };
   // Watching (and Ctrl-C) starts before the first run, so that no save and no SIGINT is missed.
@@ -75,7 +77,7 @@ export async function watchManifests(options: WatchOptions): Promise<void> {
       tree.close();
       process.off('SIGINT', stop);
       options.signal?.removeEventListener('abort', stop);
-      void running.then(done);
+      void running.then(done, done);
     };
   });
   process.on('SIGINT', stop);
@@ -118,7 +120,7 @@ async function regenerate(session: Session): Promise<void> {
   let files: GeneratedFile[];
   try {
     const inputs = { project: session.project, sources: session.sources, existingSamples: await existingSamples(session.root) };
-    files = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks });
+    files = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks, crdFiles: session.crdFiles });
   } catch (error) {
     if (!(error instanceof UserErrors)) throw error;
     for (const e of error.errors) process.stderr.write(`${formatUserError(e)}\n`);

@@ -1,7 +1,7 @@
 import { type FSWatcher, readdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 
-/** A watch on every folder of a tree; `sync` picks up folders created or removed since. */
+/** A watch on every folder of a tree; `sync` picks up folders created or removed since, until `close`. */
 export interface TreeWatch {
   sync(): void;
   close(): void;
@@ -14,7 +14,9 @@ export interface TreeWatch {
  */
 export function watchTree(dir: string, onChange: () => void): TreeWatch {
   const watchers = new Map<string, FSWatcher>();
+  let closed = false;
   const sync = () => {
+    if (closed) return;
     const wanted = new Set([dir, ...folders(dir)]);
     for (const [path, watcher] of watchers) {
       if (!wanted.has(path)) {
@@ -38,6 +40,7 @@ export function watchTree(dir: string, onChange: () => void): TreeWatch {
   return {
     sync,
     close: () => {
+      closed = true;
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ParsedFiles, type WalkCache, buildCrds } from '../../src/crd/build.js';
+import { type ParsedFiles, buildCrds, newWalkCache } from '../../src/crd/build.js';
 import { formatUserError } from '../../src/errors.js';
 import type { ProjectConfig } from '../../src/project/model.js';
 
@@ -28,7 +28,7 @@ function texts(files: Files): Map<string, string> {
 /** Builds each state in turn with one set of kept parses and walks, checking each against a fresh build. */
 function expectSameAsFresh(...states: Files[]): void {
   const parsed: ParsedFiles = new Map();
-  const walks: WalkCache = new Map();
+  const walks = newWalkCache();
   for (const files of states) {
     const kept = outcome(buildCrds('/p', texts(files), { project, generatorVersion: '1', parsed, walks }));
     expect(kept).toEqual(fresh(files));

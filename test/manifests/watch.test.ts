@@ -140,6 +140,17 @@ describe('opgen manifests --watch', () => {
     expect(await watch.exited).toBe(0);
   });
 
+  it('exits cleanly on SIGINT in the middle of a regeneration', async () => {
+    const dir = project();
+    const watch = await startWatch(dir);
+    const types = join(dir, typesPath);
+    writeFileSync(types, withField(readFileSync(types, 'utf8'), 'label'));
+    await new Promise((done) => setTimeout(done, 30)); // past the settling delay: the regeneration has begun
+    watch.child.kill('SIGINT');
+    expect(await watch.until(/stopped watching/)).toBeTruthy();
+    expect(await watch.exited).toBe(0);
+  });
+
   it('refuses --watch with --check', async () => {
     const result = await run('node', [bin, 'manifests', '--watch', '--check', '--dir', project()]).catch((e: { code: number; stderr: string }) => e);
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('--watch and --check cannot be used together') });
