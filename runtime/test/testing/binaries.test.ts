@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { binariesCacheDir, KUBERNETES_VERSION, resolveBinaries } from '../../src/testing/index.js';
 
-const controlplaneDir = fileURLToPath(new URL('../../../hack/controlplane/', import.meta.url));
+// The script ships in the package (package.json `files`), so installed projects can build.
+const controlplaneDir = fileURLToPath(new URL('../../controlplane/', import.meta.url));
+const buildScript = join(controlplaneDir, 'build.sh');
 const versions = Object.fromEntries(
   [...readFileSync(join(controlplaneDir, 'versions.env'), 'utf8').matchAll(/^(\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]),
 );
@@ -23,7 +25,7 @@ describe('control plane binaries', () => {
   });
 
   it('looks in the directory the build script fills', () => {
-    const printed = execFileSync('bash', [join(controlplaneDir, 'build.sh'), '--print'], { encoding: 'utf8' }).trim();
+    const printed = execFileSync('bash', [buildScript, '--print'], { encoding: 'utf8' }).trim();
     expect(binariesCacheDir()).toBe(printed);
     expect(binariesCacheDir({ OPGEN_CACHE_DIR: '/c' })).toBe(`/c/controlplane/${KUBERNETES_VERSION}`);
     expect(binariesCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(`/x/opgen/controlplane/${KUBERNETES_VERSION}`);
@@ -64,5 +66,6 @@ describe('control plane binaries', () => {
     );
     await expect(failure).rejects.toThrow(`setup-envtest use ${KUBERNETES_VERSION} -p path`);
     await expect(failure).rejects.toThrow('setup-envtest has no kube-controller-manager');
+    await expect(failure).rejects.toThrow(`Either install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${buildScript}\`)`);
   });
 });
