@@ -8,8 +8,8 @@ import { startRegistry, type Registry } from './verdaccio.js';
 
 // The way users get opgen: both packages published to a registry exactly as a release
 // publishes them (`npm publish`, its prepack build), then, in an empty directory whose only
-// registry is that one, the README's "Getting started" word for word, ending with the new
-// project's own tests against a real control plane. Third-party packages come through the
+// registry is that one, the commands of README.md's "Getting started" as written there,
+// ending with the new project's own tests against a real control plane. Third-party packages come through the
 // registry's uplink, so this needs the npm registry (and Go, if the control plane cache is cold).
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,6 +51,17 @@ function userEnv(reg: Registry): NodeJS.ProcessEnv {
   };
 }
 
+/** The commands of README.md's "Getting started", one a line, without their comments. */
+async function gettingStarted(): Promise<string[]> {
+  const readme = await readFile(join(repo, 'README.md'), 'utf8');
+  const block = /^## Getting started\n[\s\S]*?^```sh\n([\s\S]*?)^```/m.exec(readme);
+  if (!block) throw new Error('README.md has no sh block under "## Getting started"');
+  return block[1]!
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean);
+}
+
 /** Runs one step; fails the test with the step's whole output when it fails. */
 async function step(cwd: string, env: NodeJS.ProcessEnv, command: string, ...args: string[]): Promise<string> {
   const result = await execa(command, args, { cwd, env, extendEnv: false, all: true, reject: false });
@@ -69,23 +80,34 @@ describe('opgen from a registry', () => {
       const published = await step(work, env, 'npm', 'view', '@opgen/runtime', 'version');
       expect(published.trim()).toBe(version);
 
-      const project = join(work, 'widget-operator');
+      const [first, ...commands] = await gettingStarted();
+      // What the README must keep showing, so that this test keeps proving it.
+      expect(commands).toEqual([
+        'npx --yes opgen@latest init --domain example.com',
+        'npx opgen create api --group web --version v1 --kind Widget',
+        'npx opgen manifests',
+        'npm run build',
+        'npx tsc --noEmit',
+        'npm test',
+      ]);
+      const made = /^mkdir (\S+) && cd \1$/.exec(first ?? '');
+      expect(made, `README's Getting started begins with mkdir <dir> && cd <dir>, not: ${first}`).not.toBeNull();
+      const project = join(work, made![1]!);
       await mkdir(project);
-      // README.md, "Getting started", as written there.
-      await step(project, env, 'npx', '--yes', 'opgen@latest', 'init', '--domain', 'example.com');
-      const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as {
-        dependencies: Record<string, string>;
-        devDependencies: Record<string, string>;
-      };
-      expect(manifest.dependencies['@opgen/runtime']).toBe(`^${version}`);
-      expect(manifest.devDependencies.opgen).toBe(`^${version}`);
-
-      await step(project, env, 'npx', 'opgen', 'create', 'api', '--group', 'web', '--version', 'v1', '--kind', 'Widget');
-      await step(project, env, 'npx', 'opgen', 'manifests');
-      await step(project, env, 'npm', 'run', 'build');
-      await step(project, env, 'npx', 'tsc', '--noEmit');
-      const tests = await step(project, env, 'npm', 'test');
-      expect(tests).toMatch(/Tests\s+1 passed \(1\)/);
+      let output = '';
+      for (const command of commands) {
+        const [program, ...args] = command.split(/\s+/);
+        output = await step(project, env, program!, ...args);
+        if (args.includes('init')) {
+          const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as {
+            dependencies: Record<string, string>;
+            devDependencies: Record<string, string>;
+          };
+          expect(manifest.dependencies['@opgen/runtime']).toBe(`^${version}`);
+          expect(manifest.devDependencies.opgen).toBe(`^${version}`);
+        }
+      }
+      expect(output).toMatch(/Tests\s+1 passed \(1\)/);
     },
     20 * 60_000,
   );
