@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +109,17 @@ describe('opgen from a registry', () => {
         }
       }
       expect(output).toMatch(/Tests\s+1 passed \(1\)/);
+
+      // With no binaries anywhere and no Go, the installed runtime names its own build script.
+      const script = join(project, 'node_modules/@opgen/runtime/controlplane/build.sh');
+      const missing = await execa(
+        process.execPath,
+        ['--input-type=module', '-e', "await (await import('@opgen/runtime/testing')).resolveBinaries({ env: { PATH: '', OPGEN_CACHE_DIR: 'none' } })"],
+        { cwd: project, env, extendEnv: false, reject: false },
+      );
+      expect(missing.exitCode).toBe(1);
+      expect(missing.stderr).toContain(`install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${script}\`)`);
+      expect(existsSync(script)).toBe(true);
     },
     20 * 60_000,
   );

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,26 @@ describe('control plane binaries', () => {
       kubeApiServer: join(assets, 'kube-apiserver'),
       kubeControllerManager: cached.kubeControllerManager,
     });
+  });
+
+  it('builds missing binaries with the shipped script when Go is there, saying so as it goes', async () => {
+    // A Go whose builds fail at once: what matters is what the user sees before and after.
+    const bin = join(scratch, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'go'), '#!/bin/sh\n[ "$1" = version ] && { echo "go version go1.26 linux/amd64"; exit 0; }\necho "go: build failed" >&2\nexit 1\n', { mode: 0o755 });
+    const env = { PATH: `${bin}:${process.env.PATH}`, OPGEN_CACHE_DIR: join(scratch, 'cache') };
+    const runtimeDist = fileURLToPath(new URL('../../dist/testing/index.js', import.meta.url));
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await (await import(${JSON.stringify(runtimeDist)})).resolveBinaries({ env: ${JSON.stringify(env)} })`],
+      { encoding: 'utf8' },
+    );
+    const cache = join(scratch, 'cache', 'controlplane', KUBERNETES_VERSION);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`controlplane: etcd, kube-apiserver not found; building them with Go into ${cache} (once per Kubernetes version; a cold build takes many minutes)\n`);
+    expect(run.stderr).toContain(`controlplane: building etcd v${versions.ETCD_VERSION}\n`);
+    expect(run.stderr).toContain('go: build failed\n');
+    expect(run.stderr).toContain(`${buildScript} failed (exit 1); see its output above`);
   });
 
   it('says how to get binaries when none are found and Go is absent', async () => {
