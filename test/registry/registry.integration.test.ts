@@ -64,10 +64,10 @@ async function gettingStarted(): Promise<string[]> {
 }
 
 /** Runs one step; fails the test with the step's whole output when it fails. */
-async function step(cwd: string, env: NodeJS.ProcessEnv, command: string, ...args: string[]): Promise<string> {
+async function step(cwd: string, env: NodeJS.ProcessEnv, command: string, ...args: string[]): Promise<{ stdout: string; all: string }> {
   const result = await execa(command, args, { cwd, env, extendEnv: false, all: true, reject: false });
   expect(result.exitCode, `${command} ${args.join(' ')} in ${cwd} failed:\n${result.all}`).toBe(0);
-  return result.all;
+  return result;
 }
 
 describe('opgen from a registry', () => {
@@ -79,7 +79,7 @@ describe('opgen from a registry', () => {
 
       for (const dir of [join(repo, 'runtime'), repo]) await step(dir, env, 'npm', 'publish', '--registry', reg.url);
       const published = await step(work, env, 'npm', 'view', '@opgen/runtime', 'version');
-      expect(published.trim()).toBe(version);
+      expect(published.stdout.trim()).toBe(version);
 
       const [first, ...commands] = await gettingStarted();
       // What the README must keep showing, so that this test keeps proving it.
@@ -98,7 +98,7 @@ describe('opgen from a registry', () => {
       let output = '';
       for (const command of commands) {
         const [program, ...args] = command.split(/\s+/);
-        output = await step(project, env, program!, ...args);
+        output = (await step(project, env, program!, ...args)).all;
         if (args.includes('init')) {
           const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as {
             dependencies: Record<string, string>;
