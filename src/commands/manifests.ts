@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { clientDependencyErrors } from '../crd/client-dependency.js';
 import { UserError, UserErrors } from '../errors.js';
-import { generateManifests } from '../generators/manifests.js';
+import { apiTexts, generateManifests } from '../generators/manifests.js';
 import { loadProject } from '../project/load.js';
 import { existingSamples, readSources } from '../project/sources.js';
 import { paint } from '../ui.js';
@@ -40,7 +41,8 @@ function nonNegativeInteger(value: string): number {
 export async function runManifests(options: ManifestsOptions): Promise<void> {
   const root = resolve(options.dir);
   const project = await loadProject(root, 'opgen manifests');
-  const inputs = { project, sources: await readSources(root), existingSamples: await existingSamples(root) };
+  const sources = await readSources(root);
+  const inputs = { project, sources, existingSamples: await existingSamples(root), dependencyErrors: await clientDependencyErrors(root, apiTexts(root, sources)) };
   const files = generateManifests(root, inputs, { maxDescriptionLength: options.maxDescLen });
   const changes = await planChanges(root, files);
   if (options.check) {

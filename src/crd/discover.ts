@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { readFile, readdir } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
 import { readComment } from '../markers/block.js';
@@ -29,8 +28,6 @@ export interface VersionFolder {
   /** `+kubebuilder:skip:description`: no descriptions in this folder's schemas. */
   skipDescriptions: boolean;
 }
-
-const apiDir = 'src/api';
 
 /** Parsed API files kept between runs of one process (absolute path → text and its parse). */
 export type ParsedFiles = Map<string, { text: string; file: SourceFile }>;
@@ -55,26 +52,6 @@ export function parseSourceFiles(texts: ReadonlyMap<string, string>, parsed?: Pa
   }
   if (parsed) for (const path of parsed.keys()) if (!texts.has(path)) parsed.delete(path);
   return files;
-}
-
-/** Reads every API file of the project at `root`. */
-export async function readApiFiles(root: string): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  let entries: string[];
-  try {
-    entries = await readdir(join(root, apiDir), { recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return texts;
-    throw error;
-  }
-  const wanted = entries.filter((e) => /\.m?ts$/.test(e) && !/\.(d|test|spec)\.m?ts$/.test(e)).sort();
-  await Promise.all(
-    wanted.map(async (entry) => {
-      const path = join(root, apiDir, entry);
-      texts.set(path, await readFile(path, 'utf8'));
-    }),
-  );
-  return new Map([...texts].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Finds the version folders among the API files; problems with their file-level markers go to `errors`. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildCrds, type ParsedFiles, type WalkCache } from '../crd/build.js';
-import { UserErrors } from '../errors.js';
+import { type UserError, UserErrors } from '../errors.js';
 import { collectPackageMarkers } from '../markers/collect.js';
 import type { ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
@@ -10,6 +10,16 @@ import { generateRbac } from './rbac.js';
 import { generateSamples } from './samples.js';
 import { generateWebhooks } from './webhook.js';
 
+/** The API files among the sources, by absolute path in path order, as buildCrds takes them. */
+export function apiTexts(root: string, sources: ReadonlyMap<string, string>): Map<string, string> {
+  return new Map(
+    [...sources]
+      .filter(([path]) => path.startsWith('src/api/'))
+      .map(([path, text]): [string, string] => [join(root, path), text])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
 /** What `opgen manifests` generates from: the PROJECT record and the texts under src/. */
 export interface ManifestInputs {
   project: ProjectConfig;
@@ -17,6 +27,8 @@ export interface ManifestInputs {
   sources: ReadonlyMap<string, string>;
   /** Files already in config/samples/: samples are written once. */
   existingSamples: ReadonlySet<string>;
+  /** Problems found outside the sources (an import of a package the project does not depend on), reported first. */
+  dependencyErrors?: readonly UserError[];
 }
 
 export interface ManifestOptions {
@@ -38,13 +50,7 @@ export interface ManifestOptions {
  */
 export function generateManifests(root: string, inputs: ManifestInputs, options: ManifestOptions = {}): GeneratedFile[] {
   const { project, sources } = inputs;
-  const apiTexts = new Map(
-    [...sources]
-      .filter(([path]) => path.startsWith('src/api/'))
-      .map(([path, text]): [string, string] => [join(root, path), text])
-      .sort(([a], [b]) => a.localeCompare(b)),
-  );
-  const { crds, errors, unchanged } = buildCrds(root, apiTexts, {
+  const { crds, errors, unchanged } = buildCrds(root, apiTexts(root, sources), {
     project,
     generatorVersion: cliVersion,
     maxDescriptionLength: options.maxDescriptionLength,
@@ -52,7 +58,7 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
     walks: options.walks,
   });
   const packageMarkers = collectPackageMarkers(sources);
-  const allErrors = [...errors, ...packageMarkers.errors];
+  const allErrors = [...(inputs.dependencyErrors ?? []), ...errors, ...packageMarkers.errors];
   if (allErrors.length) throw new UserErrors(allErrors);
 
   const samples = crds.flatMap((crd) =>

@@ -8,8 +8,9 @@
  */
 import { join, resolve } from 'node:path';
 import { type ParsedFiles, type WalkCache, newWalkCache } from '../crd/build.js';
+import { clientDependencyErrors } from '../crd/client-dependency.js';
 import { UserErrors, formatUserError } from '../errors.js';
-import { generateManifests } from '../generators/manifests.js';
+import { apiTexts, generateManifests } from '../generators/manifests.js';
 import { loadProject } from '../project/load.js';
 import type { ProjectConfig } from '../project/model.js';
 import { existingSamples, readSources } from '../project/sources.js';
@@ -119,7 +120,12 @@ async function regenerate(session: Session): Promise<void> {
   const started = performance.now();
   let files: GeneratedFile[];
   try {
-    const inputs = { project: session.project, sources: session.sources, existingSamples: await existingSamples(session.root) };
+    const inputs = {
+      project: session.project,
+      sources: session.sources,
+      existingSamples: await existingSamples(session.root),
+      dependencyErrors: await clientDependencyErrors(session.root, apiTexts(session.root, session.sources)),
+    };
     files = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks, crdFiles: session.crdFiles });
   } catch (error) {
     if (!(error instanceof UserErrors)) throw error;
