@@ -21,7 +21,7 @@ export { newWalkCache, type WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { syntaxErrors } from './syntax.js';
-import { keepWalk, recordingIndex, rememberCrds, reusableWalks, reuseWalk, unchangedCrds, type WalkCache } from './walk-cache.js';
+import { keepWalk, recordingIndex, rememberCrds, reusableWalks, unchangedCrds, type WalkCache } from './walk-cache.js';
 
 export interface BuildOptions {
   project: ProjectConfig;
@@ -61,13 +61,15 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
   let requested = new Set<string>();
   const index = walks ? recordingIndex(files, () => requested) : files;
   const ctx = createContext({ files: index, root, optionalByDefault: (file) => folderOf.get(file.getFilePath())?.optionalByDefault ?? false });
+  // Reused schemas keep the locations their walk noted.
+  if (walks) ctx.locations = walks.locations;
 
   const kinds: KindVersion[] = [];
   for (const [path, file] of files) {
     const folder = folderOf.get(path);
     const kept = walks?.files.get(path);
     if (kept && reusable.has(path)) {
-      const again = reuseWalk(kept, ctx.locations).map((k) => ({ ...k, folder: folder ?? k.folder }));
+      const again = kept.kinds.map((k) => ({ ...k, folder: folder ?? k.folder }));
       for (const k of again) reused.add(k);
       kinds.push(...again);
       ctx.errors.push(...kept.errors);
@@ -94,7 +96,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       }
     }
     if (folder && !folder.skip) checkOtherDeclarations(ctx, file);
-    if (walks) keepWalk(walks, path, { file, kinds: kinds.slice(kindsBefore), errors: ctx.errors.slice(errorsBefore), requested }, ctx.locations);
+    if (walks) keepWalk(walks, path, { file, kinds: kinds.slice(kindsBefore), errors: ctx.errors.slice(errorsBefore), requested });
   }
   if (walks) for (const path of walks.files.keys()) if (!files.has(path)) walks.files.delete(path);
   errors.push(...ctx.errors);

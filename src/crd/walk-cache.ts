@@ -13,11 +13,10 @@ import type { FileIndex } from '../schema/resolve.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 import type { AssembledCrd, KindVersion } from './assemble.js';
 
-/** One file's walk: its Kinds (held as private copies), the errors it found and the files it asked for. */
+/** One file's walk: its Kinds, the errors it found and the files it asked for. */
 interface FileWalk {
   file: SourceFile;
   kinds: KindVersion[];
-  locations: WeakMap<JSONSchemaProps, Location>;
   errors: UserError[];
   requested: ReadonlySet<string>;
 }
@@ -28,11 +27,13 @@ export interface WalkCache {
   files: Map<string, FileWalk>;
   /** Each CRD's sources (`group/kind` → its Kinds' folders and versions) in the last build without errors. */
   crds: Map<string, string>;
+  /** Where each schema node was declared, for every build of the process (the walk context's `locations`). */
+  locations: WeakMap<JSONSchemaProps, Location>;
 }
 
 /** An empty cache for a first build. */
 export function newWalkCache(): WalkCache {
-  return { files: new Map(), crds: new Map() };
+  return { files: new Map(), crds: new Map(), locations: new WeakMap() };
 }
 
 /**
@@ -59,21 +60,13 @@ export function recordingIndex(files: ReadonlyMap<string, SourceFile>, requested
   });
 }
 
-/** Keeps a private copy of a file's walk (the build goes on to change its schemas). */
-export function keepWalk(
-  cache: WalkCache,
-  path: string,
-  walk: Omit<FileWalk, 'locations'>,
-  locations: WeakMap<JSONSchemaProps, Location>,
-): void {
-  const kept = new WeakMap<JSONSchemaProps, Location>();
-  const kinds = walk.kinds.map((k) => ({ ...k, schema: copySchema(k.schema, locations, kept) }));
-  cache.files.set(path, { ...walk, kinds, locations: kept });
-}
-
-/** A kept walk's Kinds as fresh copies for this build, their locations noted in `locations`. */
-export function reuseWalk(walk: FileWalk, locations: WeakMap<JSONSchemaProps, Location>): KindVersion[] {
-  return walk.kinds.map((k) => ({ ...k, schema: copySchema(k.schema, walk.locations, locations) }));
+/**
+ * Keeps a file's walk. Its schemas are handed to later builds as they are, not copied:
+ * after the walk a build only reads them, but for `--max-desc-len`, which gives the same
+ * result however often it is applied.
+ */
+export function keepWalk(cache: WalkCache, path: string, walk: FileWalk): void {
+  cache.files.set(path, walk);
 }
 
 /**
@@ -104,15 +97,4 @@ function crdSources(kinds: readonly KindVersion[]): Map<string, KindVersion[]> {
 
 function signature(kinds: readonly KindVersion[]): string {
   return kinds.map((k) => `${k.folder.dir}:${k.version}`).join('\n');
-}
-
-/** A deep copy of a schema; each node's location in `from` is given to its copy in `to`. */
-function copySchema<T>(value: T, from: WeakMap<JSONSchemaProps, Location>, to: WeakMap<JSONSchemaProps, Location>): T {
-  if (Array.isArray(value)) return value.map((v: unknown) => copySchema(v, from, to)) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = copySchema((value as Record<string, unknown>)[key], from, to);
-  const location = from.get(value as JSONSchemaProps);
-  if (location) to.set(copy as JSONSchemaProps, location);
-  return copy as T;
 }

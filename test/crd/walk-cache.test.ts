@@ -13,8 +13,8 @@ const kind = (name: string, body: string, head = '') =>
 
 type Files = Record<string, string>;
 
-function fresh(files: Files) {
-  return outcome(buildCrds('/p', texts(files), { project, generatorVersion: '1' }));
+function fresh(files: Files, maxDescriptionLength?: number) {
+  return outcome(buildCrds('/p', texts(files), { project, generatorVersion: '1', maxDescriptionLength }));
 }
 
 function outcome(result: ReturnType<typeof buildCrds>) {
@@ -27,11 +27,15 @@ function texts(files: Files): Map<string, string> {
 
 /** Builds each state in turn with one set of kept parses and walks, checking each against a fresh build. */
 function expectSameAsFresh(...states: Files[]): void {
+  expectSameAsFreshWith(undefined, ...states);
+}
+
+function expectSameAsFreshWith(maxDescriptionLength: number | undefined, ...states: Files[]): void {
   const parsed: ParsedFiles = new Map();
   const walks = newWalkCache();
   for (const files of states) {
-    const kept = outcome(buildCrds('/p', texts(files), { project, generatorVersion: '1', parsed, walks }));
-    expect(kept).toEqual(fresh(files));
+    const kept = outcome(buildCrds('/p', texts(files), { project, generatorVersion: '1', parsed, walks, maxDescriptionLength }));
+    expect(kept).toEqual(fresh(files, maxDescriptionLength));
   }
 }
 
@@ -61,6 +65,11 @@ describe('builds that reuse earlier walks', () => {
     const bad = { ...base, 'b.ts': kind('Beta', 'size?: string;\n  /** +kubebuilder:validation:Minimum=x */\n  n?: number;') };
     expectSameAsFresh(base, bad, bad, base);
     expect(fresh(bad).errors.length).toBeGreaterThan(0);
+  });
+
+  it('match a fresh build with --max-desc-len, which shortens the descriptions of reused schemas again', () => {
+    const described = { ...base, 'b.ts': kind('Beta', '/** The size of the volume. It is given in GiB. */\n  size: string;') };
+    for (const max of [0, 12]) expectSameAsFreshWith(max, described, { ...described, 'a.ts': `${base['a.ts']}\n` }, described);
   });
 
   it('match a fresh build when groupversion_info.ts changes', () => {
