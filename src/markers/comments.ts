@@ -111,7 +111,8 @@ export function leadingCommentLines(node: Node): CommentLine[] {
  * Every comment range of a file, in order, read from the syntax tree so that `//` inside
  * strings and templates is never taken for a comment. Comments are trivia between tokens;
  * the trivia at each node's and node list's start and end covers every place a comment can
- * stand in a declaration, without materialising the tokens (which cost about a quarter of the build in a 100-kind API).
+ * stand in a declaration, without materialising the tokens (which cost about a quarter of
+ * the build in a 100-kind API).
  */
 export function fileCommentRanges(sourceFile: SourceFile): CommentRange[] {
   const text = sourceFile.getFullText();
