@@ -57,9 +57,10 @@ function commentsAbove(text: string, fullStart: number, start: number): { doc: C
   // gaps[i]: newlines between group i and what follows it (the next group or the node).
   const gaps: number[] = [];
   let next = start;
-  for (let i = ranges.length - 1; i >= 0; i--) {
-    const range = ranges[i]!;
-    const newlines = (text.slice(range.end, next).match(/\n/g) ?? []).length;
+  for (let r = ranges.length - 1; r >= 0; r--) {
+    const range = ranges[r]!;
+    let newlines = 0;
+    for (let i = range.end; i < next; i++) if (text.charCodeAt(i) === 10) newlines++;
     if (newlines > 1 || !groups.length) {
       groups.unshift([range]);
       gaps.unshift(newlines);
