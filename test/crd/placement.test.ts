@@ -183,6 +183,32 @@ export interface FooList {
     ]);
   });
 
+  it('finds stray markers in empty bodies, after an opening brace and inside type expressions, but not in strings', () => {
+    const { errors } = build(
+      cronJob.concat(
+        [
+          'export interface Empty {',
+          '  // +kubebuilder:validation:MinProperties=1',
+          '}',
+          'export interface Brace { // +kubebuilder:validation:MaxProperties=2',
+          '  a?: string;',
+          '}',
+          'export type Mode =',
+          "  | 'a'",
+          '  // +kubebuilder:validation:MaxLength=3',
+          "  | 'b';",
+          "export const url = 'http://example.com/ // +kubebuilder:validation:Minimum=1';",
+          '',
+        ].join('\n'),
+      ),
+    );
+    expect(errors.map((e) => e.split(' belongs')[0])).toEqual([
+      'src/api/v1/cronjob_types.ts:51:6: error: +kubebuilder:validation:MinProperties',
+      'src/api/v1/cronjob_types.ts:53:29: error: +kubebuilder:validation:MaxProperties',
+      'src/api/v1/cronjob_types.ts:58:6: error: +kubebuilder:validation:MaxLength',
+    ]);
+  });
+
   it('leaves RBAC and other generators\' markers alone wherever they are', () => {
     const { errors } = build(`${cronJob}\n// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get\n// +kubebuilder:scaffold:imports\n`);
     expect(errors).toEqual([]);
