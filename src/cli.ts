@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { UserError, UserErrors, formatUserError } from './errors.js';
+import { commandSummaries } from './command-summaries.js';
 import { paint } from './ui.js';
 import { cliVersion } from './version.js';
 
@@ -16,12 +17,12 @@ const commandModules: Record<string, () => Promise<Command>> = {
 };
 
 /**
- * The opgen program with the command `argv` names registered, or every command when it
- * names none it knows (for help and "did you mean"); exported for tests.
+ * The opgen program. With `argv`, only the command it runs is loaded; the others are listed
+ * from their summaries (`opgen --help` and `opgen version` load neither the scaffolding
+ * templates nor TypeScript). Without, every command is loaded (for tests that walk them all).
  */
-export async function program(argv: readonly string[] = []): Promise<Command> {
-  const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  const wanted = named !== undefined && Object.hasOwn(commandModules, named) ? [named] : Object.keys(commandModules);
+export async function program(argv?: readonly string[]): Promise<Command> {
+  const wanted = argv ? commandToRun(argv) : undefined;
   const cli = new Command('opgen')
     .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
     .version(cliVersion, '-V, --version-flag', 'print the opgen version')
@@ -29,8 +30,28 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
-  for (const command of await Promise.all(wanted.map((name) => commandModules[name]!()))) cli.addCommand(command);
+  const summarised = new Map<Command, string>();
+  const commands = await Promise.all(
+    commandSummaries.map(async (summary) => {
+      if (argv === undefined || summary.name === wanted) return commandModules[summary.name]!();
+      const standIn = new Command(summary.name).description(summary.description);
+      summarised.set(standIn, summary.term);
+      return standIn;
+    }),
+  );
+  for (const command of commands) cli.addCommand(command);
+  if (summarised.size) {
+    const listed = cli.createHelp();
+    cli.configureHelp({ subcommandTerm: (command) => summarised.get(command) ?? listed.subcommandTerm(command) });
+  }
   return cli;
+}
+
+/** The command `argv` runs, also through `opgen help <command>`. */
+function commandToRun(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const named = words[0] === 'help' ? words[1] : words[0];
+  return named !== undefined && Object.hasOwn(commandModules, named) ? named : undefined;
 }
 
 /**
