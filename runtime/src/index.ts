@@ -49,6 +49,7 @@ export {
   isInvalid,
   isForbidden,
   isNotFound,
+  isTooManyRequests,
   retryOnConflict,
   formatMicroTime,
   formatTime,
@@ -63,6 +64,7 @@ export {
   type RetryOptions,
   type AsJson,
   type LoggerLike,
+  type TransportObserver,
 } from './client/index.js';
 export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
 export {

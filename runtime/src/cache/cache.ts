@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Kind } from '../api/kind.js';
 import { silentLogger, type LoggerLike } from '../client/logger.js';
-import { createTransport } from '../client/transport.js';
+import { createTransport, type TransportObserver } from '../client/transport.js';
 import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
@@ -14,6 +14,10 @@ export interface CacheOptions {
   logger?: LoggerLike;
   /** Retry delays of failing lists and watches; default 0.8 s → 30 s. */
   backoff?: BackoffOptions;
+  /** Silence after which a watch is presumed dead and reopened; default 75 000 ms (see `InformerOptions`). */
+  watchIdleMs?: number;
+  /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
+  observer?: TransportObserver;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface CacheOptions {
  */
 export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}): Cache {
   // A list page of a large collection can take a while on a busy server.
-  const transport = createTransport(kubeConfig, { timeoutMs: 60_000 });
+  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer });
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;
@@ -36,7 +40,7 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
       const key = keyOf(kind);
       let informer = informers.get(key) as RunnableInformer<T> | undefined;
       if (!informer) {
-        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff });
+        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff, watchIdleMs: options.watchIdleMs });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);
       }

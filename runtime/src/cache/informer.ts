@@ -1,5 +1,5 @@
 import type { Kind } from '../api/kind.js';
-import { isGone } from '../client/errors.js';
+import { ApiError, isGone } from '../client/errors.js';
 import { listAll } from '../client/list.js';
 import type { LoggerLike } from '../client/logger.js';
 import { kindLabel } from '../client/paths.js';
@@ -10,13 +10,20 @@ import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { diffRelist } from './diff.js';
 import { createStore, keyOf } from './store.js';
 import type { EventHandler, Informer, InformerHealth } from './types.js';
-import { watchOnce, type WatchEvent } from './watch.js';
+import { WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
 
 export interface InformerOptions {
   /** Watch namespaced kinds in this namespace only. */
   namespace?: string;
   logger: LoggerLike;
   backoff?: BackoffOptions;
+  /**
+   * A watch that delivers nothing, not even a bookmark, for this long is presumed dead and
+   * reopened from the last resourceVersion; default 75 000 ms. The API server sends every
+   * bookmark-enabled watch a bookmark about once a minute, so on a healthy connection
+   * silence never lasts that long, whereas a half-open one is silent forever.
+   */
+  watchIdleMs?: number;
 }
 
 /** An informer the cache can start; see {@link Informer} for what users see. */
@@ -27,6 +34,7 @@ export interface RunnableInformer<T extends KubeObject> extends Informer<T> {
 
 /** A watch that delivered something, or stayed open this long, was healthy: backoff restarts. */
 const HEALTHY_WATCH_MS = 10_000;
+const DEFAULT_WATCH_IDLE_MS = 75_000;
 /** A watch the server closes sooner than this without a single event counts as a failure. */
 const MIN_WATCH_MS = 1_000;
 
@@ -35,16 +43,21 @@ const MIN_WATCH_MS = 1_000;
  * informer, which stops for good on any error but 410. This one:
  * - lists in pages, then watches from the list's resourceVersion with bookmarks, and
  *   resumes every later watch from the last resourceVersion seen (bookmarks included);
- * - on 410 Gone (HTTP or a watch ERROR event) relists at once and emits the difference:
- *   adds, updates, and deletes of objects that vanished meanwhile;
- * - on any other failure (connection refused or reset, API server restart, a silent
- *   connection, an HTTP error) retries with exponential backoff 0.8 s → 30 s with jitter,
- *   reset once a watch proves healthy; a watch the server ends normally reopens at once.
+ * - on 410 Gone (HTTP or a watch ERROR event) relists after a backoff and emits the
+ *   difference: adds, updates, and deletes of objects that vanished meanwhile;
+ * - when the server refuses a watch (403 Forbidden, 5xx…) falls back to relisting, so a
+ *   kind that may be listed but not watched is still refreshed, never stale for good;
+ * - when a watch stays silent past `watchIdleMs` (no event, no bookmark: a half-open
+ *   connection) logs the stall and reconnects from the last resourceVersion;
+ * - every failure backs off exponentially 0.8 s → 30 s with jitter, reset once a watch
+ *   proves healthy, and makes the informer unhealthy (for `/readyz`) until a watch opens
+ *   again; a watch the server ends normally reopens at once.
  */
 export function createInformer<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: InformerOptions): RunnableInformer<T> {
   const label = kindLabel(kind);
   const namespace = kind.namespaced ? options.namespace : undefined;
   const logger = options.logger;
+  const idleMs = options.watchIdleMs ?? DEFAULT_WATCH_IDLE_MS;
   const store = createStore<T>();
   const handlers = new Set<EventHandler<T>>();
   let resourceVersion = '';
@@ -66,9 +79,9 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     for (const handler of handlers) call(handler, deliver);
   }
 
+  /** The server answered something; a failing watch stays failing until it opens again. */
   function contact(): void {
     health.lastContact = new Date();
-    health.consecutiveFailures = 0;
   }
 
   /** Strips what the cache never needs; the object is freshly parsed, so no copy. */
@@ -125,6 +138,19 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     if (version) resourceVersion = version;
   }
 
+  /** Waits out the backoff of failure number `failures`, counting it against the informer's health unless it is a routine 410. */
+  async function backOff(failures: number, error: Error, phase: string, signal: AbortSignal, expired = false): Promise<void> {
+    const delayMs = Math.round(backoffDelay(failures, options.backoff));
+    if (expired) {
+      logger.info({ kind: label, resourceVersion, retryInMs: delayMs, reason: error.message }, 'watch expired (410 Gone): relisting');
+    } else {
+      health.consecutiveFailures++;
+      health.lastError = error.message;
+      logger.warn({ kind: label, err: error, failures, retryInMs: delayMs, phase, resourceVersion }, `${phase} of ${label} failed; retrying`);
+    }
+    await sleep(delayMs, signal);
+  }
+
   async function run(signal: AbortSignal): Promise<void> {
     let mustList = true;
     let failures = 0;
@@ -142,15 +168,19 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
         const end = await watchOnce(
           transport,
           kind,
-          { namespace, resourceVersion, timeoutSeconds, idleMs: (timeoutSeconds + 60) * 1000, signal },
+          { namespace, resourceVersion, timeoutSeconds, idleMs, signal, onOpen: opened },
           (event) => {
             events++;
             onWatchEvent(event);
           },
         );
         if (end === 'expired') {
-          logger.info({ kind: label, resourceVersion }, 'watch expired (410 Gone): relisting');
+          // A relist is a full read of the collection: back off like any failure, so that
+          // informers of a restarted or compacted server do not all relist at once.
+          if (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS) failures = 0;
+          failures++;
           mustList = true;
+          await backOff(failures, new Error(`watch from resourceVersion ${resourceVersion} expired (410 Gone)`), 'watch', signal, true);
           continue;
         }
         if (events === 0 && Date.now() - watchStart < MIN_WATCH_MS) throw new Error('watch closed by the server as soon as it opened');
@@ -158,25 +188,26 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
         failures = 0;
       } catch (error) {
         if (signal.aborted) return;
-        // A watch may start from a version etcd has compacted away; a list never should, so
-        // a list failing with 410 backs off like any other failure.
-        if (isGone(error) && !mustList) {
-          logger.info({ kind: label, resourceVersion }, 'resource version expired (410 Gone): relisting');
-          mustList = true;
-          continue;
-        }
         if (watchStart !== undefined && (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS)) failures = 0;
         failures++;
-        health.consecutiveFailures++;
-        health.lastError = (error as Error).message;
-        const delayMs = Math.round(backoffDelay(failures, options.backoff));
-        logger.warn(
-          { kind: label, err: error, failures, retryInMs: delayMs, phase: mustList ? 'list' : 'watch' },
-          `${mustList ? 'list' : 'watch'} of ${label} failed; retrying`,
-        );
-        await sleep(delayMs, signal);
+        const phase = mustList ? 'list' : 'watch';
+        const expired = !mustList && isGone(error);
+        if (!mustList && error instanceof ApiError) {
+          // The server refused the watch (403, 410, 5xx…): the store would miss every change
+          // from now on, so the next try lists again instead of only re-watching.
+          mustList = true;
+        } else if ((error as NodeJS.ErrnoException).code === WATCH_IDLE) {
+          logger.warn({ kind: label, resourceVersion, idleMs }, `watch of ${label} stalled: reconnecting from resourceVersion ${resourceVersion}`);
+        }
+        await backOff(failures, error as Error, phase, signal, expired);
       }
     }
+  }
+
+  /** The server accepted a watch: the informer is connected again. */
+  function opened(): void {
+    health.lastContact = new Date();
+    health.consecutiveFailures = 0;
   }
 
   return {
@@ -212,6 +243,6 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
       }
     },
 
-    health: (): InformerHealth => ({ kind: label, synced, ...health }),
+    health: (): InformerHealth => ({ kind: label, synced, healthy: synced && health.consecutiveFailures === 0, ...health }),
   };
 }

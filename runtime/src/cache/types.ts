@@ -47,9 +47,11 @@ export interface InformerHealth {
   /** `Pod`, `Deployment.apps`, `DemoVolume.storage.example.com`. */
   kind: string;
   synced: boolean;
+  /** Synced, and its watch is open: no failure since the last watch the server accepted. */
+  healthy: boolean;
   /** Last time the API server answered: a list, a watch event or bookmark, a watch that ended cleanly. */
   lastContact: Date | undefined;
-  /** Failed lists or watches since the API server last answered; 0 when all is well. */
+  /** Failed lists or watches since a watch was last accepted; 0 when all is well. */
   consecutiveFailures: number;
   /** The most recent failure's message, kept after recovery for the logs. */
   lastError: string | undefined;

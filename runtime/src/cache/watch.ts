@@ -18,6 +18,8 @@ export interface WatchRequest {
   /** Abort the watch when nothing at all arrives for this long (a half-open connection). */
   idleMs: number;
   signal: AbortSignal;
+  /** Called once the server has accepted the watch (HTTP 200). */
+  onOpen?: () => void;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function watchOnce<T extends KubeObject>(
 ): Promise<WatchEnd> {
   const stop = new AbortController();
   const signal = AbortSignal.any([request.signal, stop.signal]);
-  const idle = setTimeout(() => stop.abort(new Error(`watch of ${kind.plural} silent for ${request.idleMs} ms`)), request.idleMs);
+  const idle = setTimeout(() => stop.abort(idleError(kind, request.idleMs)), request.idleMs);
   try {
     const response = await transport.stream({
       method: 'GET',
@@ -54,6 +56,7 @@ export async function watchOnce<T extends KubeObject>(
       signal,
       timeoutMs: 0,
     });
+    request.onOpen?.();
     return await new Promise<WatchEnd>((resolve, reject) => {
       let pending = '';
       let ended = false;
@@ -113,4 +116,15 @@ export async function watchOnce<T extends KubeObject>(
   } finally {
     clearTimeout(idle);
   }
+}
+
+/** Code of the error a watch fails with when it stayed silent past its idle limit. */
+export const WATCH_IDLE = 'EWATCHIDLE';
+
+function idleError(kind: Kind, idleMs: number): Error {
+  const error: NodeJS.ErrnoException = new Error(
+    `watch of ${kind.plural} silent for ${Math.round(idleMs / 1000)} s, no event and no bookmark: the connection is presumed dead`,
+  );
+  error.code = WATCH_IDLE;
+  return error;
 }

@@ -5,7 +5,7 @@ import type { KubeObject } from '../object.js';
 import { isNotFound } from './errors.js';
 import { labelSelector, listAll } from './list.js';
 import { kindLabel, requireScope, resourcePath } from './paths.js';
-import { createTransport, type Transport } from './transport.js';
+import { createTransport, type Transport, type TransportObserver } from './transport.js';
 
 /**
  * A JSON merge patch (RFC 7386) of `T`: objects merge key by key, `null` deletes a key,
@@ -89,6 +89,12 @@ export interface Client {
    * read after a conflict, or whenever a read must see the latest write.
    */
   uncached(): Client;
+  /**
+   * The same client whose every call is cancelled when `signal` aborts (besides each
+   * call's own deadline): a reconcile's `ctx.client` is bound to the reconcile's signal.
+   * A cancelled call rejects with an error named `AbortError`.
+   */
+  withSignal(signal: AbortSignal): Client;
 }
 
 export interface ClientOptions {
@@ -96,8 +102,23 @@ export interface ClientOptions {
   fieldManager?: string;
   /** Serve reads of the kinds this cache watches from it once it has synced. */
   cache?: Cache;
-  /** Timeout of each request, default 30 000 ms. */
+  /**
+   * Deadline of each call, its retries included, default 60 000 ms. 429s and 5xx (and
+   * connection failures of idempotent calls) are retried inside the call up to 10 tries,
+   * honouring `Retry-After`, as client-go does.
+   */
   timeoutMs?: number;
+  /** How long one try waits for response headers before its connection is presumed dead; default 20 000 ms. */
+  responseTimeoutMs?: number;
+  /**
+   * Client-side rate limit in requests per second (client-go's QPS); off by default, as
+   * in controller-runtime: API Priority and Fairness limits on the server.
+   */
+  qps?: number;
+  /** Burst of the client-side rate limit; default `qps` rounded up. */
+  burst?: number;
+  /** Receives each response and retry: the manager feeds `rest_client_*` metrics from it. */
+  observer?: TransportObserver;
 }
 
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -105,11 +126,17 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 /** Creates a {@link Client} for the kubeconfig's current context. */
 export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): Client {
-  const transport = createTransport(kubeConfig, { timeoutMs: options.timeoutMs });
-  return buildClient(transport, options.fieldManager ?? 'opgen', options.cache);
+  const transport = createTransport(kubeConfig, {
+    timeoutMs: options.timeoutMs,
+    responseTimeoutMs: options.responseTimeoutMs,
+    qps: options.qps,
+    burst: options.burst,
+    observer: options.observer,
+  });
+  return buildClient(transport, options.fieldManager ?? 'opgen', options.cache, undefined);
 }
 
-function buildClient(transport: Transport, fieldManager: string, cache: Cache | undefined): Client {
+function buildClient(transport: Transport, fieldManager: string, cache: Cache | undefined, signal: AbortSignal | undefined): Client {
   /** The synced informer that can answer a read in `namespace`, if any. */
   function cached<T extends KubeObject>(kind: Kind<T>, namespace: string | undefined) {
     if (!cache?.has(kind)) return undefined;
@@ -119,7 +146,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
   }
 
   function write<T>(method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
-    return transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query } });
+    return transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal });
   }
 
   async function apply<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options: ApplyOptions, subresource?: string): Promise<T> {
@@ -144,7 +171,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
         return object === undefined ? undefined : structuredClone(object);
       }
       try {
-        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name) });
+        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal });
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
@@ -154,7 +181,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     async list(kind, query = {}) {
       const informer = cached(kind, query.namespace);
       if (informer) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
-      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels) });
+      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal });
       return items;
     },
 
@@ -180,6 +207,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
           method: 'DELETE',
           path: resourcePath(kind, namespace, name),
           query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
+          signal,
         });
       } catch (error) {
         if (!isNotFound(error)) throw error;
@@ -199,8 +227,9 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     apply: (kind, object, options = {}) => apply(kind, object, options),
     applyStatus: (kind, object, options = {}) => apply(kind, object, options, 'status'),
 
-    withFieldManager: (name) => buildClient(transport, name, cache),
-    uncached: () => buildClient(transport, fieldManager, undefined),
+    withFieldManager: (name) => buildClient(transport, name, cache, signal),
+    uncached: () => buildClient(transport, fieldManager, undefined, signal),
+    withSignal: (bound) => buildClient(transport, fieldManager, cache, signal ? AbortSignal.any([signal, bound]) : bound),
   };
 }
 

@@ -1,4 +1,4 @@
-import { createCache } from '../cache/index.js';
+import { createCache, type InformerHealth } from '../cache/index.js';
 import { createClient } from '../client/index.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';
 import { createLogger } from '../log/index.js';
@@ -33,19 +33,36 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const metrics = createMetrics();
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }) });
-  const client = createClient(kubeConfig, { cache, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
+  const observer = metrics.restClient(new URL(kubeConfig.getCurrentCluster()?.server ?? 'https://unknown').host);
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), observer });
+  const client = createClient(kubeConfig, {
+    cache,
+    observer,
+    ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
+    ...(options.qps ? { qps: options.qps, burst: options.burst } : {}),
+  });
+  // Aborts the reconciles' API calls: when the lease is lost, or the graceful shutdown timed out.
+  const cancelReconciles = new AbortController();
   const recorders = new Map<string, EventRecorder>();
 
   const registered: Registered[] = [];
   const names = new Set<string>();
   let cacheSynced = false;
   const healthz: Checks = new Map([['ping', () => {}]]);
+  metrics.informers(() => cache.health());
   const readyz: Checks = new Map([
     [
       'cache-sync',
       () => {
         if (!cacheSynced) throw new Error('caches have not synced yet');
+      },
+    ],
+    [
+      'informers',
+      () => {
+        // A synced cache whose watch fails (stalled, forbidden, server gone) serves stale reads.
+        const failing = cache.health().filter((h) => h.synced && !h.healthy);
+        if (failing.length > 0) throw new Error(failing.map((h) => `${h.kind}: ${h.lastError ?? 'watch not open'}`).join('; '));
       },
     ],
   ]);
@@ -122,7 +139,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
 
       const synced = await untilAborted(cache.waitForSync(options.cacheSyncTimeoutMs ?? 120_000), stopRequest.signal);
-      if (synced === false) throw new Error('timed out waiting for the cache to sync; is every watched kind installed?');
+      if (synced === false) throw new Error(`timed out waiting for the cache to sync: ${unsyncedReasons(cache.health())}`);
       if (synced === true) {
         cacheSynced = true;
         log.info('Caches synced');
@@ -135,7 +152,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
             metrics,
             signal: electionStop.signal,
             onLeading: (leaseSignal) => {
-              leaseSignal.addEventListener('abort', () => leaderStop.abort(), { once: true });
+              leaseSignal.addEventListener(
+                'abort',
+                () => {
+                  cancelReconciles.abort(new Error('leadership lost'));
+                  leaderStop.abort();
+                },
+                { once: true },
+              );
               startLeaderWork(leaderStop.signal);
             },
             onLost: () => {
@@ -167,7 +191,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
       electionStop.abort();
       if (election) await settleBy([election], deadline);
     } else if (!leaseLost) {
-      // Reconciles are still running: keep the lease until the process exits.
+      // Reconciles are still running: cancel their API calls, and keep the lease until the
+      // process exits.
+      cancelReconciles.abort(new Error('graceful shutdown timed out'));
       failure ??= new Error(`graceful shutdown timed out after ${gracefulMs} ms with reconciles still running`);
       log.error({ timeoutMs: gracefulMs }, 'Graceful shutdown timed out');
     }
@@ -199,7 +225,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
         throw new Error(`a controller named "${controller.name}" already exists: give one of them another name`);
       }
       names.add(controller.name);
-      registered.push({ name: controller.name, run: (signal) => controller.run(signal), leader: true });
+      registered.push({ name: controller.name, run: (signal) => controller.run(signal, cancelReconciles.signal), leader: true });
     },
     addRunnable(runnable, runnableOptions = {}) {
       registered.push({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
@@ -220,4 +246,12 @@ export function createManager(options: ManagerOptions = {}): Manager {
       return healthProbeAddress;
     },
   };
+}
+
+/** Why informers have not synced, from what each last saw: a 403 reads as a 403. */
+function unsyncedReasons(health: InformerHealth[]): string {
+  return health
+    .filter((h) => !h.synced)
+    .map((h) => `${h.kind}: ${h.lastError ?? 'no answer yet'}`)
+    .join('; ');
 }

@@ -55,6 +55,13 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** How long to wait for the cache's first list before failing; default 120 000. */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Client-side rate limit of the shared client, requests per second; off by default, as
+   * in controller-runtime (API Priority and Fairness limits on the server).
+   */
+  qps?: number;
+  /** Burst of the client-side rate limit; default `qps` rounded up. */
+  burst?: number;
   /** Field manager of the shared client's writes; each controller writes as its own name. */
   fieldManager?: string;
   /** Default: `LOG_FORMAT`, else `json`. */
