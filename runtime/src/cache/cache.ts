@@ -14,8 +14,6 @@ export interface CacheOptions {
   logger?: LoggerLike;
   /** Retry delays of failing lists and watches; default 0.8 s → 30 s. */
   backoff?: BackoffOptions;
-  /** Silence after which a watch is presumed dead and reopened; default 75 000 ms (see `InformerOptions`). */
-  watchIdleMs?: number;
   /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
   observer?: TransportObserver;
 }
@@ -40,7 +38,7 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
       const key = keyOf(kind);
       let informer = informers.get(key) as RunnableInformer<T> | undefined;
       if (!informer) {
-        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff, watchIdleMs: options.watchIdleMs });
+        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);
       }

@@ -17,13 +17,6 @@ export interface InformerOptions {
   namespace?: string;
   logger: LoggerLike;
   backoff?: BackoffOptions;
-  /**
-   * A watch that delivers nothing, not even a bookmark, for this long is presumed dead and
-   * reopened from the last resourceVersion; default 75 000 ms. The API server sends every
-   * bookmark-enabled watch a bookmark about once a minute, so on a healthy connection
-   * silence never lasts that long, whereas a half-open one is silent forever.
-   */
-  watchIdleMs?: number;
 }
 
 /** An informer the cache can start; see {@link Informer} for what users see. */
@@ -34,7 +27,18 @@ export interface RunnableInformer<T extends KubeObject> extends Informer<T> {
 
 /** A watch that delivered something, or stayed open this long, was healthy: backoff restarts. */
 const HEALTHY_WATCH_MS = 10_000;
-const DEFAULT_WATCH_IDLE_MS = 75_000;
+/**
+ * Watches are asked to end after 45–55 s (spread so informers do not reconnect together)
+ * and reopened from the last resourceVersion, which the API server answers from its watch
+ * cache. A watch still open and silent 10 s past its server-side timeout is on a dead
+ * connection (a NAT or load balancer that dropped the flow answers nothing, ever): so a
+ * half-open connection is found within about a minute. Bookmarks alone cannot do that:
+ * measured against kube-apiserver 1.36, the first bookmark of an idle watch comes after
+ * 120 s and the next ones every 60 s.
+ */
+const WATCH_TIMEOUT_SECONDS = 45;
+const WATCH_TIMEOUT_SPREAD_SECONDS = 10;
+const WATCH_GRACE_MS = 10_000;
 /** A watch the server closes sooner than this without a single event counts as a failure. */
 const MIN_WATCH_MS = 1_000;
 
@@ -47,7 +51,7 @@ const MIN_WATCH_MS = 1_000;
  *   difference: adds, updates, and deletes of objects that vanished meanwhile;
  * - when the server refuses a watch (403 Forbidden, 5xx…) falls back to relisting, so a
  *   kind that may be listed but not watched is still refreshed, never stale for good;
- * - when a watch stays silent past `watchIdleMs` (no event, no bookmark: a half-open
+ * - when a watch stays open and silent past its server-side timeout (a half-open
  *   connection) logs the stall and reconnects from the last resourceVersion;
  * - every failure backs off exponentially 0.8 s → 30 s with jitter, reset once a watch
  *   proves healthy, and makes the informer unhealthy (for `/readyz`) until a watch opens
@@ -57,7 +61,6 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
   const label = kindLabel(kind);
   const namespace = kind.namespaced ? options.namespace : undefined;
   const logger = options.logger;
-  const idleMs = options.watchIdleMs ?? DEFAULT_WATCH_IDLE_MS;
   const store = createStore<T>();
   const handlers = new Set<EventHandler<T>>();
   let resourceVersion = '';
@@ -162,8 +165,8 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
           await relist(signal);
           mustList = false;
         }
-        // client-go's spread of watch lengths (5–10 min), so informers do not reconnect together.
-        const timeoutSeconds = Math.round(300 * (1 + Math.random()));
+        const timeoutSeconds = WATCH_TIMEOUT_SECONDS + Math.floor(Math.random() * WATCH_TIMEOUT_SPREAD_SECONDS);
+        const idleMs = timeoutSeconds * 1000 + WATCH_GRACE_MS;
         watchStart = Date.now();
         const end = await watchOnce(
           transport,
@@ -197,7 +200,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
           // from now on, so the next try lists again instead of only re-watching.
           mustList = true;
         } else if ((error as NodeJS.ErrnoException).code === WATCH_IDLE) {
-          logger.warn({ kind: label, resourceVersion, idleMs }, `watch of ${label} stalled: reconnecting from resourceVersion ${resourceVersion}`);
+          logger.warn({ kind: label, resourceVersion }, `watch of ${label} stalled: reconnecting from resourceVersion ${resourceVersion}`);
         }
         await backOff(failures, error as Error, phase, signal, expired);
       }
