@@ -94,7 +94,16 @@ export interface Client {
    * call's own deadline): a reconcile's `ctx.client` is bound to the reconcile's signal.
    * A cancelled call rejects with an error named `AbortError`.
    */
-  withSignal(signal: AbortSignal): Client;
+  withSignal(signal: AbortSignal, options?: BindOptions): Client;
+}
+
+/** Options of {@link Client.withSignal}. */
+export interface BindOptions {
+  /**
+   * Runs synchronously right before each try is sent; throwing cancels the call. The
+   * manager's leader-election fence: after an event-loop stall it may run before any timer.
+   */
+  precondition?: () => void;
 }
 
 export interface ClientOptions {
@@ -133,10 +142,16 @@ export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}
     burst: options.burst,
     observer: options.observer,
   });
-  return buildClient(transport, options.fieldManager ?? 'opgen', options.cache, undefined);
+  return buildClient(transport, options.fieldManager ?? 'opgen', options.cache, {});
 }
 
-function buildClient(transport: Transport, fieldManager: string, cache: Cache | undefined, signal: AbortSignal | undefined): Client {
+interface Binding {
+  signal?: AbortSignal;
+  precondition?: () => void;
+}
+
+function buildClient(transport: Transport, fieldManager: string, cache: Cache | undefined, binding: Binding): Client {
+  const { signal, precondition } = binding;
   /** The synced informer that can answer a read in `namespace`, if any. */
   function cached<T extends KubeObject>(kind: Kind<T>, namespace: string | undefined) {
     if (!cache?.has(kind)) return undefined;
@@ -146,7 +161,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
   }
 
   function write<T>(method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
-    return transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal });
+    return transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal, precondition });
   }
 
   async function apply<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options: ApplyOptions, subresource?: string): Promise<T> {
@@ -171,7 +186,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
         return object === undefined ? undefined : structuredClone(object);
       }
       try {
-        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal });
+        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal, precondition });
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
@@ -181,7 +196,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     async list(kind, query = {}) {
       const informer = cached(kind, query.namespace);
       if (informer) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
-      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal });
+      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition });
       return items;
     },
 
@@ -208,6 +223,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
           path: resourcePath(kind, namespace, name),
           query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
           signal,
+          precondition,
         });
       } catch (error) {
         if (!isNotFound(error)) throw error;
@@ -227,9 +243,13 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     apply: (kind, object, options = {}) => apply(kind, object, options),
     applyStatus: (kind, object, options = {}) => apply(kind, object, options, 'status'),
 
-    withFieldManager: (name) => buildClient(transport, name, cache, signal),
-    uncached: () => buildClient(transport, fieldManager, undefined, signal),
-    withSignal: (bound) => buildClient(transport, fieldManager, cache, signal ? AbortSignal.any([signal, bound]) : bound),
+    withFieldManager: (name) => buildClient(transport, name, cache, binding),
+    uncached: () => buildClient(transport, fieldManager, undefined, binding),
+    withSignal: (bound, options = {}) =>
+      buildClient(transport, fieldManager, cache, {
+        signal: signal ? AbortSignal.any([signal, bound]) : bound,
+        precondition: options.precondition ?? precondition,
+      }),
   };
 }
 

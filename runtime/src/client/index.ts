@@ -17,7 +17,7 @@
  *
  * @module
  */
-export { createClient, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
+export { createClient, type BindOptions, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
 export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests, type ApiStatus } from './errors.js';
 export type { TransportObserver } from './transport.js';
 export { retryOnConflict, type RetryOptions } from './retry.js';

@@ -15,6 +15,8 @@ export interface ListRequest {
   /** A label selector in the API's syntax, e.g. `app=web,tier=db`. */
   labelSelector?: string;
   signal?: AbortSignal;
+  /** See `HttpRequest.precondition`. */
+  precondition?: () => void;
 }
 
 interface ListBody<T> {
@@ -45,6 +47,7 @@ export async function listAll<T extends KubeObject>(transport: Transport, kind: 
           path,
           query: { limit: PAGE_SIZE, continue: token, labelSelector: request.labelSelector },
           signal: request.signal,
+          precondition: request.precondition,
         });
         for (const item of page.items ?? []) {
           item.apiVersion ??= apiVersion;

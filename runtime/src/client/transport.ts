@@ -22,6 +22,8 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Overrides the transport's deadline of the whole call; `0` waits forever (the signal still ends it). */
   timeoutMs?: number;
+  /** Runs synchronously right before each try is sent; throwing cancels the call. */
+  precondition?: () => void;
 }
 
 /** Receives every response and retry, for `rest_client_*` metrics. */
@@ -128,6 +130,8 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       signal,
     };
     if (auth.rejectUnauthorized !== undefined) requestOptions.rejectUnauthorized = auth.rejectUnauthorized;
+    request.precondition?.();
+    signal?.throwIfAborted();
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = (secure ? https : http).request(requestOptions, (response) => {
         clearTimeout(timer);
@@ -181,7 +185,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
         outcome = { status: code, retryAfterSeconds };
       } catch (error) {
         if (signal?.aborted) throw explain(error);
-        if (error instanceof ApiError || error instanceof SyntaxError) throw error;
+        if (error instanceof ApiError || error instanceof SyntaxError || !(error as NodeJS.ErrnoException).code) throw error;
         const networkError = error as NodeJS.ErrnoException;
         if (networkError.code !== 'ERESPONSETIMEOUT') observer?.response(request.method, '<error>');
         failure = Object.assign(networkError, { message: networkError.message.startsWith(describe) ? networkError.message : `${describe}: ${networkError.message}` });

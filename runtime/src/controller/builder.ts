@@ -134,7 +134,11 @@ function buildController(
 
   return {
     name,
-    async run(signal, cancel) {
+    async run(signal, runOptions = {}) {
+      const { cancel, fence } = runOptions;
+      const precondition = fence && (() => {
+        if (!fence()) throw new Error('not the leader any more');
+      });
       const metrics = mgr.metrics.controllers.forController(name, workers);
       const queue = createWorkQueue({
         rateLimiter: options.rateLimiter,
@@ -167,7 +171,7 @@ function buildController(
           queue,
           reconcile: reconciler,
           context: (_request, reconcileId, reconcileLog, signals) => ({
-            client: signals.callSignal ? client.withSignal(signals.callSignal) : client,
+            client: signals.callSignal ? client.withSignal(signals.callSignal, { precondition }) : client,
             log: reconcileLog,
             recorder,
             signal: signals.signal,
@@ -175,6 +179,7 @@ function buildController(
           }),
           stop: signal,
           cancel,
+          fence,
           reconcileTimeoutMs: options.reconcileTimeoutMs,
           log,
           metrics,

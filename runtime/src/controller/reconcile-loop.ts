@@ -28,6 +28,8 @@ export interface ReconcileLoopOptions<Ctx> {
   stop?: AbortSignal;
   /** Abort every reconcile's API calls now (lost leadership, shutdown timed out). */
   cancel?: AbortSignal;
+  /** Checked right before each reconcile: false skips it (leadership is gone, the loop is ending). */
+  fence?: () => boolean;
   /** A reconcile running longer than this is cancelled and retried with backoff; default none. */
   reconcileTimeoutMs?: number;
   /** The controller's logger; each reconcile logs through a child naming the object. */
@@ -54,7 +56,7 @@ export async function runReconcileLoop<Ctx>(options: ReconcileLoopOptions<Ctx>):
   const worker = async (): Promise<void> => {
     for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
       try {
-        await reconcileKey(key, options);
+        if (options.fence?.() !== false) await reconcileKey(key, options);
       } finally {
         queue.done(key);
       }

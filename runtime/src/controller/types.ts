@@ -30,15 +30,26 @@ export interface ReconcileContext {
 /** The user's reconcile function. Throw to retry with backoff; throw a `TerminalError` to give up. */
 export type Reconciler = (request: Request, context: ReconcileContext) => Promise<Result> | Result;
 
+/** What a manager hands a controller it runs. */
+export interface ControllerRunOptions {
+  /** Aborts the API calls of in-flight reconciles (lost leadership, shutdown timed out). */
+  cancel?: AbortSignal;
+  /**
+   * Whether this process may still act (leads the election): checked synchronously right
+   * before each reconcile and each of its API calls, which after an event-loop stall may
+   * run before any timer could notice the lease is gone.
+   */
+  fence?: () => boolean;
+}
+
 /** A running unit of a manager, e.g. a controller. */
 export interface Controller {
   readonly name: string;
   /**
    * Watches, waits for the cache, and reconciles until `signal` aborts; then stops taking
-   * work and resolves once in-flight reconciles have finished. `cancel` aborts the API
-   * calls of in-flight reconciles (lost leadership, shutdown timed out).
+   * work and resolves once in-flight reconciles have finished.
    */
-  run(signal: AbortSignal, cancel?: AbortSignal): Promise<void>;
+  run(signal: AbortSignal, options?: ControllerRunOptions): Promise<void>;
 }
 
 /** What a controller needs from its manager. `createManager` returns one. */

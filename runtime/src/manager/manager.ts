@@ -43,6 +43,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
   });
   // Aborts the reconciles' API calls: when the lease is lost, or the graceful shutdown timed out.
   const cancelReconciles = new AbortController();
+  // Whether this process may still act as leader, checked right before each reconcile and
+  // each of its API calls; replaced by the elector's monotonic-clock fence once elected.
+  let stillLeading = (): boolean => true;
   const recorders = new Map<string, EventRecorder>();
 
   const registered: Registered[] = [];
@@ -68,6 +71,13 @@ export function createManager(options: ManagerOptions = {}): Manager {
   ]);
 
   let started = false;
+  /** Runs what is registered once the manager runs: set by start() while it takes work. */
+  let launchLate: ((runnable: Registered) => void) | undefined;
+  const register = (runnable: Registered): void => {
+    if (started && !launchLate) throw new Error(`cannot add "${runnable.name}": the manager is stopping or has stopped`);
+    registered.push(runnable);
+    launchLate?.(runnable);
+  };
   const stopRequest = new AbortController();
   let markElected!: () => void;
   const electedPromise = new Promise<void>((resolve) => (markElected = resolve));
@@ -107,6 +117,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     const otherRuns: Promise<void>[] = [];
     let election: Promise<void> | undefined;
     const electionStop = new AbortController();
+    const electionAbandon = new AbortController();
 
     const launch = (runnable: Registered, signal: AbortSignal, into: Promise<void>[]): void => {
       into.push(
@@ -116,7 +127,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
         }),
       );
     };
+    let leading = false;
+    // Added after start(): run at once (leader work only once elected), as controller-runtime does.
+    launchLate = (r) => {
+      if (!r.leader) launch(r, othersStop.signal, otherRuns);
+      else if (leading) launch(r, leaderStop.signal, leaderRuns);
+    };
     const startLeaderWork = (signal: AbortSignal): void => {
+      leading = true;
       for (const r of registered) if (r.leader) launch(r, signal, leaderRuns);
       markElected();
     };
@@ -151,7 +169,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
             log: log.child({ logger: 'leader-election' }),
             metrics,
             signal: electionStop.signal,
-            onLeading: (leaseSignal) => {
+            abandon: electionAbandon.signal,
+            onLeading: (leaseSignal, fence) => {
+              stillLeading = fence;
               leaseSignal.addEventListener(
                 'abort',
                 () => {
@@ -180,6 +200,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       failure ??= error;
     }
 
+    launchLate = undefined;
     // Shutdown, in controller-runtime's order: controllers first (while still holding the
     // lease, so no other replica starts meanwhile), then the election, then the rest.
     const deadline = performance.now() + (leaseLost ? 0 : gracefulMs);
@@ -191,9 +212,10 @@ export function createManager(options: ManagerOptions = {}): Manager {
       electionStop.abort();
       if (election) await settleBy([election], deadline);
     } else if (!leaseLost) {
-      // Reconciles are still running: cancel their API calls, and keep the lease until the
-      // process exits.
+      // Reconciles are still running: cancel their API calls.
       cancelReconciles.abort(new Error('graceful shutdown timed out'));
+      // Stop renewing: the lease expires by itself, and no renewal outlives the shutdown.
+      electionAbandon.abort();
       failure ??= new Error(`graceful shutdown timed out after ${gracefulMs} ms with reconciles still running`);
       log.error({ timeoutMs: gracefulMs }, 'Graceful shutdown timed out');
     }
@@ -224,11 +246,11 @@ export function createManager(options: ManagerOptions = {}): Manager {
       if (names.has(controller.name)) {
         throw new Error(`a controller named "${controller.name}" already exists: give one of them another name`);
       }
+      register({ name: controller.name, run: (signal) => controller.run(signal, { cancel: cancelReconciles.signal, fence: () => stillLeading() }), leader: true });
       names.add(controller.name);
-      registered.push({ name: controller.name, run: (signal) => controller.run(signal, cancelReconciles.signal), leader: true });
     },
     addRunnable(runnable, runnableOptions = {}) {
-      registered.push({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
+      register({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
     },
     addHealthzCheck(name, check) {
       healthz.set(name, check);

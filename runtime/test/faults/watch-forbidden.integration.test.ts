@@ -18,7 +18,7 @@ describe('an operator whose RBAC allows list but not watch', () => {
   const lines: Line[] = [];
 
   beforeAll(async () => {
-    cp = await startControlPlane({ users: [{ name: USER }] });
+    cp = await startControlPlane({ users: [{ name: USER }, { name: 'nobody' }] });
     admin = createClient(cp.kubeConfig);
     await installCRDs(cp.kubeConfig, WIDGET_CRD);
     await admin.create(kinds.ClusterRole, {
@@ -71,4 +71,10 @@ describe('an operator whose RBAC allows list but not watch', () => {
     const refused = lines.find((l) => l.level === 'warn' && l.phase === 'watch');
     expect(refused?.err?.message).toMatch(/cannot watch resource "widgets"/);
   }, 150_000);
+
+  it('a cache that cannot sync for lack of RBAC fails start naming the 403 it got', async () => {
+    const denied = createManager({ kubeConfig: cp.userKubeConfig('nobody').kubeConfig, handleSignals: false, logLevel: 'silent', cacheSyncTimeoutMs: 3_000 });
+    controller(denied).for(Widget).reconcile(() => undefined);
+    await expect(denied.start()).rejects.toThrow(/^timed out waiting for the cache to sync: Widget\.test\.opgen\.dev: .*cannot list resource "widgets"/);
+  });
 });
