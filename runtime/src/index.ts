@@ -80,7 +80,11 @@ export {
   removeCondition,
   setCondition,
   compareQuantities,
+  createOrUpdate,
+  createOrPatch,
   type ConditionUpdate,
+  type Mutate,
+  type OperationResult,
 } from './helpers/index.js';
 export { createEventRecorder, type EventRecorder, type EventRecorderOptions, type EventType } from './events/index.js';
 export { runLeaderElection, type LeaderCallbacks, type LeaderElectionRun, type LeaderElectionOptions } from './leaderelection/index.js';
