@@ -66,7 +66,7 @@ export {
   type LoggerLike,
   type TransportObserver,
 } from './client/index.js';
-export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
+export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
 export {
   AlreadyOwnedError,
   controllerOf,

@@ -5,7 +5,10 @@ import { createTransport, type TransportObserver } from '../client/transport.js'
 import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
-import type { Cache } from './types.js';
+import type { Cache, KindCacheOptions } from './types.js';
+
+/** {@link KindCacheOptions} for one kind. */
+export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
 
 export interface CacheOptions {
   /** Watch namespaced kinds in this namespace only (cluster-scoped kinds are always watched whole). */
@@ -14,6 +17,8 @@ export interface CacheOptions {
   logger?: LoggerLike;
   /** Retry delays of failing lists and watches; default 0.8 s → 30 s. */
   backoff?: BackoffOptions;
+  /** How particular kinds are cached: selectors, metadata only, a transform; every other kind whole. */
+  byKind?: KindCache[];
   /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
   observer?: TransportObserver;
 }
@@ -38,7 +43,8 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
       const key = keyOf(kind);
       let informer = informers.get(key) as RunnableInformer<T> | undefined;
       if (!informer) {
-        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff });
+        const perKind = options.byKind?.find((entry) => keyOf(entry.kind) === key) as KindCache<T> | undefined;
+        informer = createInformer(transport, kind, { ...perKind, namespace: options.namespace, logger, backoff: options.backoff });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);
       }

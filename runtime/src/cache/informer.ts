@@ -1,6 +1,6 @@
-import type { Kind } from '../api/kind.js';
 import { ApiError, isGone } from '../client/errors.js';
 import { listAll } from '../client/list.js';
+import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { LoggerLike } from '../client/logger.js';
 import { kindLabel } from '../client/paths.js';
 import { sleep } from '../client/sleep.js';
@@ -9,10 +9,10 @@ import { objectKey, type KubeObject } from '../object.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { diffRelist } from './diff.js';
 import { createStore, keyOf } from './store.js';
-import type { EventHandler, Informer, InformerHealth } from './types.js';
+import type { EventHandler, Informer, InformerHealth, KindCacheOptions } from './types.js';
 import { WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
 
-export interface InformerOptions {
+export interface InformerOptions<T extends KubeObject> extends KindCacheOptions<T> {
   /** Watch namespaced kinds in this namespace only. */
   namespace?: string;
   logger: LoggerLike;
@@ -57,7 +57,7 @@ const MIN_WATCH_MS = 1_000;
  *   proves healthy, and makes the informer unhealthy (for `/readyz`) until a watch opens
  *   again; a watch the server ends normally reopens at once.
  */
-export function createInformer<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: InformerOptions): RunnableInformer<T> {
+export function createInformer<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: InformerOptions<T>): RunnableInformer<T> {
   const label = kindLabel(kind);
   const namespace = kind.namespaced ? options.namespace : undefined;
   const logger = options.logger;
@@ -87,16 +87,23 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     health.lastContact = new Date();
   }
 
-  /** Strips what the cache never needs; the object is freshly parsed, so no copy. */
+  const selection = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly };
+  const apiVersion = apiVersionOf(kind);
+
+  /** Strips what the cache never needs, then the user's transform; the object is freshly parsed, so no copy. */
   function prepare(object: T): T {
     // Assigning keeps V8's fast object layout, where `delete` would turn the object into
     // a slower, larger dictionary; managedFields are often half an object's size.
     if (object.metadata?.managedFields) object.metadata.managedFields = undefined;
-    return object;
+    if (options.metadataOnly) {
+      object.apiVersion = apiVersion;
+      object.kind = kind.kind;
+    }
+    return options.transform ? options.transform(object) : object;
   }
 
   async function relist(signal: AbortSignal): Promise<void> {
-    const listed = await listAll(transport, kind, { namespace, signal });
+    const listed = await listAll(transport, kind, { namespace, signal, ...selection });
     const items = listed.items.map(prepare);
     const diff = diffRelist(store, items);
     for (const object of diff.added) store.put(object);
@@ -125,16 +132,16 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     const object = event.object;
     const version = object.metadata?.resourceVersion;
     if (event.type !== 'BOOKMARK') {
-      prepare(object);
-      const key = keyOf(object);
+      const prepared = prepare(object);
+      const key = keyOf(prepared);
       if (event.type === 'DELETED') {
-        if (store.remove(key)) emit((h) => h.delete?.(object));
+        if (store.remove(key)) emit((h) => h.delete?.(prepared));
       } else {
         const old = store.get(key);
         if (!old || old.metadata?.resourceVersion !== version) {
-          store.put(object);
-          if (old) emit((h) => h.update?.(old, object));
-          else emit((h) => h.add?.(object));
+          store.put(prepared);
+          if (old) emit((h) => h.update?.(old, prepared));
+          else emit((h) => h.add?.(prepared));
         }
       }
     }
@@ -171,7 +178,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
         const end = await watchOnce(
           transport,
           kind,
-          { namespace, resourceVersion, timeoutSeconds, idleMs, signal, onOpen: opened },
+          { namespace, resourceVersion, timeoutSeconds, idleMs, signal, onOpen: opened, ...selection },
           (event) => {
             events++;
             onWatchEvent(event);
@@ -234,6 +241,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     get: (name, ns) => store.get(objectKey(kind.namespaced ? ns : undefined, name)),
     list: (listOptions) => store.list(listOptions),
     hasSynced: () => synced,
+    metadataOnly: options.metadataOnly === true,
 
     async waitForSync(timeoutMs) {
       if (synced) return true;

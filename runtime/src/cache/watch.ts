@@ -1,5 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import { ApiError, type ApiStatus } from '../client/errors.js';
+import { METADATA_ONLY } from '../client/list.js';
 import { resourcePath } from '../client/paths.js';
 import type { Transport } from '../client/transport.js';
 import type { KubeObject } from '../object.js';
@@ -20,6 +21,10 @@ export interface WatchRequest {
   signal: AbortSignal;
   /** Called once the server has accepted the watch (HTTP 200). */
   onOpen?: () => void;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Events carry `PartialObjectMetadata`. */
+  metadataOnly?: boolean;
 }
 
 /**
@@ -52,7 +57,10 @@ export async function watchOnce<T extends KubeObject>(
         resourceVersion: request.resourceVersion,
         allowWatchBookmarks: true,
         timeoutSeconds: request.timeoutSeconds,
+        labelSelector: request.labelSelector,
+        fieldSelector: request.fieldSelector,
       },
+      accept: request.metadataOnly ? METADATA_ONLY : undefined,
       signal,
       timeoutMs: 0,
     });

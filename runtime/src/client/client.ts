@@ -157,7 +157,8 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     if (!cache?.has(kind)) return undefined;
     if (cache.namespace && kind.namespaced && namespace !== cache.namespace) return undefined;
     const informer = cache.informerFor(kind);
-    return informer.hasSynced() ? informer : undefined;
+    // A metadata-only informer cannot answer a read of whole objects.
+    return informer.hasSynced() && !informer.metadataOnly ? informer : undefined;
   }
 
   function write<T>(method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {

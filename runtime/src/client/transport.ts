@@ -24,6 +24,8 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Runs synchronously right before each try is sent; throwing cancels the call. */
   precondition?: () => void;
+  /** Default `application/json`; metadata-only reads ask for `PartialObjectMetadata`. */
+  accept?: string;
 }
 
 /** Receives every response and retry, for `rest_client_*` metrics. */
@@ -104,7 +106,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
     const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const headers: http.OutgoingHttpHeaders = {
       ...(auth.headers as http.OutgoingHttpHeaders | undefined),
-      accept: 'application/json',
+      accept: request.accept ?? 'application/json',
       'user-agent': USER_AGENT,
     };
     if (body) {

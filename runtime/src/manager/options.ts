@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LevelWithSilent } from 'pino';
+import type { KindCache } from '../cache/index.js';
 import type { LoggerOptions, LogFormat } from '../log/index.js';
 
 /** Options of `createManager`. Durations are in milliseconds. */
@@ -10,6 +11,12 @@ export interface ManagerOptions {
   kubeconfigPath?: string;
   /** Watch and cache namespaced kinds in this namespace only; default all namespaces. */
   namespace?: string;
+  /**
+   * How particular kinds are cached (controller-runtime's `cache.Options.ByObject`): label
+   * and field selectors, metadata only, a transform. E.g. owned Secrets by a label:
+   * `[{ kind: kinds.Secret, labelSelector: 'app.kubernetes.io/managed-by=my-operator' }]`.
+   */
+  cacheByKind?: KindCache[];
   /** `/metrics` address, e.g. `:8443`; `0` (the default) turns it off. */
   metricsBindAddress?: string;
   /**
