@@ -17,6 +17,12 @@ export interface CacheOptions {
   logger?: LoggerLike;
   /** Retry delays of failing lists and watches; default 0.8 s → 30 s. */
   backoff?: BackoffOptions;
+  /**
+   * Every this often, handlers get an `update` (old and new the same object) for every
+   * cached object, so controllers reconcile everything again even without changes
+   * (controller-runtime's `SyncPeriod`). Off by default; a kind may set its own.
+   */
+  resyncPeriodMs?: number;
   /** How particular kinds are cached: selectors, metadata only, a transform; every other kind whole. */
   byKind?: KindCache[];
   /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
@@ -44,7 +50,13 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
       let informer = informers.get(key) as RunnableInformer<T> | undefined;
       if (!informer) {
         const perKind = options.byKind?.find((entry) => keyOf(entry.kind) === key) as KindCache<T> | undefined;
-        informer = createInformer(transport, kind, { ...perKind, namespace: options.namespace, logger, backoff: options.backoff });
+        informer = createInformer(transport, kind, {
+          resyncPeriodMs: options.resyncPeriodMs,
+          ...perKind,
+          namespace: options.namespace,
+          logger,
+          backoff: options.backoff,
+        });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);
       }

@@ -214,6 +214,16 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     }
   }
 
+  /** Re-delivers every cached object as an unchanged update each `periodMs`, until `signal` aborts. */
+  function resync(periodMs: number, signal: AbortSignal): void {
+    const timer = setInterval(() => {
+      if (!synced) return;
+      for (const object of store.values()) emit((h) => h.update?.(object, object));
+    }, periodMs);
+    timer.unref();
+    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
+
   /** The server accepted a watch: the informer is connected again. */
   function opened(): void {
     health.lastContact = new Date();
@@ -226,6 +236,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     start(signal) {
       if (started) return;
       started = true;
+      if (options.resyncPeriodMs) resync(options.resyncPeriodMs, signal);
       run(signal).catch((error: unknown) => logger.error({ kind: label, err: error }, 'informer stopped unexpectedly'));
     },
 

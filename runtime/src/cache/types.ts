@@ -81,6 +81,8 @@ export interface KindCacheOptions<T extends KubeObject = KubeObject> {
    * `resourceVersion`: the cache keys and compares objects by them.
    */
   transform?: (object: T) => T;
+  /** Overrides the cache's `resyncPeriodMs` for this kind. */
+  resyncPeriodMs?: number;
 }
 
 /** Shared informers, one per kind, started together. */

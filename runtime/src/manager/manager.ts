@@ -34,7 +34,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const metrics = createMetrics();
   const observer = metrics.restClient(new URL(kubeConfig.getCurrentCluster()?.server ?? 'https://unknown').host);
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), observer, byKind: options.cacheByKind });
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), observer, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
   const client = createClient(kubeConfig, {
     cache,
     observer,

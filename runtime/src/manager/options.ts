@@ -17,6 +17,8 @@ export interface ManagerOptions {
    * `[{ kind: kinds.Secret, labelSelector: 'app.kubernetes.io/managed-by=my-operator' }]`.
    */
   cacheByKind?: KindCache[];
+  /** Reconcile every cached object again this often, even unchanged (controller-runtime's `SyncPeriod`); off by default. */
+  syncPeriodMs?: number;
   /** `/metrics` address, e.g. `:8443`; `0` (the default) turns it off. */
   metricsBindAddress?: string;
   /**

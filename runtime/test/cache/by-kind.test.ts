@@ -82,4 +82,18 @@ describe('caching a kind by selector, metadata only, or transformed', () => {
     await vi.waitFor(() => expect(informer.get('watched', ns)?.data).toEqual({ keep: 'w' }));
     expect(informer.get('listed', ns)?.data).toEqual({ keep: 'k' });
   });
+
+  it('with a resync period, hands every cached object to the handlers again as an unchanged update', async () => {
+    const ns = await createNamespace(client, 'resync');
+    await client.create(kinds.ConfigMap, configMap(ns, 'steady', { v: '1' }));
+    const cache = createCache(cp.kubeConfig, { namespace: ns, resyncPeriodMs: 300 });
+    const informer = cache.informerFor(kinds.ConfigMap);
+    const { handler, events } = recordEvents<kinds.ConfigMap>((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`);
+    informer.addHandler(handler);
+    cache.start(stop.signal);
+    expect(await cache.waitForSync(10_000)).toBe(true);
+    const version = informer.get('steady', ns)!.metadata!.resourceVersion;
+    await vi.waitFor(() => expect(events.filter((e) => e.startsWith('update')).length).toBeGreaterThanOrEqual(2));
+    expect(new Set(events.filter((e) => e.startsWith('update')))).toEqual(new Set([`update steady@${version} -> steady@${version}`]));
+  });
 });
