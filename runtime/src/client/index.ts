@@ -2,12 +2,13 @@
  * The client: typed reads and writes of any kind against the API server.
  *
  * Public surface:
- * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, observer? })` → {@link Client}:
+ * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, observer?, readYourWritesMs? })` → {@link Client}:
  *   `get` (undefined when missing), `list`, `create`, `update`, `patch` (JSON merge patch),
  *   `delete` (a missing object is fine), `updateStatus`, `patchStatus`, `apply` /
  *   `applyStatus` (server-side apply, forced by default), `withFieldManager(name)`,
  *   `uncached()` (reads straight from the API server), `withSignal(signal)` (calls cancelled
- *   with it). 429s and 5xx are retried inside each call, honouring `Retry-After`.
+ *   with it). 429s and 5xx are retried inside each call, honouring `Retry-After`. Cached
+ *   reads wait for the cache to show this client's own writes (read-your-writes).
  * - Errors: `ApiError` and `isNotFound`, `isConflict`, `isAlreadyExists`, `isGone`,
  *   `isInvalid`, `isForbidden`, `isTooManyRequests`; `retryOnConflict(fn)` for read-modify-write loops.
  * - `kinds`: handles and object types of built-in kinds (`kinds.Pod`, `kinds.Deployment`…).
