@@ -1,6 +1,8 @@
 /**
  * The cache: shared list+watch informers, one per kind, that survive watch failures, API
  * server restarts and 410 Gone, with a store indexed by namespace, labels and user indexes.
+ * Each informer is a watcher (list+watch loop, `watcher.ts`) feeding a reflector (store
+ * and handler events, `reflector.ts`).
  *
  * Public surface:
  * - `createCache(kubeConfig, { namespace?, logger?, backoff?, byKind? })` → {@link Cache}:

@@ -1,16 +1,13 @@
-import { ApiError, isGone } from '../client/errors.js';
-import { listAll } from '../client/list.js';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { LoggerLike } from '../client/logger.js';
 import { kindLabel } from '../client/paths.js';
-import { sleep } from '../client/sleep.js';
 import type { Transport } from '../client/transport.js';
 import { objectKey, type KubeObject } from '../object.js';
-import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { diffRelist } from './diff.js';
-import { createStore, keyOf } from './store.js';
+import type { BackoffOptions } from './backoff.js';
+import { createReflector } from './reflector.js';
+import { createStore } from './store.js';
 import type { EventHandler, Informer, InformerHealth, KindCacheOptions } from './types.js';
-import { WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
+import { runWatcher, type WatcherOutput } from './watcher.js';
 
 export interface InformerOptions<T extends KubeObject> extends KindCacheOptions<T> {
   /** Watch namespaced kinds in this namespace only. */
@@ -25,37 +22,10 @@ export interface RunnableInformer<T extends KubeObject> extends Informer<T> {
   start(signal: AbortSignal): void;
 }
 
-/** A watch that delivered something, or stayed open this long, was healthy: backoff restarts. */
-const HEALTHY_WATCH_MS = 10_000;
 /**
- * Watches are asked to end after 45–55 s (spread so informers do not reconnect together)
- * and reopened from the last resourceVersion, which the API server answers from its watch
- * cache. A watch still open and silent 10 s past its server-side timeout is on a dead
- * connection (a NAT or load balancer that dropped the flow answers nothing, ever): so a
- * half-open connection is found within about a minute. Bookmarks alone cannot do that:
- * measured against kube-apiserver 1.36, the first bookmark of an idle watch comes after
- * 120 s and the next ones every 60 s.
- */
-const WATCH_TIMEOUT_SECONDS = 45;
-const WATCH_TIMEOUT_SPREAD_SECONDS = 10;
-const WATCH_GRACE_MS = 10_000;
-/** A watch the server closes sooner than this without a single event counts as a failure. */
-const MIN_WATCH_MS = 1_000;
-
-/**
- * List+watch of one kind, written on a raw watch stream instead of client-node's
- * informer, which stops for good on any error but 410. This one:
- * - lists in pages, then watches from the list's resourceVersion with bookmarks, and
- *   resumes every later watch from the last resourceVersion seen (bookmarks included);
- * - on 410 Gone (HTTP or a watch ERROR event) relists after a backoff and emits the
- *   difference: adds, updates, and deletes of objects that vanished meanwhile;
- * - when the server refuses a watch (403 Forbidden, 5xx…) falls back to relisting, so a
- *   kind that may be listed but not watched is still refreshed, never stale for good;
- * - when a watch stays open and silent past its server-side timeout (a half-open
- *   connection) logs the stall and reconnects from the last resourceVersion;
- * - every failure backs off exponentially 0.8 s → 30 s with jitter, reset once a watch
- *   proves healthy, and makes the informer unhealthy (for `/readyz`) until a watch opens
- *   again; a watch the server ends normally reopens at once.
+ * One kind's informer, kube-rs's shape: a watcher (list+watch, retries, resourceVersion;
+ * see `runWatcher`) feeds a reflector (store updates and handler events; see
+ * `createReflector`), and this ties them to health, logs and sync.
  */
 export function createInformer<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: InformerOptions<T>): RunnableInformer<T> {
   const label = kindLabel(kind);
@@ -63,7 +33,6 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
   const logger = options.logger;
   const store = createStore<T>();
   const handlers = new Set<EventHandler<T>>();
-  let resourceVersion = '';
   let synced = false;
   let markSynced!: () => void;
   const syncedPromise = new Promise<void>((resolve) => (markSynced = resolve));
@@ -87,7 +56,6 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     health.lastContact = new Date();
   }
 
-  const selection = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly };
   const apiVersion = apiVersionOf(kind);
 
   /** Strips what the cache never needs, then the user's transform; the object is freshly parsed, so no copy. */
@@ -102,116 +70,36 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     return options.transform ? options.transform(object) : object;
   }
 
-  async function relist(signal: AbortSignal): Promise<void> {
-    const listed = await listAll(transport, kind, { namespace, signal, ...selection });
-    const items = listed.items.map(prepare);
-    const diff = diffRelist(store, items);
-    for (const object of diff.added) store.put(object);
-    for (const [, object] of diff.updated) store.put(object);
-    for (const object of diff.deleted) store.remove(keyOf(object));
-    resourceVersion = listed.resourceVersion;
-    contact();
+  const reflector = createReflector(store, prepare, emit);
+
+  /** Feeds the watcher's output to the reflector; the first list completes the sync. */
+  function output(out: WatcherOutput<T>): void {
+    const diff = reflector.apply(out);
+    if (out.type !== 'listed' || !diff) return;
     if (synced) {
       logger.info(
-        { kind: label, added: diff.added.length, updated: diff.updated.length, deleted: diff.deleted.length, unchanged: diff.unchanged, resourceVersion },
+        { kind: label, added: diff.added.length, updated: diff.updated.length, deleted: diff.deleted.length, unchanged: diff.unchanged, resourceVersion: out.resourceVersion },
         'informer relisted',
       );
-    }
-    for (const object of diff.added) emit((h) => h.add?.(object));
-    for (const [old, object] of diff.updated) emit((h) => h.update?.(old, object));
-    for (const object of diff.deleted) emit((h) => h.delete?.(object));
-    if (!synced) {
+    } else {
       synced = true;
       markSynced();
-      logger.debug({ kind: label, objects: store.size, resourceVersion }, 'informer synced');
+      logger.debug({ kind: label, objects: store.size, resourceVersion: out.resourceVersion }, 'informer synced');
     }
   }
 
-  function onWatchEvent(event: WatchEvent<T>): void {
-    contact();
-    const object = event.object;
-    const version = object.metadata?.resourceVersion;
-    if (event.type !== 'BOOKMARK') {
-      const prepared = prepare(object);
-      const key = keyOf(prepared);
-      if (event.type === 'DELETED') {
-        if (store.remove(key)) emit((h) => h.delete?.(prepared));
-      } else {
-        const old = store.get(key);
-        if (!old || old.metadata?.resourceVersion !== version) {
-          store.put(prepared);
-          if (old) emit((h) => h.update?.(old, prepared));
-          else emit((h) => h.add?.(prepared));
-        }
-      }
-    }
-    if (version) resourceVersion = version;
-  }
-
-  /** Waits out the backoff of failure number `failures`, counting it against the informer's health unless it is a routine 410. */
-  async function backOff(failures: number, error: Error, phase: string, signal: AbortSignal, expired = false): Promise<void> {
-    const delayMs = Math.round(backoffDelay(failures, options.backoff));
-    if (expired) {
-      logger.info({ kind: label, resourceVersion, retryInMs: delayMs, reason: error.message }, 'watch expired (410 Gone): relisting');
-    } else {
-      health.consecutiveFailures++;
-      health.lastError = error.message;
-      logger.warn({ kind: label, err: error, failures, retryInMs: delayMs, phase, resourceVersion }, `${phase} of ${label} failed; retrying`);
-    }
-    await sleep(delayMs, signal);
-  }
-
-  async function run(signal: AbortSignal): Promise<void> {
-    let mustList = true;
-    let failures = 0;
-    while (!signal.aborted) {
-      let watchStart: number | undefined;
-      let events = 0;
-      try {
-        if (mustList) {
-          await relist(signal);
-          mustList = false;
-        }
-        const timeoutSeconds = WATCH_TIMEOUT_SECONDS + Math.floor(Math.random() * WATCH_TIMEOUT_SPREAD_SECONDS);
-        const idleMs = timeoutSeconds * 1000 + WATCH_GRACE_MS;
-        watchStart = Date.now();
-        const end = await watchOnce(
-          transport,
-          kind,
-          { namespace, resourceVersion, timeoutSeconds, idleMs, signal, onOpen: opened, ...selection },
-          (event) => {
-            events++;
-            onWatchEvent(event);
-          },
-        );
-        if (end === 'expired') {
-          // A relist is a full read of the collection: back off like any failure, so that
-          // informers of a restarted or compacted server do not all relist at once.
-          if (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS) failures = 0;
-          failures++;
-          mustList = true;
-          await backOff(failures, new Error(`watch from resourceVersion ${resourceVersion} expired (410 Gone)`), 'watch', signal, true);
-          continue;
-        }
-        if (events === 0 && Date.now() - watchStart < MIN_WATCH_MS) throw new Error('watch closed by the server as soon as it opened');
-        contact();
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        if (watchStart !== undefined && (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS)) failures = 0;
-        failures++;
-        const phase = mustList ? 'list' : 'watch';
-        const expired = !mustList && isGone(error);
-        if (!mustList && error instanceof ApiError) {
-          // The server refused the watch (403, 410, 5xx…): the store would miss every change
-          // from now on, so the next try lists again instead of only re-watching.
-          mustList = true;
-        } else if ((error as NodeJS.ErrnoException).code === WATCH_IDLE) {
-          logger.warn({ kind: label, resourceVersion }, `watch of ${label} stalled: reconnecting from resourceVersion ${resourceVersion}`);
-        }
-        await backOff(failures, error as Error, phase, signal, expired);
-      }
-    }
+  function run(signal: AbortSignal): Promise<void> {
+    const sink = {
+      output,
+      contact,
+      opened,
+      failed(error: Error) {
+        health.consecutiveFailures++;
+        health.lastError = error.message;
+      },
+    };
+    const watcherOptions = { namespace, logger, backoff: options.backoff, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly };
+    return runWatcher(transport, kind, watcherOptions, sink, signal);
   }
 
   /** Re-delivers every cached object as an unchanged update each `periodMs`, until `signal` aborts. */
