@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { UserError } from '../errors.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
+import { builtinKinds, findBuiltinKind, isBuiltinPath, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
@@ -78,17 +79,18 @@ function parseBool(value: string): boolean {
 export async function runCreateApi(root: string, options: CreateApiOptions): Promise<void> {
   const dir = resolve(root);
   const project = await loadProject(dir, 'opgen create api');
-  const withResource = options.resource ?? true;
+  const builtin = builtinTarget(project, options);
+  const withResource = builtin ? false : (options.resource ?? true);
   const withController = options.controller ?? true;
   if (!withResource && !withController) throw new UserError('nothing to scaffold: --no-resource and --no-controller');
 
-  const resource = resolveResource(project, options);
+  const resource = builtin ? builtinResource(builtin) : resolveResource(project, options);
   const index = project.resources.findIndex((r) => sameGvk(r, resource));
   const existing = project.resources[index];
   checkExisting(project, resource, existing, { withResource, withController, force: options.force ?? false });
 
   const names = kindNames(project, resource);
-  if (!withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
+  if (!builtin && !withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
     throw new UserError(
       `--no-resource: ${resource.kind} has no API types at ${names.typesFile}`,
       undefined,
@@ -102,7 +104,7 @@ export async function runCreateApi(root: string, options: CreateApiOptions): Pro
     extra: existing?.extra ?? {},
   };
   if (withResource || existing?.api) recorded.path = names.apiDir;
-  else delete recorded.api;
+  else if (!builtin) delete recorded.api;
   const updated: ProjectConfig = {
     ...project,
     resources: index >= 0 ? project.resources.map((r, i) => (i === index ? recorded : r)) : [...project.resources, recorded],
@@ -144,13 +146,13 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
   const sibling = project.resources.find(
     (r) => r.api && r.group === options.group && r.kind === options.kind && r.version !== options.version,
   );
-  const same = project.resources.find((r) => r.group === options.group && r.kind === options.kind && r.version === options.version);
+  const same = project.resources.find((r) => r.api && r.group === options.group && r.kind === options.kind && r.version === options.version);
   const plural = options.plural ?? same?.plural ?? sibling?.plural ?? pluralOf(options.kind);
   validatePlural(plural);
   const namespaced = options.namespaced ?? same?.api?.namespaced ?? sibling?.api?.namespaced ?? true;
 
   if (!project.multigroup) {
-    const other = project.resources.find((r) => r.group !== options.group);
+    const other = project.resources.find((r) => r.group !== options.group && !isBuiltinPath(r.path));
     if (other) {
       throw new UserError(
         `group "${options.group}": this project holds the group "${other.group}" only`,
@@ -178,7 +180,7 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
       { file: projectFileName },
     );
   }
-  const taken = project.resources.find((r) => r.group === options.group && r.plural === plural && r.kind !== options.kind);
+  const taken = project.resources.find((r) => !isBuiltinPath(r.path) && r.group === options.group && r.plural === plural && r.kind !== options.kind);
   if (taken) {
     throw new UserError(
       `plural "${plural}" is already the plural of ${taken.kind} in group ${fullGroup(taken)}`,
@@ -193,6 +195,59 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
     domain: project.domain,
     plural,
     api: { crdVersion: 'v1', namespaced },
+    controller: true,
+    extra: {},
+  };
+}
+
+/**
+ * The built-in kind the flags name when they ask for a controller of one, as kubebuilder
+ * reads them: `--resource=false` with a built-in group, version and kind, or any kind of
+ * the group `core`, which is never a CRD. Without --resource=false, `--group batch --kind
+ * CronJob` is a CRD of batch.<domain>, as in kubebuilder's CronJob tutorial.
+ */
+function builtinTarget(project: ProjectConfig, options: CreateApiOptions): BuiltinKind | undefined {
+  const core = options.group === 'core';
+  if (!core && options.resource !== false) return undefined;
+  const builtin = findBuiltinKind(options.group, options.version, options.kind);
+  if (!builtin) {
+    if (!core) return undefined;
+    const known = builtinKinds.filter((b) => b.group === 'core').map((b) => b.kind);
+    throw new UserError(
+      `--group core --version ${options.version} --kind ${options.kind}: not a built-in kind opgen has a handle for`,
+      undefined,
+      `core/v1 kinds: ${known.join(', ')}; a kind of your own takes another --group`,
+    );
+  }
+  if (options.resource === true) {
+    throw new UserError(
+      `--resource: ${builtin.kind} is a built-in kind of ${builtin.apiGroup || 'core'}/${builtin.version}; opgen writes no CRD for it`,
+      undefined,
+      'pass --resource=false to scaffold a controller for it',
+    );
+  }
+  for (const [flag, given] of [['--plural', options.plural], ['--namespaced', options.namespaced]] as const) {
+    if (given !== undefined) throw new UserError(`${flag}: ${builtin.kind} is a built-in kind; the cluster decides its ${flag.slice(2)}`);
+  }
+  if (project.namespaced && !builtin.namespaced) {
+    throw new UserError(
+      `${builtin.kind} is cluster-scoped, but this operator only has rights in its own namespace`,
+      { file: projectFileName },
+      'the project was made with opgen init --namespaced',
+    );
+  }
+  return builtin;
+}
+
+/** PROJECT's record of a controller for a built-in kind, as kubebuilder writes it for a core type. */
+function builtinResource(builtin: BuiltinKind): Resource {
+  return {
+    group: builtin.group,
+    version: builtin.version,
+    kind: builtin.kind,
+    domain: builtin.domain,
+    plural: builtin.plural,
+    path: builtin.path,
     controller: true,
     extra: {},
   };
@@ -215,7 +270,7 @@ function checkExisting(
     }
   }
   const controlled = project.resources.find(
-    (r) => r.controller && r.group === resource.group && r.kind === resource.kind && r.version !== resource.version,
+    (r) => r.controller && fullGroup(r) === fullGroup(resource) && r.kind === resource.kind && r.version !== resource.version,
   );
   if (wanted.withController && controlled && !wanted.force) {
     throw new UserError(

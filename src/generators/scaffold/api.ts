@@ -2,7 +2,8 @@ import { pluralOf } from '../../names/plural.js';
 import type { ProjectConfig, Resource } from '../../project/model.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { kindRoleFiles } from './config/rbac.js';
-import { kindNames } from './names.js';
+import { findBuiltinKind, isBuiltinPath, type BuiltinKind } from './builtin-kinds.js';
+import { kindNames, type KindNames } from './names.js';
 import { render } from './render.js';
 import { commonLabels, yamlFile } from './yaml-file.js';
 
@@ -73,10 +74,14 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
     // Roles are per group and kind: a second version shares the first one's.
     if (firstVersion) files.push(...kindRoleFiles(project.projectName, names));
   }
-  if (scaffold.withController) {
+  const builtin = isBuiltinPath(resource.path) ? findBuiltinKind(resource.group, resource.version, resource.kind) : undefined;
+  if (scaffold.withController && builtin) files.push(...builtinControllerFiles(project, builtin, names, header));
+  else if (scaffold.withController) {
     const common = {
       header,
       kind: names.kind,
+      handle: names.handle,
+      handleImport: names.handleImport,
       lower: names.lower,
       variable: names.variable,
       typesImport: names.typesImportFromController,
@@ -102,6 +107,27 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
     );
   }
   return files;
+}
+
+/** The controller and test of a built-in kind: it uses the runtime's `kinds.*` handle, no types of the project's. */
+function builtinControllerFiles(project: ProjectConfig, builtin: BuiltinKind, names: KindNames, header: string): GeneratedFile[] {
+  const data = {
+    header,
+    kind: builtin.kind,
+    lower: names.lower,
+    variable: names.variable,
+    plural: builtin.plural,
+    namespaced: builtin.namespaced,
+    projectNamespaced: project.namespaced,
+    apiVersion: builtin.apiGroup ? `${builtin.apiGroup}/${builtin.version}` : builtin.version,
+    rbacGroup: builtin.apiGroup || 'core',
+    setupFunction: names.setupFunction,
+    reconcileFunction: names.reconcileFunction,
+  };
+  return [
+    { path: names.controllerFile, ownership: 'user', content: render('api/builtin_controller.ts', data) },
+    { path: names.controllerTestFile, ownership: 'user', content: render('api/builtin_controller.test.ts', data) },
+  ];
 }
 
 /** `Storage` + `DemoVolume` → `setupStorageDemoVolumeController`: the import alias when a kind's name repeats across groups. */
