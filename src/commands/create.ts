@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { UserError } from '../errors.js';
+import { parseBool } from './bool-flag.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
 import { builtinKinds, findBuiltinKind, isBuiltinPath, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
@@ -67,12 +68,6 @@ function createApiCommand(): Command {
     .action(async (options: CreateApiOptions) => {
       await runCreateApi(process.cwd(), options);
     });
-}
-
-function parseBool(value: string): boolean {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new InvalidArgumentError('expected true or false');
 }
 
 /** Scaffolds a kind into the project at `root`; see {@link createApiCommand}. */

@@ -62,7 +62,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
  * `<hash>.<domain>`: a Lease name unique to the project and stable across runs, like
  * kubebuilder's, so replicas of one operator compete and other operators never do.
  */
-function leaderElectionId(project: ProjectConfig): string {
+export function leaderElectionId(project: ProjectConfig): string {
   const hash = createHash('sha256').update(`${project.projectName}.${project.domain}`).digest('hex').slice(0, 8);
   return `${hash}.${project.domain}`;
 }
