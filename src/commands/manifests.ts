@@ -3,19 +3,27 @@ import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { buildCrds } from '../crd/build.js';
 import { readApiFiles } from '../crd/discover.js';
-import { UserError, UserErrors } from '../errors.js';
+import { formatUserWarning, UserError, UserErrors } from '../errors.js';
 import { generateCrds } from '../generators/crd.js';
 import { generateRbac } from '../generators/rbac.js';
 import { generateSamples } from '../generators/samples.js';
+import { checkSamples } from '../generators/samples/check.js';
+import { droppedSamples } from './dropped-samples.js';
+import { resolveMaxDescLen } from './manifests-settings.js';
+import { readSamples } from './read-samples.js';
+import { staleDiff } from './stale-diff.js';
 import { generateWebhooks } from '../generators/webhook.js';
 import { collectPackageMarkers } from '../markers/collect.js';
 import { loadProject } from '../project/load.js';
+import { projectFileName, type ProjectConfig } from '../project/model.js';
+import { serializeProject } from '../project/serialize.js';
 import { paint } from '../ui.js';
 import { cliVersion } from '../version.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
 
 interface ManifestsOptions {
   check?: boolean;
+  dryRun?: boolean;
   maxDescLen?: number;
   dir: string;
 }
@@ -24,10 +32,11 @@ interface ManifestsOptions {
 export function manifestsCommand(): Command {
   return new Command('manifests')
     .description('generate CRDs, RBAC roles, webhook configurations and samples from src/api and the markers under src/')
-    .option('--check', 'write nothing; exit 1 naming each file that is out of date (for CI)')
-    .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them)', nonNegativeInteger)
+    .option('--check', 'write nothing; print a diff of each file that is out of date and exit 1 (for CI)')
+    .option('--dry-run', 'print what would be written; write nothing')
+    .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them); remembered in PROJECT', nonNegativeInteger)
     .option('--dir <path>', 'the project root', '.')
-    .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --max-desc-len 0')
+    .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --dry-run\n  $ opgen manifests --max-desc-len 0')
     .action(async (options: ManifestsOptions) => {
       await runManifests(options);
     });
@@ -41,12 +50,13 @@ function nonNegativeInteger(value: string): number {
 /** Generates everything and writes it, or with `check` reports what is stale. */
 export async function runManifests(options: ManifestsOptions): Promise<void> {
   const root = resolve(options.dir);
-  const project = await loadProject(root, 'opgen manifests');
+  const loaded = await loadProject(root, 'opgen manifests');
+  const { value: maxDescriptionLength, project } = resolveMaxDescLen(loaded, options.maxDescLen);
   const sources = await readSources(root);
   const { crds, errors } = buildCrds(root, await readApiFiles(root), {
     project,
     generatorVersion: cliVersion,
-    maxDescriptionLength: options.maxDescLen,
+    maxDescriptionLength,
   });
   const packageMarkers = collectPackageMarkers(sources);
   const allErrors = [...errors, ...packageMarkers.errors];
@@ -61,17 +71,27 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
       schema: v.schema.openAPIV3Schema,
     })),
   );
+  // A sample the types outgrew does not stop the CRDs from following the types; CI (--check) fails on it.
+  const sampleProblems = checkSamples(samples, await readSamples(root, samples, project.domain), project.domain);
+  if (!options.check) for (const problem of sampleProblems) process.stderr.write(`${formatUserWarning(problem)}\n`);
   const files = [
     ...generateCrds(crds),
     ...generateRbac(packageMarkers.rbac, { namespaced: project.namespaced }),
     ...generateWebhooks(packageMarkers.webhooks),
-    ...generateSamples(samples, await existingSamples(root), { projectName: project.projectName, domain: project.domain }),
+    ...generateSamples(samples, await samplesNotToWrite(root, project), { projectName: project.projectName, domain: project.domain }),
+    ...(project === loaded ? [] : [{ path: projectFileName, content: serializeProject(project), ownership: 'generated' as const }]),
   ];
   const changes = await planChanges(root, files);
   if (options.check) {
     const stale = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
-    if (stale.length) throw new UserErrors(stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)));
+    process.stdout.write(await staleDiff(root, stale));
+    const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems];
+    if (problems.length) throw new UserErrors(problems);
     process.stdout.write('manifests are up to date\n');
+    return;
+  }
+  if (options.dryRun) {
+    process.stdout.write(`${formatPlan(changes, { dryRun: true })}\n`);
     return;
   }
   await applyChanges(root, changes);
@@ -96,12 +116,14 @@ async function readSources(root: string): Promise<Map<string, string>> {
   return new Map(wanted.map((e, i) => [`src/${e}`, texts[i]!]));
 }
 
-async function existingSamples(root: string): Promise<Set<string>> {
+/** Samples on disk, and those the user dropped on purpose ({@link droppedSamples}). */
+async function samplesNotToWrite(root: string, project: ProjectConfig): Promise<Set<string>> {
+  let names: string[] = [];
   try {
-    const names = await readdir(join(root, 'config/samples'));
-    return new Set(names.map((n) => `config/samples/${n}`));
+    names = await readdir(join(root, 'config/samples'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  const onDisk = new Set(names.map((n) => `config/samples/${n}`));
+  return new Set([...onDisk, ...(await droppedSamples(root, project, onDisk))]);
 }
