@@ -76,7 +76,10 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
   if (!options.check) for (const problem of sampleProblems) process.stderr.write(`${formatUserWarning(problem)}\n`);
   const files = [
     ...generateCrds(crds),
-    ...generateRbac(packageMarkers.rbac, { namespaced: project.namespaced }),
+    ...generateRbac(packageMarkers.rbac, {
+      namespaced: project.namespaced,
+      clusterScoped: crds.filter((crd) => crd.crd.spec.scope === 'Cluster').map((crd) => `${crd.group}/${crd.plural}`),
+    }),
     ...generateWebhooks(packageMarkers.webhooks),
     ...generateSamples(samples, await samplesNotToWrite(root, project), { projectName: project.projectName, domain: project.domain }),
     ...(project === loaded ? [] : [{ path: projectFileName, content: serializeProject(project), ownership: 'generated' as const }]),

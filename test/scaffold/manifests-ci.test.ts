@@ -131,3 +131,35 @@ describe('samples and the schema', () => {
     expect(low.stderr).toMatch(new RegExp(`^${sample}:${specLine + 1}:13: warning: spec\\.replicas must be greater than or equal to 1, got 0: `));
   });
 });
+
+describe('RBAC markers the API server would accept but never honour', () => {
+  const controller = 'src/controllers/bookstore_controller.ts';
+  async function addMarker(marker: string): Promise<number> {
+    const text = await read(controller);
+    const lines = text.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('// +kubebuilder:rbac:')) + 1;
+    lines.splice(at - 1, 0, marker);
+    await writeFile(join(dir, controller), lines.join('\n'));
+    return at;
+  }
+
+  it('an unknown verb is a located error, and nothing is written', async () => {
+    const line = await addMarker('// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;lsit');
+    const before = await readTree(dir);
+    const result = await opgen(dir, 'manifests');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^${controller}:${line}:\\d+: error: \\+kubebuilder:rbac: unknown verb lsit \\(known verbs: `));
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(await readTree(dir)).toEqual(before);
+  });
+
+  it('a cluster-scoped resource in a namespaced project is a located error', async () => {
+    await ok('edit', '--namespaced');
+    const line = await addMarker('// +kubebuilder:rbac:groups=core,resources=nodes,verbs=get;list;watch');
+    const result = await opgen(dir, 'manifests');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`^${controller}:${line}:\\d+: error: \\+kubebuilder:rbac: nodes is cluster-scoped: a Role \\(namespace system\\) cannot grant it \\(`),
+    );
+  });
+});
