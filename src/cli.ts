@@ -12,6 +12,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   create: async () => (await import('./commands/create.js')).createCommand(),
   manifests: async () => (await import('./commands/manifests.js')).manifestsCommand(),
   edit: async () => (await import('./commands/edit.js')).editCommand(),
+  delete: async () => (await import('./commands/delete.js')).deleteCommand(),
   version: async () => (await import('./commands/version.js')).versionCommand(),
 };
 

@@ -8,6 +8,7 @@ import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '.
 import { builtinKinds, findBuiltinKind, isBuiltinPath, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
+import { previousScaffold } from '../generators/scaffold/previous.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
 import { pluralOf } from '../names/plural.js';
 import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
@@ -274,20 +275,6 @@ function checkExisting(
       'pass --no-controller: one controller serves every version of a kind',
     );
   }
-}
-
-/**
- * What opgen scaffolded for the kinds PROJECT records, regenerated: each kind with the
- * kinds before it, as when it was created. `--force` compares files on disk with this.
- */
-function previousScaffold(project: ProjectConfig, boilerplate: string): Map<string, string> {
-  const previous = new Map<string, string>();
-  project.resources.forEach((resource, i) => {
-    const earlier = { ...project, resources: project.resources.slice(0, i) };
-    const files = apiFiles({ project: earlier, resource, withResource: Boolean(resource.api), withController: resource.controller, boilerplate });
-    for (const file of files) if (!previous.has(file.path)) previous.set(file.path, file.content);
-  });
-  return previous;
 }
 
 async function readCurrent(dir: string): Promise<CurrentProjectFiles> {
