@@ -170,13 +170,13 @@ function copyrightYear(): number {
   return new Date().getFullYear();
 }
 
-/** The versions of TypeScript, vitest and Node types opgen itself is built and tested with. */
+/** The versions of TypeScript, vitest, ESLint and Node types opgen itself is built, tested and linted with. */
 async function devTools(): Promise<Record<string, string>> {
   const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
   return Object.fromEntries(
-    ['@types/node', 'typescript', 'vitest'].map((name) => {
+    ['@eslint/js', '@types/node', 'eslint', 'typescript', 'typescript-eslint', 'vitest'].map((name) => {
       const version = manifest.devDependencies[name];
       if (!version) throw new Error(`opgen's package.json lacks the devDependency ${name}`);
       return [name, version];

@@ -9,6 +9,7 @@ import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
 import { deployScript, packageJson, tsconfigFiles } from './package.js';
 import { render } from './render.js';
+import { workflowFiles } from './workflows.js';
 
 /** Where the license header of new source files lives; `create api` reads it back. */
 export const boilerplatePath = 'hack/boilerplate.txt';
@@ -38,6 +39,10 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('package.json', packageJson(scaffold)),
     ...tsconfigFiles().map((f) => user(f.path, f.content)),
     user('vitest.config.ts', render('init/vitest.config.ts', { header })),
+    user('vitest.e2e.config.ts', render('init/vitest.e2e.config.ts', { header })),
+    user('test/e2e/operator.test.ts', render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced })),
+    user('eslint.config.js', render('init/eslint.config.js', { header })),
+    ...workflowFiles(),
     { path: deployScript, content: render('init/deploy.mjs', {}), ownership: 'user', executable: true },
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),

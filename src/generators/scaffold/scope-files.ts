@@ -11,8 +11,8 @@ import { render } from './render.js';
 /**
  * The scaffolded files whose content depends on whether the operator watches one namespace
  * (`namespaced`), as `init` and each `create api` of `project` wrote them: src/main.ts with
- * every controller registered, the README, config/manager and config/rbac, and the
- * controllers' tests. `opgen edit --namespaced` compares these for the old and the new
+ * every controller registered, the README, the e2e test, config/manager and config/rbac,
+ * and the controllers' tests. `opgen edit --namespaced` compares these for the old and the new
  * setting with the disk, to tell which files it may rewrite. `boilerplate` is
  * hack/boilerplate.txt ('' without one).
  */
@@ -33,6 +33,11 @@ export function scopeDependentFiles(project: ProjectConfig, boilerplate: string)
     {
       path: 'README.md',
       content: render('init/README.md', { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced }),
+      ownership: 'user',
+    },
+    {
+      path: 'test/e2e/operator.test.ts',
+      content: render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced }),
       ownership: 'user',
     },
     ...managerFiles(project.projectName, project.namespaced),
