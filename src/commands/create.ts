@@ -5,13 +5,13 @@ import { UserError } from '../errors.js';
 import { parseBool } from './bool-flag.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
-import { builtinKinds, findBuiltinKind, isBuiltinPath, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
+import { builtinKinds, findBuiltinKind, isForeignKind, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { previousScaffold } from '../generators/scaffold/previous.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
 import { pluralOf } from '../names/plural.js';
-import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
+import { validateDomain, validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
 import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
@@ -26,6 +26,9 @@ export interface CreateApiOptions {
   controller?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiModule?: string;
 }
 
 const apiExamples = `
@@ -38,6 +41,12 @@ Examples:
 
   # A second version of an existing kind: types only, the controller stays on v1
   $ opgen create api --group storage --version v2beta1 --kind DemoVolume --no-controller
+
+  # A controller for a built-in kind (no CRD): apps/v1 Deployment, core/v1 Pod, …
+  $ opgen create api --group apps --version v1 --kind Deployment --resource=false --controller
+
+  # A controller for cert-manager's Certificate (cert-manager.io/v1), its handle written to src/external/
+  $ opgen create api --group cert-manager --version v1 --kind Certificate --external-api-domain io --external-api-path src/external/certificate.ts
 
   # Re-scaffold a kind: files you changed are kept, the others rewritten
   $ opgen create api --group storage --version v1 --kind DemoVolume --force`;
@@ -63,6 +72,9 @@ function createApiCommand(): Command {
     .option('--no-resource', 'do not write API types (they exist already)')
     .option('--controller [bool]', 'write a controller (default)', parseBool)
     .option('--no-controller', 'do not write a controller')
+    .option('--external-api-path <module>', 'a controller for a kind of another project: the npm module exporting its handle, or a file under src/ that opgen writes (e.g. src/external/certificate.ts)')
+    .option('--external-api-domain <domain>', 'with --external-api-path: the domain the group completes, e.g. io for --group cert-manager (default: the project domain)')
+    .option('--external-api-module <spec>', 'with --external-api-path: the npm package providing it, added to dependencies, e.g. @acme/cert-manager-api@^1.2.0')
     .option('--force', 're-scaffold an existing kind: rewrites the files you have not changed')
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', apiExamples)
@@ -76,17 +88,18 @@ export async function runCreateApi(root: string, options: CreateApiOptions): Pro
   const dir = resolve(root);
   const project = await loadProject(dir, 'opgen create api');
   const builtin = builtinTarget(project, options);
-  const withResource = builtin ? false : (options.resource ?? true);
+  const external = externalTarget(project, options);
+  const withResource = builtin || external ? false : (options.resource ?? true);
   const withController = options.controller ?? true;
   if (!withResource && !withController) throw new UserError('nothing to scaffold: --no-resource and --no-controller');
 
-  const resource = builtin ? builtinResource(builtin) : resolveResource(project, options);
+  const resource = builtin ? builtinResource(builtin) : (external ?? resolveResource(project, options));
   const index = project.resources.findIndex((r) => sameGvk(r, resource));
   const existing = project.resources[index];
   checkExisting(project, resource, existing, { withResource, withController, force: options.force ?? false });
 
   const names = kindNames(project, resource);
-  if (!builtin && !withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
+  if (!builtin && !external && !withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
     throw new UserError(
       `--no-resource: ${resource.kind} has no API types at ${names.typesFile}`,
       undefined,
@@ -97,10 +110,10 @@ export async function runCreateApi(root: string, options: CreateApiOptions): Pro
   const recorded: Resource = {
     ...resource,
     controller: withController || Boolean(existing?.controller),
-    extra: existing?.extra ?? {},
+    extra: { ...(existing?.extra ?? {}), ...resource.extra },
   };
   if (withResource || existing?.api) recorded.path = names.apiDir;
-  else if (!builtin) delete recorded.api;
+  else if (!builtin && !external) delete recorded.api;
   const updated: ProjectConfig = {
     ...project,
     resources: index >= 0 ? project.resources.map((r, i) => (i === index ? recorded : r)) : [...project.resources, recorded],
@@ -114,6 +127,7 @@ export async function runCreateApi(root: string, options: CreateApiOptions): Pro
   for (const file of scaffolded) onDisk.set(file.path, await readIfExists(join(dir, file.path)));
   const { files, kept } = protectUserEdits(scaffolded, onDisk, previousScaffold(project, boilerplate), options.force ?? false);
   const all: GeneratedFile[] = [...files, ...apiProjectUpdates(updated, resource, { withResource, withController }, current)];
+  if (options.externalApiModule) all.push(await withDependency(dir, options.externalApiModule));
 
   const changes = await planChanges(dir, all);
   const conflicts = changes.filter((c) => c.action === 'CONFLICT').map((c) => c.path);
@@ -148,7 +162,7 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
   const namespaced = options.namespaced ?? same?.api?.namespaced ?? sibling?.api?.namespaced ?? true;
 
   if (!project.multigroup) {
-    const other = project.resources.find((r) => r.group !== options.group && !isBuiltinPath(r.path));
+    const other = project.resources.find((r) => r.group !== options.group && !isForeignKind(r));
     if (other) {
       throw new UserError(
         `group "${options.group}": this project holds the group "${other.group}" only`,
@@ -176,7 +190,7 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
       { file: projectFileName },
     );
   }
-  const taken = project.resources.find((r) => !isBuiltinPath(r.path) && r.group === options.group && r.plural === plural && r.kind !== options.kind);
+  const taken = project.resources.find((r) => !isForeignKind(r) && r.group === options.group && r.plural === plural && r.kind !== options.kind);
   if (taken) {
     throw new UserError(
       `plural "${plural}" is already the plural of ${taken.kind} in group ${fullGroup(taken)}`,
@@ -233,6 +247,72 @@ function builtinTarget(project: ProjectConfig, options: CreateApiOptions): Built
     );
   }
   return builtin;
+}
+
+/**
+ * The external kind kubebuilder's `--external-api-*` flags name: a kind of another project
+ * (cert-manager's Certificate) whose controller this project has; recorded in PROJECT as
+ * kubebuilder does (`external: true`, `domain`, `path`, `module`). In TypeScript its path is
+ * the module exporting its handle: an npm module, or a file under src/ that opgen writes.
+ */
+function externalTarget(project: ProjectConfig, options: CreateApiOptions): Resource | undefined {
+  if (options.externalApiPath === undefined) {
+    for (const [flag, given] of [['--external-api-domain', options.externalApiDomain], ['--external-api-module', options.externalApiModule]] as const) {
+      if (given !== undefined) throw new UserError(`${flag} needs --external-api-path, the module of the external kind's handle`);
+    }
+    return undefined;
+  }
+  const path = options.externalApiPath;
+  if (options.resource === true) {
+    throw new UserError('--resource: an external kind\'s CRD belongs to its own project; opgen writes none', undefined, 'leave out --resource');
+  }
+  const local = path.startsWith('src/');
+  if (local ? !/^src\/[\w./-]+\.ts$/.test(path) || path.split('/').includes('..') || path.startsWith('src/api/') : !/^(@[\w-][\w.-]*\/)?[\w-][\w.-]*(\/[\w-][\w.-]*)*$/.test(path)) {
+    throw new UserError(
+      `--external-api-path ${path}: expected an npm module (e.g. @acme/cert-manager-api) or a .ts file under src/ outside src/api (e.g. src/external/certificate.ts)`,
+    );
+  }
+  const domain = options.externalApiDomain ?? project.domain;
+  validateDomain(domain);
+  validateVersion(options.version);
+  validateKind(options.kind);
+  const plural = options.plural ?? pluralOf(options.kind);
+  validatePlural(plural);
+  const namespaced = options.namespaced ?? true;
+  if (project.namespaced && !namespaced) {
+    throw new UserError(
+      `--namespaced=false: ${options.kind} would be cluster-scoped, but this operator only has rights in its own namespace`,
+      { file: projectFileName },
+      'the project was made with opgen init --namespaced',
+    );
+  }
+  return {
+    group: options.group,
+    version: options.version,
+    kind: options.kind,
+    domain,
+    plural,
+    path,
+    controller: true,
+    extra: { external: true, ...(namespaced ? {} : { namespaced: false }), ...(options.externalApiModule ? { module: options.externalApiModule } : {}) },
+  };
+}
+
+/** package.json with the npm package of `spec` (`name@range`) among its dependencies. */
+async function withDependency(dir: string, spec: string): Promise<GeneratedFile> {
+  const match = /^((?:@[\w.-]+\/)?[\w.-]+)@(.+)$/.exec(spec);
+  if (!match) throw new UserError(`--external-api-module ${spec}: expected <npm package>@<version range>, e.g. @acme/cert-manager-api@^1.2.0`);
+  const text = await readIfExists(join(dir, 'package.json'));
+  if (text === undefined) throw new UserError('package.json not found: --external-api-module adds the package to its dependencies', { file: 'package.json' });
+  let manifest: { dependencies?: Record<string, string> } & Record<string, unknown>;
+  try {
+    manifest = JSON.parse(text) as typeof manifest;
+  } catch {
+    throw new UserError('package.json is not valid JSON', { file: 'package.json' });
+  }
+  const dependencies = { ...(manifest.dependencies ?? {}), [match[1]!]: match[2]! };
+  manifest.dependencies = Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b)));
+  return { path: 'package.json', content: `${JSON.stringify(manifest, null, 2)}\n`, ownership: 'generated' };
 }
 
 /** PROJECT's record of a controller for a built-in kind, as kubebuilder writes it for a core type. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { isBuiltinPath, findBuiltinKind } from '../generators/scaffold/builtin-kinds.js';
+import { isBuiltinPath, isForeignKind, findBuiltinKind } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { scopeDependentFiles } from '../generators/scaffold/scope-files.js';
 import { fullGroup, projectFileName, type ProjectConfig } from '../project/model.js';
@@ -34,7 +34,7 @@ export async function layoutEdit(
     namespaced: wanted.namespaced ?? project.namespaced,
   };
   if (!updated.multigroup) {
-    const groups = [...new Set(project.resources.filter((r) => !isBuiltinPath(r.path)).map(fullGroup))];
+    const groups = [...new Set(project.resources.filter((r) => !isForeignKind(r)).map(fullGroup))];
     if (groups.length > 1) {
       throw new UserError(
         `--multigroup=false: the project holds the groups ${groups.join(', ')}; one group fits in a project that is not multigroup`,
@@ -44,7 +44,7 @@ export async function layoutEdit(
   }
   if (updated.namespaced && !project.namespaced) {
     const clusterScoped = project.resources.find((r) =>
-      r.api ? !r.api.namespaced : isBuiltinPath(r.path) && findBuiltinKind(r.group, r.version, r.kind)?.namespaced === false,
+      r.api ? !r.api.namespaced : r.extra.namespaced === false || (isBuiltinPath(r.path) && findBuiltinKind(r.group, r.version, r.kind)?.namespaced === false),
     );
     if (clusterScoped) {
       throw new UserError(

@@ -106,12 +106,64 @@ describe('create api for a built-in kind', () => {
   });
 });
 
+describe('create api for an external kind (kubebuilder\'s --external-api-*)', () => {
+  const certificate = ['--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--external-api-domain', 'io'];
+
+  it('a handle file under src/: written once, imported by the controller, recorded in PROJECT as kubebuilder does', async () => {
+    const cwd = await init('cert-operator');
+    const stdout = await ok(cwd, 'create', 'api', ...certificate, '--external-api-path', 'src/external/certificate.ts', '--external-api-module', '@acme/cert-manager-api@^1.2.0');
+    expect(stdout).toMatch(/^CREATE src\/external\/certificate\.ts$/m);
+    const tree = await readTree(cwd);
+    expect(tree.get('src/external/certificate.ts')).toContain(
+      "export const Certificate = defineKind<Certificate>({ group: 'cert-manager.io', version: 'v1', kind: 'Certificate', plural: 'certificates', namespaced: true });",
+    );
+    const controller = tree.get('src/controllers/certificate_controller.ts')!;
+    expect(controller).toContain("import { Certificate } from '../external/certificate.js';");
+    expect(controller).toContain('controller(mgr).for(Certificate).reconcile(reconcileCertificate);');
+    expect(controller).toContain('// +kubebuilder:rbac:groups=cert-manager.io,resources=certificates,verbs=');
+    expect(tree.get('PROJECT')).toMatch(
+      /- controller: true\n {4}domain: io\n {4}group: cert-manager\n {4}kind: Certificate\n {4}path: src\/external\/certificate\.ts\n {4}plural: certificates\n {4}version: v1\n {4}external: true\n {4}module: "@acme\/cert-manager-api@\^1\.2\.0"\n/,
+    );
+    expect((JSON.parse(tree.get('package.json')!) as { dependencies: Record<string, string> }).dependencies['@acme/cert-manager-api']).toBe('^1.2.0');
+
+    // It is no kind of the project's: a kind of the project's own group still fits, and manifests writes no CRD for it.
+    await ok(cwd, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'BookStore');
+    await ok(cwd, 'manifests');
+    const after = await readTree(cwd);
+    expect([...after.keys()].filter((path) => path.startsWith('config/crd/bases/'))).toEqual(['config/crd/bases/shop.example.com_bookstores.yaml']);
+    expect(after.get('config/rbac/role.yaml')).toMatch(/- cert-manager\.io\n {4}resources:\n {6}- certificates\n/);
+  });
+
+  it('an npm module: the controller imports the handle from it', async () => {
+    const cwd = await init('cert-operator');
+    await ok(cwd, 'create', 'api', ...certificate, '--external-api-path', '@acme/cert-manager-api/v1');
+    const tree = await readTree(cwd);
+    expect(tree.get('src/controllers/certificate_controller.ts')).toContain("import { Certificate } from '@acme/cert-manager-api/v1';");
+    expect([...tree.keys()].some((path) => path.startsWith('src/external/'))).toBe(false);
+  });
+
+  it.each([
+    [['--external-api-domain', 'io'], /^error: --external-api-domain needs --external-api-path, the module of the external kind's handle$/],
+    [['--external-api-path', '../elsewhere.ts'], /^error: --external-api-path \.\.\/elsewhere\.ts: expected an npm module \(e\.g\. @acme\/cert-manager-api\) or a \.ts file under src\/ outside src\/api/],
+    [['--external-api-path', 'src/external/c.ts', '--resource'], /^error: --resource: an external kind's CRD belongs to its own project; opgen writes none \(leave out --resource\)$/],
+    [['--external-api-path', 'src/external/c.ts', '--external-api-module', 'nover'], /^error: --external-api-module nover: expected <npm package>@<version range>/],
+  ])('refuses %j with one line, writing nothing', async (flags, message) => {
+    const cwd = await init('cert-operator');
+    const before = await readTree(cwd);
+    const result = await opgen(cwd, 'create', 'api', '--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', ...flags);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd()).toMatch(message);
+    expect(await readTree(cwd)).toEqual(before);
+  });
+});
+
 describe('kinds named like JavaScript globals and runtime kinds', () => {
-  it('Promise, Map, CronJob and Pod CRDs beside built-in Pod and Deployment controllers: manifests and tsc pass', async () => {
+  it('Promise, Map, CronJob and Pod CRDs beside built-in Pod and Deployment and external Certificate controllers: manifests and tsc pass', async () => {
     const cwd = await init('clash-operator', '--multigroup');
     for (const kind of ['Promise', 'Map', 'CronJob', 'Pod']) await ok(cwd, 'create', 'api', '--group', 'batch', '--version', 'v1', '--kind', kind);
     await ok(cwd, 'create', 'api', '--group', 'core', '--version', 'v1', '--kind', 'Pod');
     await ok(cwd, 'create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false');
+    await ok(cwd, 'create', 'api', '--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--external-api-domain', 'io', '--external-api-path', 'src/external/certificate.ts');
     await ok(cwd, 'manifests');
 
     const tree = await readTree(cwd);

@@ -1,8 +1,8 @@
-import { readFile, symlink } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, opgen, projectDir } from './run.js';
 
@@ -19,6 +19,7 @@ beforeAll(async () => {
     ['init', '--domain', 'example.com', '--skip-install'],
     ['create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'BookStore'],
     ['create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false'],
+    ['create', 'api', '--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--external-api-domain', 'io', '--external-api-path', 'src/external/certificate.ts'],
   ]) {
     const result = await opgen(dir, ...args);
     expect(result.stderr).toBe('');
@@ -28,6 +29,19 @@ beforeAll(async () => {
 afterAll(async () => {
   if (dir) await cleanUp(dir);
 });
+
+/** A small stand-in for cert-manager's Certificate CRD: the group, names and scope are what matter here. */
+const certificateCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'certificates.cert-manager.io' },
+  spec: {
+    group: 'cert-manager.io',
+    names: { kind: 'Certificate', listKind: 'CertificateList', plural: 'certificates', singular: 'certificate' },
+    scope: 'Namespaced',
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
 
 const bin = (name: string) => join(repo, 'node_modules/.bin', name);
 
@@ -55,6 +69,16 @@ describe('the scaffold', () => {
     const cache = Object.values(test.jobs)[0]!.steps.find((step) => step.uses?.startsWith('actions/cache@'));
     expect(cache?.with).toMatchObject({ path: '~/.cache/opgen', key: expect.stringContaining("hashFiles('package-lock.json')") as unknown });
     expect(runs(await read('test-e2e.yml'))).toEqual(['npm ci', 'npm run test:e2e']);
+  });
+
+  it('passes its own npm test: the controller tests of a kind of its own, a built-in kind and an external kind', { timeout: 300_000 }, async () => {
+    // The external kind's CRD, as the user puts it where the scaffolded test looks for it.
+    await mkdir(join(dir, 'config/crd/external'), { recursive: true });
+    await writeFile(join(dir, 'config/crd/external/certificates.yaml'), stringify(certificateCrd));
+    const test = await execa('npm', ['test'], { cwd: dir, reject: false, all: true, env: { NO_COLOR: '1' } });
+    expect(test.exitCode, test.all).toBe(0);
+    for (const file of ['bookstore', 'deployment', 'certificate']) expect(test.all).toContain(`src/controllers/${file}_controller.test.ts`);
+    expect(test.all).toMatch(/Tests\s+3 passed/);
   });
 
   it('runs its e2e test: the built operator, as its ServiceAccount with config/\'s RBAC, against a real API server', { timeout: 300_000 }, async () => {

@@ -79,3 +79,8 @@ export function isBuiltinGroup(group: string): boolean {
 export function isBuiltinPath(path: string | undefined): boolean {
   return path !== undefined && path.startsWith('k8s.io/');
 }
+
+/** True for a kind another project defines: built-in, or external (kubebuilder's `external: true`). */
+export function isForeignKind(resource: { path?: string; extra: Record<string, unknown> }): boolean {
+  return isBuiltinPath(resource.path) || resource.extra.external === true;
+}

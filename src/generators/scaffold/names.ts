@@ -57,7 +57,7 @@ export function kindNames(project: Pick<ProjectConfig, 'multigroup'>, resource: 
     fullGroup: fullGroup(resource),
     version: resource.version,
     plural: resource.plural,
-    namespaced: resource.api?.namespaced ?? true,
+    namespaced: resource.api?.namespaced ?? resource.extra.namespaced !== false,
     apiDir,
     typesFile,
     groupVersionFile: `${apiDir}/groupversion_info.ts`,
