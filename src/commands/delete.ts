@@ -72,6 +72,7 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
     `config/crd/${names.crdEntry}`,
     ...['admin', 'editor', 'viewer'].map((suffix) => `config/rbac/${names.roleFileStem}_${suffix}_role.yaml`),
     ...Object.values(projectWidePaths),
+    ...(resource.extra.external === true && resource.path?.startsWith('src/') ? [resource.path] : []),
   ];
   const disk = new Map(await Promise.all(paths.map(async (path) => [path, await readIfExists(join(dir, path))] as const)));
   const plan = deleteApiPlan(project, resource, disk, {

@@ -108,6 +108,16 @@ describe('opgen delete api', () => {
     expect(await readTree(dir)).toEqual(before);
   });
 
+  it('removes an external kind\'s controller and the handle file opgen wrote for it', async () => {
+    const dir = await project('cert-operator');
+    const before = await readTree(dir);
+    const certificate = ['--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate'];
+    await ok(dir, 'create', 'api', ...certificate, '--external-api-domain', 'io', '--external-api-path', 'src/external/certificate.ts');
+    const stdout = await ok(dir, 'delete', 'api', ...certificate);
+    expect(stdout).toMatch(/^DELETE src\/external\/certificate\.ts$/m);
+    expect(await readTree(dir)).toEqual(before);
+  });
+
   it('--dry-run prints the plan and changes nothing', async () => {
     const dir = await project('shop-operator');
     await ok(dir, 'create', 'api', ...bookStore);

@@ -74,6 +74,9 @@ export function deleteApiPlan(
       update(crd, (text) => withoutVersion(text, resource.version, crd));
     }
   }
+  // An external kind's handle file that opgen wrote under src/ (create api --external-api-path).
+  const handle = resource.extra.external === true && resource.path?.startsWith('src/') ? resource.path : undefined;
+  if (handle && !remaining.some((r) => r.path === handle)) scaffolded(handle);
   if (resource.controller) {
     scaffolded(names.controllerFile);
     scaffolded(names.controllerTestFile);
