@@ -27,7 +27,7 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
     .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
     .version(cliVersion, '-V, --version', 'print the opgen version')
     .option('--verbose', 'show stack traces of errors')
-    // Root options only before a command: \`create api --version v1\` is the API version.
+    // Root options only before a command: `create api --version v1` is the API version.
     .enablePositionalOptions()
     .showSuggestionAfterError()
     .exitOverride()
@@ -44,8 +44,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     const cli = await program(argv);
     // Sub-commands inherit the error handling and the silenced default error output. Help
-    // shown for a bare command group (\`opgen\`, \`opgen create\`) is an answer, not an error:
-    // stdout. \`--verbose\` is accepted after a command too.
+    // shown for a bare command group (`opgen`, `opgen create`) is an answer, not an error:
+    // stdout. `--verbose` is accepted after a command too.
     for (const command of allCommands(cli)) {
       command.exitOverride().configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) });
       if (command !== cli) command.addOption(new Option('--verbose').hideHelp());

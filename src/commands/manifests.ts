@@ -8,10 +8,6 @@ import { generateCrds } from '../generators/crd.js';
 import { generateRbac } from '../generators/rbac.js';
 import { generateSamples } from '../generators/samples.js';
 import { checkSamples } from '../generators/samples/check.js';
-import { droppedSamples } from './dropped-samples.js';
-import { resolveMaxDescLen } from './manifests-settings.js';
-import { readSamples } from './read-samples.js';
-import { staleDiff } from './stale-diff.js';
 import { generateWebhooks } from '../generators/webhook.js';
 import { collectPackageMarkers } from '../markers/collect.js';
 import { loadProject } from '../project/load.js';
@@ -20,6 +16,10 @@ import { serializeProject } from '../project/serialize.js';
 import { paint } from '../ui.js';
 import { cliVersion } from '../version.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { droppedSamples } from './dropped-samples.js';
+import { resolveMaxDescLen } from './manifests-settings.js';
+import { readSamples } from './read-samples.js';
+import { staleDiff } from './stale-diff.js';
 
 interface ManifestsOptions {
   check?: boolean;
