@@ -39,6 +39,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('package.json', packageJson(scaffold)),
     ...tsconfigFiles().map((f) => user(f.path, f.content)),
     user('vitest.config.ts', render('init/vitest.config.ts', { header })),
+    user('vitest.global-setup.ts', render('init/vitest.global-setup.ts', { header })),
     user('vitest.e2e.config.ts', render('init/vitest.e2e.config.ts', { header })),
     user('test/e2e/operator.test.ts', render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced })),
     user('eslint.config.js', render('init/eslint.config.js', { header })),
