@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { UserError, UserErrors, formatUserError } from './errors.js';
 import { commandSummaries } from './command-summaries.js';
 import { paint } from './ui.js';
@@ -13,6 +13,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   create: async () => (await import('./commands/create.js')).createCommand(),
   manifests: async () => (await import('./commands/manifests.js')).manifestsCommand(),
   edit: async () => (await import('./commands/edit.js')).editCommand(),
+  delete: async () => (await import('./commands/delete.js')).deleteCommand(),
   version: async () => (await import('./commands/version.js')).versionCommand(),
 };
 
@@ -25,8 +26,10 @@ export async function program(argv?: readonly string[]): Promise<Command> {
   const wanted = argv ? commandToRun(argv) : undefined;
   const cli = new Command('opgen')
     .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
-    .version(cliVersion, '-V, --version-flag', 'print the opgen version')
+    .version(cliVersion, '-V, --version', 'print the opgen version')
     .option('--verbose', 'show stack traces of errors')
+    // Root options only before a command: `create api --version v1` is the API version.
+    .enablePositionalOptions()
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
@@ -61,9 +64,12 @@ function commandToRun(argv: readonly string[]): string | undefined {
 export async function main(argv: readonly string[]): Promise<number> {
   try {
     const cli = await program(argv);
-    // Sub-commands inherit the error handling and the silenced default error output.
+    // Sub-commands inherit the error handling and the silenced default error output. Help
+    // shown for a bare command group (`opgen`, `opgen create`) is an answer, not an error:
+    // stdout. `--verbose` is accepted after a command too.
     for (const command of allCommands(cli)) {
-      command.exitOverride().configureOutput({ outputError: () => undefined });
+      command.exitOverride().configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) });
+      if (command !== cli) command.addOption(new Option('--verbose').hideHelp());
     }
     await cli.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -75,7 +81,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 function report(error: unknown, verbose: boolean): number {
   const red = (text: string) => paint('red', text, process.stderr);
   if (error instanceof CommanderError) {
-    if (error.exitCode === 0) return 0; // --help and --version end through here
+    // --help, --version and the help of a bare command group end through here.
+    if (error.exitCode === 0 || error.code === 'commander.help') return 0;
     // Commander puts its suggestion on a second line; a user error is one line.
     const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     process.stderr.write(`${red('error:')} ${message}\n`);

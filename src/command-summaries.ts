@@ -21,7 +21,8 @@ export const commandSummaries: readonly CommandSummary[] = [
   {
     name: 'edit',
     term: 'edit [options]',
-    description: 'add optional plugins to the project: --plugins helm writes a Helm chart to dist/chart from config/',
+    description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/",
   },
+  { name: 'delete', term: 'delete', description: 'remove an API (kind) that opgen create api added' },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

@@ -1,16 +1,23 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { clientDependencyErrors } from '../crd/client-dependency.js';
-import { UserError, UserErrors } from '../errors.js';
+import { formatUserWarning, UserError, UserErrors } from '../errors.js';
 import { apiTexts, generateManifests } from '../generators/manifests.js';
+import { checkSamples } from '../generators/samples/check.js';
 import { loadProject } from '../project/load.js';
-import { existingSamples, readSources } from '../project/sources.js';
+import { projectFileName } from '../project/model.js';
+import { serializeProject } from '../project/serialize.js';
+import { readSources, samplesNotToWrite } from '../project/sources.js';
 import { paint } from '../ui.js';
 import { watchManifests } from '../watch/manifests.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { resolveMaxDescLen } from './manifests-settings.js';
+import { readSamples } from './read-samples.js';
+import { staleDiff } from './stale-diff.js';
 
 interface ManifestsOptions {
   check?: boolean;
+  dryRun?: boolean;
   watch?: boolean;
   maxDescLen?: number;
   dir: string;
@@ -20,13 +27,14 @@ interface ManifestsOptions {
 export function manifestsCommand(): Command {
   return new Command('manifests')
     .description('generate CRDs, RBAC roles, webhook configurations and samples from src/api and the markers under src/')
-    .option('--check', 'write nothing; exit 1 naming each file that is out of date (for CI)')
-    .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them)', nonNegativeInteger)
+    .option('--check', 'write nothing; print a diff of each file that is out of date and exit 1 (for CI)')
+    .option('--dry-run', 'print what would be written; write nothing')
+    .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them); remembered in PROJECT', nonNegativeInteger)
     .option('--watch', 'keep running and regenerate on every save under src/')
     .option('--dir <path>', 'the project root', '.')
-    .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --max-desc-len 0\n  $ opgen manifests --watch')
+    .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --dry-run\n  $ opgen manifests --max-desc-len 0\n  $ opgen manifests --watch')
     .action(async (options: ManifestsOptions) => {
-      if (options.watch && options.check) throw new UserError('--watch and --check cannot be used together', undefined, 'use --check in CI, --watch while editing');
+      if (options.watch && (options.check || options.dryRun)) throw new UserError(`--watch and ${options.check ? '--check' : '--dry-run'} cannot be used together`, undefined, 'use --check in CI, --watch while editing');
       if (options.watch) await watchManifests(options);
       else await runManifests(options);
     });
@@ -40,15 +48,31 @@ function nonNegativeInteger(value: string): number {
 /** Generates everything and writes it, or with `check` reports what is stale. */
 export async function runManifests(options: ManifestsOptions): Promise<void> {
   const root = resolve(options.dir);
-  const project = await loadProject(root, 'opgen manifests');
+  const loaded = await loadProject(root, 'opgen manifests');
+  const { value: maxDescriptionLength, project } = resolveMaxDescLen(loaded, options.maxDescLen);
   const sources = await readSources(root);
-  const inputs = { project, sources, existingSamples: await existingSamples(root), dependencyErrors: await clientDependencyErrors(root, apiTexts(root, sources)) };
-  const files = generateManifests(root, inputs, { maxDescriptionLength: options.maxDescLen });
+  const inputs = {
+    project,
+    sources,
+    existingSamples: await samplesNotToWrite(root, project),
+    dependencyErrors: await clientDependencyErrors(root, apiTexts(root, sources)),
+  };
+  const { files, samples } = generateManifests(root, inputs, { maxDescriptionLength });
+  // A sample the types outgrew does not stop the CRDs from following the types; CI (--check) fails on it.
+  const sampleProblems = checkSamples(samples, await readSamples(root, samples, project.domain), project.domain);
+  if (!options.check) for (const problem of sampleProblems) process.stderr.write(`${formatUserWarning(problem)}\n`);
+  if (project !== loaded) files.push({ path: projectFileName, content: serializeProject(project), ownership: 'generated' });
   const changes = await planChanges(root, files);
   if (options.check) {
     const stale = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
-    if (stale.length) throw new UserErrors(stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)));
+    process.stdout.write(await staleDiff(root, stale));
+    const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems];
+    if (problems.length) throw new UserErrors(problems);
     process.stdout.write('manifests are up to date\n');
+    return;
+  }
+  if (options.dryRun) {
+    process.stdout.write(`${formatPlan(changes, { dryRun: true })}\n`);
     return;
   }
   await applyChanges(root, changes);

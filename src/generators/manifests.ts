@@ -7,7 +7,7 @@ import { cliVersion } from '../version.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { crdPath, generateCrds } from './crd.js';
 import { generateRbac } from './rbac.js';
-import { generateSamples } from './samples.js';
+import { generateSamples, type SampleInput } from './samples.js';
 import { generateWebhooks } from './webhook.js';
 
 /** The API files among the sources, by absolute path in path order, as buildCrds takes them. */
@@ -25,7 +25,7 @@ export interface ManifestInputs {
   project: ProjectConfig;
   /** Every TypeScript file under src/ (project-relative path `src/…` → text). */
   sources: ReadonlyMap<string, string>;
-  /** Files already in config/samples/: samples are written once. */
+  /** Samples not to write: those already in config/samples/ and those the user dropped. */
   existingSamples: ReadonlySet<string>;
   /** Problems found outside the sources (an import of a package the project does not depend on), reported first. */
   dependencyErrors?: readonly UserError[];
@@ -42,13 +42,19 @@ export interface ManifestOptions {
   crdFiles?: Map<string, GeneratedFile>;
 }
 
+/** What one run generates, and the served schemas the samples on disk must still satisfy. */
+export interface GeneratedManifests {
+  files: GeneratedFile[];
+  samples: SampleInput[];
+}
+
 /**
  * CRDs, RBAC roles, webhook configurations and samples of the project at `root`. Pure: reads
  * nothing from disk.
  *
  * @throws UserErrors with every problem found in the API types and markers.
  */
-export function generateManifests(root: string, inputs: ManifestInputs, options: ManifestOptions = {}): GeneratedFile[] {
+export function generateManifests(root: string, inputs: ManifestInputs, options: ManifestOptions = {}): GeneratedManifests {
   const { project, sources } = inputs;
   const { crds, errors, unchanged } = buildCrds(root, apiTexts(root, sources), {
     project,
@@ -76,10 +82,14 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
     kept.clear();
     for (const file of crdFiles) kept.set(file.path, file);
   }
-  return [
+  const files = [
     ...crdFiles,
-    ...generateRbac(packageMarkers.rbac, { namespaced: project.namespaced }),
+    ...generateRbac(packageMarkers.rbac, {
+      namespaced: project.namespaced,
+      clusterScoped: crds.filter((crd) => crd.crd.spec.scope === 'Cluster').map((crd) => `${crd.group}/${crd.plural}`),
+    }),
     ...generateWebhooks(packageMarkers.webhooks),
     ...generateSamples(samples, inputs.existingSamples, { projectName: project.projectName, domain: project.domain }),
   ];
+  return { files, samples };
 }

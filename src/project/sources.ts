@@ -1,5 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { droppedSamples } from './dropped-samples.js';
+import type { ProjectConfig } from './model.js';
 
 /** Whether a path under src/ (`/`-separated, relative to src/) is a TypeScript file opgen reads. */
 export function isSourcePath(relativeToSrc: string): boolean {
@@ -29,4 +31,13 @@ export async function existingSamples(root: string): Promise<Set<string>> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
     throw error;
   }
+}
+
+/**
+ * The samples `opgen manifests` must not write: those already in config/samples/ (samples are
+ * written once) and those the user dropped on purpose ({@link droppedSamples}).
+ */
+export async function samplesNotToWrite(root: string, project: ProjectConfig): Promise<Set<string>> {
+  const onDisk = await existingSamples(root);
+  return new Set([...onDisk, ...(await droppedSamples(root, project, onDisk))]);
 }

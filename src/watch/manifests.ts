@@ -11,9 +11,10 @@ import { type ParsedFiles, type WalkCache, newWalkCache } from '../crd/build.js'
 import { clientDependencyErrors } from '../crd/client-dependency.js';
 import { UserErrors, formatUserError } from '../errors.js';
 import { apiTexts, generateManifests } from '../generators/manifests.js';
+import { resolveMaxDescLen } from '../commands/manifests-settings.js';
 import { loadProject } from '../project/load.js';
 import type { ProjectConfig } from '../project/model.js';
-import { existingSamples, readSources } from '../project/sources.js';
+import { readSources, samplesNotToWrite } from '../project/sources.js';
 import { paint } from '../ui.js';
 import { watchTree } from './tree.js';
 import { applyChanges, formatPlan, type GeneratedFile, planChanges } from '../writer/index.js';
@@ -44,10 +45,12 @@ const settleMs = 25;
 /** Runs until SIGINT or `options.signal`; resolves once the watcher is closed. */
 export async function watchManifests(options: WatchOptions): Promise<void> {
   const root = resolve(options.dir);
+  const project = await loadProject(root, 'opgen manifests');
   const session: Session = {
     root,
-    project: await loadProject(root, 'opgen manifests'),
-    maxDescLen: options.maxDescLen,
+    project,
+    // The flag for this session, else what PROJECT remembers; only a plain run records a new value.
+    maxDescLen: resolveMaxDescLen(project, options.maxDescLen).value,
     sources: await readSources(root),
     parsed: new Map(),
     walks: newWalkCache(),
@@ -123,10 +126,10 @@ async function regenerate(session: Session): Promise<void> {
     const inputs = {
       project: session.project,
       sources: session.sources,
-      existingSamples: await existingSamples(session.root),
+      existingSamples: await samplesNotToWrite(session.root, session.project),
       dependencyErrors: await clientDependencyErrors(session.root, apiTexts(session.root, session.sources)),
     };
-    files = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks, crdFiles: session.crdFiles });
+    ({ files } = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks, crdFiles: session.crdFiles }));
   } catch (error) {
     if (!(error instanceof UserErrors)) throw error;
     for (const e of error.errors) process.stderr.write(`${formatUserError(e)}\n`);

@@ -25,6 +25,8 @@ export function packageJson(scaffold: InitScaffold): string {
       build: 'tsc -p tsconfig.build.json',
       start: 'npm run build && node dist/main.js',
       test: 'opgen manifests && vitest run',
+      'test:e2e': 'opgen manifests && vitest run --config vitest.e2e.config.ts',
+      lint: 'eslint .',
       manifests: 'opgen manifests',
       'crds:install': `node ${deployScript} crds:install`,
       'crds:uninstall': `node ${deployScript} crds:uninstall`,

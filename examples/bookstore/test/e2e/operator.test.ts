@@ -2,13 +2,13 @@ import { fileURLToPath } from 'node:url';
 import type { kinds } from '@opgen/runtime';
 import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BookStore } from '../src/api/v1alpha1/bookstore_types.js';
+import type { BookStore } from '../../src/api/v1alpha1/bookstore_types.js';
 
 // The bookstore tutorial against a real API server with kube-controller-manager: the
 // operator runs as `node dist/main.js`, and this test only uses kubectl, as a user would.
 // There is no kubelet, so Pods stay Pending, but the Deployment, StatefulSet and
 // PersistentVolume binder controllers act on what the operator writes.
-const project = fileURLToPath(new URL('..', import.meta.url));
+const project = fileURLToPath(new URL('../..', import.meta.url));
 const ns = 'bookstore';
 const name = 'shop';
 const poll = { timeout: 30_000, interval: 250 };

@@ -2,13 +2,13 @@ import { fileURLToPath } from 'node:url';
 import type { kinds } from '@opgen/runtime';
 import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OvhNginx } from '../src/api/v1/ovhnginx_types.js';
+import type { OvhNginx } from '../../src/api/v1/ovhnginx_types.js';
 
 // The OVHcloud tutorial's walk-through, as a user with kubectl does it: create an OvhNginx,
 // change its replicas and port, delete its Service, delete it. The operator runs as
 // `node dist/main.js` against a real API server with kube-controller-manager, whose
 // Deployment and garbage-collector controllers act on what the operator writes.
-const project = fileURLToPath(new URL('..', import.meta.url));
+const project = fileURLToPath(new URL('../..', import.meta.url));
 const ns = 'test-go-operator';
 const name = 'ovhnginx-sample';
 const poll = { timeout: 30_000, interval: 250 };

@@ -21,7 +21,7 @@ interface Job {
   spec: { template: { spec: { containers: Array<{ command: string[] }> } } };
 }
 
-const project = fileURLToPath(new URL('..', import.meta.url));
+const project = fileURLToPath(new URL('../..', import.meta.url));
 const poll = { timeout: 30_000, interval: 250 };
 let controlPlane: ControlPlane | undefined;
 let kubectl: Kubectl;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // server with kubectl. `npm run deploy`'s manifests are applied and the process runs as the
 // manager's ServiceAccount, so the generated RBAC is what it gets. There is no scheduler or
 // kubelet: Pods stay Pending, and the manager's own Deployment never runs.
-const project = fileURLToPath(new URL('..', import.meta.url));
+const project = fileURLToPath(new URL('../..', import.meta.url));
 const poll = { timeout: 30_000, interval: 250 };
 
 let controlPlane: ControlPlane | undefined;
@@ -39,7 +39,16 @@ interface Pod {
 }
 
 const pods = (): Promise<Pod[]> => kubectl.list('pods', { selector: 'app=podset-sample' });
-const podSet = (): Promise<any> => kubectl.get('podset', 'podset-sample');
+interface PodSetObject {
+  metadata: { uid: string };
+  status: { podNames?: string[]; readyReplicas?: number; availableReplicas?: number };
+}
+
+async function podSet(): Promise<PodSetObject> {
+  const object = await kubectl.get<PodSetObject>('podset', 'podset-sample');
+  if (!object) throw new Error('podset/podset-sample not found');
+  return object;
+}
 
 /** The Pods' names, once there are `replicas` of them and the status lists exactly those. */
 async function converged(replicas: number): Promise<string[]> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // driven only through the API server with kubectl. `npm run deploy`'s manifests are applied
 // and the process runs as the manager's ServiceAccount, so the generated RBAC is what it gets.
 // (The manager's Deployment is applied too; without a scheduler its Pod never runs.)
-const project = fileURLToPath(new URL('..', import.meta.url));
+const project = fileURLToPath(new URL('../..', import.meta.url));
 const poll = { timeout: 30_000, interval: 250 };
 
 let controlPlane: ControlPlane | undefined;
