@@ -13,6 +13,11 @@ const commandModules: Record<string, () => Promise<Command>> = {
   manifests: async () => (await import('./commands/manifests.js')).manifestsCommand(),
   edit: async () => (await import('./commands/edit.js')).editCommand(),
   version: async () => (await import('./commands/version.js')).versionCommand(),
+  install: async () => (await import('./commands/deploy.js')).installCommand(),
+  uninstall: async () => (await import('./commands/deploy.js')).uninstallCommand(),
+  deploy: async () => (await import('./commands/deploy.js')).deployCommand(),
+  undeploy: async () => (await import('./commands/deploy.js')).undeployCommand(),
+  'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
 };
 
 /**
@@ -23,7 +28,7 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
   const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
   const wanted = named !== undefined && Object.hasOwn(commandModules, named) ? [named] : Object.keys(commandModules);
   const cli = new Command('opgen')
-    .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
+    .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC, deploy')
     .version(cliVersion, '-V, --version-flag', 'print the opgen version')
     .option('--verbose', 'show stack traces of errors')
     .showSuggestionAfterError()

@@ -7,7 +7,7 @@ import { networkPolicyFiles, prometheusFiles } from './config/extras.js';
 import { crdKustomization, samplesKustomization } from './config/kustomize.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
-import { deployScript, packageJson, tsconfigFiles } from './package.js';
+import { packageJson, tsconfigFiles } from './package.js';
 import { render } from './render.js';
 
 /** Where the license header of new source files lives; `create api` reads it back. */
@@ -39,7 +39,6 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     ...tsconfigFiles().map((f) => user(f.path, f.content)),
     user('vitest.config.ts', render('init/vitest.config.ts', { header })),
     user('vitest.global-setup.ts', render('init/vitest.global-setup.ts', { header })),
-    { path: deployScript, content: render('init/deploy.mjs', {}), ownership: 'user', executable: true },
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),
     user('.gitignore', render('init/gitignore', {})),
