@@ -1,4 +1,4 @@
-/** The npm scripts `opgen init` scaffolds for each deploy command. */
+/** The npm script `opgen init` scaffolds for each deploy command. */
 const scaffoldScripts: Record<string, string> = {
   deploy: 'deploy',
   undeploy: 'undeploy',
@@ -8,19 +8,12 @@ const scaffoldScripts: Record<string, string> = {
 };
 
 /**
- * How the user runs `opgen <command>`, for hints: `npm run <script>` when an npm script
- * started this one (npm names it in npm_lifecycle_event) and it is the scaffold's script, or
- * it is this command itself; `opgen <command>` otherwise.
+ * How the user runs `opgen <command>`, for hints: `npm run <script>` when one of the
+ * scaffold's npm scripts started this process (npm names it in npm_lifecycle_event), so the
+ * project has those scripts; `opgen <command>` otherwise.
  */
 export function invocation(command: string): string {
   const script = process.env.npm_lifecycle_event;
-  if (!script) return `opgen ${command}`;
-  const running = Object.entries(scaffoldScripts).find(([, name]) => name === script)?.[0];
-  if (running === undefined) return command === currentCommand() ? `npm run ${script}` : `opgen ${command}`;
-  return `npm run ${scaffoldScripts[command] ?? script}`;
-}
-
-/** The opgen sub-command of this process, e.g. `deploy` for `opgen deploy --image …`. */
-function currentCommand(): string | undefined {
-  return process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const fromScaffoldScript = script !== undefined && Object.values(scaffoldScripts).includes(script);
+  return fromScaffoldScript && scaffoldScripts[command] ? `npm run ${scaffoldScripts[command]}` : `opgen ${command}`;
 }
