@@ -121,6 +121,7 @@ export function buildInstallerCommand(): Command {
   return new Command('build-installer')
     .description(`write config/default with the manager's image set to ${installer}, one file that installs the operator`)
     .option('--image <image>', 'the manager\'s image, e.g. ghcr.io/me/operator:0.1.0 (default: $IMG)')
+    .option('--dry-run', `print what would be written to ${installer}; write nothing`)
     .option('--dir <path>', 'the project root', '.')
     .addHelpText(
       'after',
@@ -134,6 +135,7 @@ Examples:
       const project = deployProject(options.dir);
       const image = requireImage(options.image, 'build-installer');
       const manifests = buildWithImage(project.root, image);
+      if (options.dryRun) return void process.stdout.write(manifests);
       mkdirSync(join(project.root, 'dist'), { recursive: true });
       // Written beside, then renamed: an interrupted run leaves the previous installer whole.
       const target = join(project.root, installer);

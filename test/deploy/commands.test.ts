@@ -74,6 +74,13 @@ describe('--dry-run', () => {
     expectRefusal(await withKubectl('deploy', '--image', image), /^error: cannot reach the Kubernetes API server at https:\/\/127\.0\.0\.1:1: /);
   });
 
+  it('of build-installer prints what deploy would apply and writes no installer', async () => {
+    const result = await withKubectl('build-installer', '--image', image, '--dry-run');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe((await withKubectl('deploy', '--image', image, '--dry-run')).stdout);
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+  });
+
   it('of install prints the CRDs only', async () => {
     const result = await withKubectl('install', '--dry-run');
     expect(result.code, result.stderr).toBe(0);
