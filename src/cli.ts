@@ -15,6 +15,11 @@ const commandModules: Record<string, () => Promise<Command>> = {
   edit: async () => (await import('./commands/edit.js')).editCommand(),
   delete: async () => (await import('./commands/delete.js')).deleteCommand(),
   version: async () => (await import('./commands/version.js')).versionCommand(),
+  install: async () => (await import('./commands/deploy.js')).installCommand(),
+  uninstall: async () => (await import('./commands/deploy.js')).uninstallCommand(),
+  deploy: async () => (await import('./commands/deploy.js')).deployCommand(),
+  undeploy: async () => (await import('./commands/deploy.js')).undeployCommand(),
+  'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
 };
 
 /**
@@ -25,7 +30,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
 export async function program(argv?: readonly string[]): Promise<Command> {
   const wanted = argv ? commandToRun(argv) : undefined;
   const cli = new Command('opgen')
-    .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
+    .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC, deploy')
     .version(cliVersion, '-V, --version', 'print the opgen version')
     .option('--verbose', 'show stack traces of errors')
     // Root options only before a command: `create api --version v1` is the API version.

@@ -24,5 +24,14 @@ export const commandSummaries: readonly CommandSummary[] = [
     description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/",
   },
   { name: 'delete', term: 'delete', description: 'remove an API (kind) that opgen create api added' },
+  { name: 'install', term: 'install [options]', description: 'apply the CRDs of config/crd to the cluster (server-side, so large CRDs fit)' },
+  { name: 'uninstall', term: 'uninstall [options]', description: 'delete the CRDs of config/crd from the cluster, and with them every object of their kinds' },
+  { name: 'deploy', term: 'deploy [options]', description: "apply config/default (CRDs, RBAC, the manager) to the cluster with the manager's image set" },
+  { name: 'undeploy', term: 'undeploy [options]', description: 'delete every object of config/default from the cluster, the CRDs and their objects first' },
+  {
+    name: 'build-installer',
+    term: 'build-installer [options]',
+    description: "write config/default with the manager's image set to dist/install.yaml, one file that installs the operator",
+  },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

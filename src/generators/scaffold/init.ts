@@ -7,7 +7,7 @@ import { networkPolicyFiles, prometheusFiles } from './config/extras.js';
 import { crdKustomization, samplesKustomization } from './config/kustomize.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
-import { deployScript, packageJson, tsconfigFiles } from './package.js';
+import { packageJson, tsconfigFiles } from './package.js';
 import { render } from './render.js';
 import { workflowFiles } from './workflows.js';
 
@@ -44,7 +44,6 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('test/e2e/operator.test.ts', render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced })),
     user('eslint.config.js', render('init/eslint.config.js', { header })),
     ...workflowFiles(),
-    { path: deployScript, content: render('init/deploy.mjs', {}), ownership: 'user', executable: true },
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),
     user('.gitignore', render('init/gitignore', {})),
