@@ -6,13 +6,14 @@
  */
 import type { InterfaceDeclaration } from 'ts-morph';
 import type { Location } from '../errors.js';
+import type { CsvFieldMarker, CsvMarker } from '../markers/olm.js';
 import type { Marker } from '../markers/parse.js';
 import { Node } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
 import { type WalkContext, fail, locationOf } from './context.js';
 import { resolveName } from './resolve.js';
 import type { JSONSchemaProps } from './types.js';
-import { commentOf, interfaceSchema } from './walk.js';
+import { commentOf, csvMarkers, interfaceSchema, isRootDeclaration } from './walk.js';
 
 /** One Kind in one version folder, walked. */
 export interface KindSchema {
@@ -21,19 +22,32 @@ export interface KindSchema {
   schema: JSONSchemaProps;
   /** Every marker on the Kind, CRD-level ones included. */
   markers: Marker[];
+  /** operator-sdk CSV markers on the Kind and on its fields, kept for an OLM bundle. */
+  csv: { kind: CsvMarker[]; fields: CsvFieldMarker[] };
   location: Location;
 }
 
+// Kubernetes' own descriptions of TypeMeta's fields, line breaks included, as controller-gen
+// writes them into every CRD: a project moving from Go sees no diff.
 const typeMetaDescriptions = {
-  apiVersion:
-    'The API version of this object (group/version). The API server converts the versions it serves to the one it stores.',
-  kind: 'The kind of this object, in CamelCase. The API server infers it from the endpoint a request is sent to.',
+  apiVersion: [
+    'APIVersion defines the versioned schema of this representation of an object.',
+    'Servers should convert recognized schemas to the latest internal value, and',
+    'may reject unrecognized values.',
+    'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+  ].join('\n'),
+  kind: [
+    'Kind is a string value representing the REST resource this object represents.',
+    'Servers may infer this from the endpoint the client submits requests to.',
+    'Cannot be updated.',
+    'In CamelCase.',
+    'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+  ].join('\n'),
 };
 
 /** True for an interface marked `+kubebuilder:object:root` (a Kind or a list). */
 export function isRootInterface(decl: InterfaceDeclaration): boolean {
-  const ranges = decl.getLeadingCommentRanges();
-  return ranges.some((r) => /\+kubebuilder:object:root(=true)?\s*($|\*|\n)/m.test(r.getText()));
+  return isRootDeclaration(decl);
 }
 
 /** True for a root interface that is a list of a Kind (`FooList` with `items`, or `extends List<Foo>`). */
@@ -80,10 +94,22 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
   }
   schema.properties.metadata = { type: 'object' };
   for (const field of ['apiVersion', 'kind'] as const) {
+    // Always the standard text: in Go these fields come from TypeMeta, whose docs no API file changes.
     const prop = (schema.properties[field] ??= { type: 'string' });
-    prop.description ??= typeMetaDescriptions[field];
+    prop.description = typeMetaDescriptions[field];
   }
   applySchemaMarkers(schema, comment.markers, ctx.errors);
   if (comment.description) schema.description = comment.description;
-  return { kind: name, decl, schema, markers: comment.markers, location: locationOf(ctx, decl.getNameNode()) };
+  const csv = { kind: csvMarkers(ctx, comment.markers, 'type'), fields: ctx.csv ? fieldCsvMarkers(ctx.csv, schema, '') : [] };
+  return { kind: name, decl, schema, markers: comment.markers, csv, location: locationOf(ctx, decl.getNameNode()) };
+}
+
+/** The CSV markers of the fields under `schema`, each with its data path (`spec.size`, `spec.nodes[]`). */
+function fieldCsvMarkers(csv: WeakMap<JSONSchemaProps, CsvMarker[]>, schema: JSONSchemaProps, path: string): CsvFieldMarker[] {
+  const here = (csv.get(schema) ?? []).map((marker) => ({ ...marker, path }));
+  const below = [
+    ...Object.entries(schema.properties ?? {}).map(([name, child]) => fieldCsvMarkers(csv, child, path ? `${path}.${name}` : name)),
+    ...(schema.items ? [fieldCsvMarkers(csv, schema.items, `${path}[]`)] : []),
+  ];
+  return [...here, ...below.flat()];
 }

@@ -10,13 +10,15 @@ import type { EnumDeclaration, InterfaceDeclaration, PropertySignature, SourceFi
 import { UserError } from '../errors.js';
 import { type CommentBlock, readComment } from '../markers/block.js';
 import { leadingCommentLines } from '../markers/comments.js';
+import { type CsvMarker, csvMarkerName, readCsvMarker } from '../markers/olm.js';
+import type { Marker } from '../markers/parse.js';
 import type { Target } from '../markers/registry.js';
 import { Node, SyntaxKind } from '../ts-morph.js';
-import { applySchemaMarkers } from './apply.js';
+import { applySchemaMarkers, immutableParentRule } from './apply.js';
 import { builtinSchema } from './builtins.js';
 import { type WalkContext, copySchema, displayPath, fail, locationOf } from './context.js';
 import { type Declaration, resolveName } from './resolve.js';
-import { runtimeBuiltins, runtimeSchema } from './runtime.js';
+import { runtimeBuiltin, runtimeSchema } from './runtime.js';
 import type { JSONSchemaProps } from './types.js';
 
 /** A type argument bound to a type parameter, with the scope it is read in. */
@@ -44,6 +46,8 @@ export const kindMarkers = new Set([
   'kubebuilder:printcolumn',
   'kubebuilder:metadata',
   'kubebuilder:selectablefield',
+  'versionName',
+  csvMarkerName,
 ]);
 
 const requiredMarker = 'kubebuilder:validation:Required';
@@ -243,8 +247,8 @@ function walkReference(ctx: WalkContext, name: string, args: TypeNode[], node: N
       return runtimeType(ctx, resolved.name, args, node, env);
     case 'client': {
       const schema = builtinSchema(resolved.name);
-      if (!schema) return fail(ctx, node, `${resolved.name} is not a Kubernetes model opgen knows`, 'use a V1… model of @kubernetes/client-node, e.g. V1PodTemplateSpec');
-      return structuredClone(schema);
+      // builtinSchema's result is already this field's own copy.
+      return schema ?? fail(ctx, node, `${resolved.name} is not a Kubernetes model opgen knows`, 'use a V1… model of @kubernetes/client-node, e.g. V1PodTemplateSpec');
     }
     case 'external':
       return fail(
@@ -269,7 +273,7 @@ function runtimeType(ctx: WalkContext, name: string, args: TypeNode[], node: Nod
       required: ['items'],
     };
   }
-  const builtin = runtimeBuiltins[name];
+  const builtin = runtimeBuiltin(name);
   if (builtin) {
     const schema = builtinSchema(builtin);
     if (!schema) return fail(ctx, node, `no Kubernetes schema for ${name} (${builtin})`);
@@ -425,8 +429,9 @@ export function walkDeclaration(ctx: WalkContext, decl: Declaration, args: Bound
   return schema;
 }
 
-function isRootDeclaration(decl: Declaration): boolean {
-  return leadingCommentLines(decl).some((l) => /^\+kubebuilder:object:root(=true)?\s*$/.test(l.text));
+/** True for a declaration marked `+kubebuilder:object:root` (or `=true`, `:=true`) in the comments it takes. */
+export function isRootDeclaration(decl: Node): boolean {
+  return leadingCommentLines(decl).some((l) => /^\+kubebuilder:object:root(:?=true)?\s*$/.test(l.text));
 }
 
 function enumSchema(ctx: WalkContext, decl: EnumDeclaration): JSONSchemaProps {
@@ -469,6 +474,7 @@ function objectOf(
   root = false,
 ): JSONSchemaProps {
   const required = new Set(into.required ?? []);
+  const immutable: string[] = [];
   let broken = false;
   let indexValue: JSONSchemaProps | undefined;
   let indexNode: Node | undefined;
@@ -482,6 +488,7 @@ function objectOf(
       into.properties = { ...into.properties, [prop.name]: prop.schema };
       if (prop.required) required.add(prop.name);
       else required.delete(prop.name);
+      if (prop.immutable) immutable.push(prop.name);
     } else if (Node.isIndexSignatureDeclaration(member)) {
       const keyType = member.getKeyTypeNode();
       if (keyType.getKind() !== SyntaxKind.StringKeyword) {
@@ -519,6 +526,8 @@ function objectOf(
   }
   if (required.size) into.required = [...required].sort();
   else delete into.required;
+  const parentRules = immutable.filter((name) => !required.has(name)).map(immutableParentRule);
+  if (parentRules.length) into['x-kubernetes-validations'] = [...(into['x-kubernetes-validations'] ?? []), ...parentRules];
   return into;
 }
 
@@ -537,7 +546,7 @@ function property(
   member: PropertySignature,
   env: Env,
   root: boolean,
-): { name: string; schema: JSONSchemaProps; required: boolean } | undefined {
+): { name: string; schema: JSONSchemaProps; required: boolean; immutable: boolean } | undefined {
   const name = propertyName(ctx, member);
   if (name === undefined) return undefined;
   const frame = ctx.stack[ctx.stack.length - 1];
@@ -562,10 +571,12 @@ function property(
       applySchemaMarkers(schema, comment.markers, ctx.errors);
       if (comment.description) schema.description = comment.description;
       if (has('kubebuilder:skip:description')) dropDescriptions(schema);
+      const csv = csvMarkers(ctx, comment.markers, 'field');
+      if (csv.length) (ctx.csv ??= new WeakMap()).set(schema, csv);
     }
     const required = requiredness(ctx, member, comment, typeNode);
     ctx.locations.set(schema, locationOf(ctx, member));
-    return { name, schema, required };
+    return { name, schema, required, immutable: Boolean(has('k8s:immutable')) };
   } finally {
     if (frame) frame.path = saved!;
   }
@@ -581,6 +592,21 @@ function requiredness(ctx: WalkContext, member: PropertySignature, comment: Comm
   if (opt.length) return false;
   if (member.hasQuestionToken() || (typeNode && admitsUndefined(typeNode))) return false;
   return !ctx.optionalByDefault(member.getSourceFile());
+}
+
+/** The operator-sdk CSV markers among `markers`, read; malformed ones go to the errors. */
+export function csvMarkers(ctx: WalkContext, markers: readonly Marker[], on: 'type' | 'field'): CsvMarker[] {
+  const out: CsvMarker[] = [];
+  for (const marker of markers) {
+    if (marker.canonical !== csvMarkerName) continue;
+    try {
+      out.push(readCsvMarker(marker, on));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      ctx.errors.push(error);
+    }
+  }
+  return out;
 }
 
 /** Removes every description below and including `schema`. */

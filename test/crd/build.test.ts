@@ -80,13 +80,45 @@ describe('CRD assembly', () => {
     ]);
   });
 
-  it('rejects two kinds of one group with the same plural', () => {
+  it("gives apiVersion and kind Kubernetes' standard descriptions, as controller-gen does, whatever the API file says", () => {
+    const { crds } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/k.ts': imports + kind('Kind', [], '/** Our own words. */\n  apiVersion?: string;\n  spec?: { a?: string };'),
+    });
+    const root = crds[0]!.crd.spec.versions[0]!.schema.openAPIV3Schema;
+    expect(root.properties!.apiVersion).toEqual({
+      type: 'string',
+      description:
+        'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+    });
+    expect(root.properties!.kind).toEqual({
+      type: 'string',
+      description:
+        'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+    });
+    expect(root.properties!.metadata).toEqual({ type: 'object' });
+  });
+
+  it('rejects two kinds of one group with the same plural at the marker that chose it, naming the other kind', () => {
+    // Mice comes first in the file, but its path= marker is what makes the plurals clash.
     const { errors } = build({
       'src/api/v1/groupversion_info.ts': info('v1'),
-      'src/api/v1/a.ts': imports + kind('Mouse') + kind('Mice', ['+kubebuilder:resource:path=mice']),
+      'src/api/v1/a.ts': imports + kind('Mice', ['+kubebuilder:resource:path=mice']) + kind('Mouse'),
     });
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('both have the plural mice in g.example.com (set another plural with +kubebuilder:resource:path=<plural>)');
+    expect(errors).toEqual([
+      'src/api/v1/a.ts:5:4: error: Mice has the plural mice in g.example.com, which Mouse (src/api/v1/a.ts:15) already has (set another plural with +kubebuilder:resource:path=<plural>)',
+    ]);
+  });
+
+  it('rejects a clash of two chosen plurals at the later one', () => {
+    const { errors } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/a.ts': imports + kind('Alpha', ['+kubebuilder:resource:path=things']),
+      'src/api/v1/b.ts': imports + kind('Beta', ['+kubebuilder:resource:path=things']),
+    });
+    expect(errors).toEqual([
+      'src/api/v1/b.ts:5:4: error: Beta has the plural things in g.example.com, which Alpha (src/api/v1/a.ts:7) already has (set another plural with +kubebuilder:resource:path=<plural>)',
+    ]);
   });
 
   it('rejects skipping the only version', () => {

@@ -50,6 +50,8 @@ export async function scaffoldOperator(dir: string, initArgs: readonly string[] 
   await copyFile(join(fixtures, 'demovolume_types.ts'), join(dir, 'src/api/v1/demovolume_types.ts'));
   await copyFile(join(fixtures, 'demovolume_controller.ts'), join(dir, 'src/controllers/demovolume_controller.ts'));
   await rm(join(dir, 'src/controllers/demovolume_controller.test.ts'));
+  // The new types outgrow the sample create api wrote: manifests writes one that fits them.
+  await rm(join(dir, 'config/samples/storage_v1_demovolume.yaml'));
   await opgenOk(dir, 'manifests');
 }
 
@@ -64,6 +66,16 @@ export async function linkDependencies(dir: string): Promise<void> {
   await mkdir(join(dir, 'node_modules/@types'), { recursive: true });
   await symlink(join(repo, 'runtime'), join(dir, 'node_modules/@opgen/runtime'), 'dir');
   await symlink(join(repo, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
+}
+
+/**
+ * Puts this checkout's CLI where `npm install` puts the project's opgen dev dependency
+ * (node_modules/.bin/opgen), so the npm scripts that run `opgen deploy` and the like run it.
+ */
+export async function linkCli(dir: string): Promise<void> {
+  if (!existsSync(join(repo, 'dist/cli.js'))) throw new Error('dist is missing: run npm run build first');
+  await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
+  await symlink(join(repo, 'bin/opgen.js'), join(dir, 'node_modules/.bin/opgen'));
 }
 
 /** `tsc -p tsconfig.build.json` (what `npm run build` runs) with this checkout's TypeScript. */
