@@ -89,3 +89,31 @@ export {
 export { createEventRecorder, type EventRecorder, type EventRecorderOptions, type EventType } from './events/index.js';
 export { runLeaderElection, type LeaderCallbacks, type LeaderElectionRun, type LeaderElectionOptions } from './leaderelection/index.js';
 export { objectKey, type KubeObject } from './object.js';
+export {
+  webhook,
+  conversion,
+  serveWebhooks,
+  deny,
+  AdmissionDenied,
+  stash,
+  unstash,
+  STASH_ANNOTATION,
+  mutatePath,
+  validatePath,
+  CONVERT_PATH,
+  type WebhookServerOptions,
+  type BuiltInCertificateOptions,
+  type WebhookBuilder,
+  type WebhookFor,
+  type ConversionFor,
+  type ConversionSpokes,
+  type WebhookServer,
+  type SpokeConversion,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionStatus,
+  type UserInfo,
+  type ValidationResult,
+  type Defaulter,
+  type Validators,
+} from './webhook/index.js';

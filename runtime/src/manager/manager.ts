@@ -49,6 +49,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const recorders = new Map<string, EventRecorder>();
 
   const registered: Registered[] = [];
+  const extraServers: Array<() => Promise<{ close(): Promise<void> }>> = [];
   const names = new Set<string>();
   let cacheSynced = false;
   const healthz: Checks = new Map([['ping', () => {}]]);
@@ -109,7 +110,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       failure ??= error;
       stop();
     };
-    const servers: HttpServer[] = [];
+    const servers: Array<Pick<HttpServer, 'close'>> = [];
     const cacheStop = new AbortController();
     const leaderStop = new AbortController();
     const othersStop = new AbortController();
@@ -153,6 +154,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
         metricsAddress = server.address;
         log.info({ bindAddress: server.address, secure }, 'Serving metrics');
       }
+      for (const startServer of extraServers) servers.push(await startServer());
       cache.start(cacheStop.signal);
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
 
@@ -251,6 +253,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
     },
     addRunnable(runnable, runnableOptions = {}) {
       register({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
+    },
+    addServer(startServer) {
+      extraServers.push(startServer);
     },
     addHealthzCheck(name, check) {
       healthz.set(name, check);

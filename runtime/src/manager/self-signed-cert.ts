@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import {
   bitString,
@@ -10,6 +10,7 @@ import {
   sequence,
   set,
   time,
+  tlv,
   unsignedInteger,
   utf8String,
 } from './der.js';
@@ -36,6 +37,7 @@ const OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
   commonName: '2.5.4.3',
   basicConstraints: '2.5.29.19',
+  keyUsage: '2.5.29.15',
   extKeyUsage: '2.5.29.37',
   subjectAltName: '2.5.29.17',
   serverAuth: '1.3.6.1.5.5.7.3.1',
@@ -54,15 +56,33 @@ const CLOCK_SKEW_MS = 60 * 60 * 1000;
  * includes keyCertSign.
  */
 export function selfSignedCertificate(options: SelfSignedOptions = {}): CertificateKeyPair {
-  const hosts = options.hosts ?? ['localhost', '127.0.0.1', '::1'];
+  return issueCertificate(options);
+}
+
+/** Options of {@link issueCertificate}. */
+export interface IssueOptions extends SelfSignedOptions {
+  /** A certificate authority (keyCertSign, no serverAuth) instead of a server certificate. */
+  ca?: boolean;
+  /** The CA that signs it, made by this function with `ca: true`; default self-signed. */
+  issuer?: { commonName: string; keyPem: string };
+}
+
+/**
+ * An X.509 certificate with a fresh ECDSA P-256 key: self-signed (see
+ * {@link selfSignedCertificate}), a CA (`ca`), or a server certificate signed by one
+ * (`issuer`), as a webhook's built-in certificates need.
+ */
+export function issueCertificate(options: IssueOptions = {}): CertificateKeyPair {
+  const hosts = options.hosts ?? (options.ca ? [] : ['localhost', '127.0.0.1', '::1']);
   const dnsNames = hosts.filter((h) => !isIPv4(h) && !isIPv6(h));
   const commonName = options.commonName ?? dnsNames[0] ?? hosts[0] ?? 'localhost';
   const now = options.now ?? new Date();
   const notAfter = new Date(now.getTime() + (options.validDays ?? 365) * 24 * 60 * 60 * 1000);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signingKey = options.issuer ? createPrivateKey(options.issuer.keyPem) : privateKey;
 
   const algorithm = sequence(objectIdentifier(OID.ecdsaWithSha256));
-  const name = sequence(set(sequence(objectIdentifier(OID.commonName), utf8String(commonName))));
+  const nameOf = (cn: string) => sequence(set(sequence(objectIdentifier(OID.commonName), utf8String(cn))));
   const extension = (oid: string, critical: boolean, value: Buffer): Buffer =>
     sequence(objectIdentifier(oid), ...(critical ? [boolean(true)] : []), octetString(value));
   const altNames = hosts.map((host) =>
@@ -71,26 +91,31 @@ export function selfSignedCertificate(options: SelfSignedOptions = {}): Certific
   // 16 random bytes with the top bit cleared: a positive serial of at most 20 octets (RFC 5280).
   const serial = randomBytes(16);
   serial[0] = (serial[0] ?? 0) & 0x7f;
+  // keyUsage bits as DER BIT STRINGs: keyCertSign+cRLSign (bits 5, 6), digitalSignature (bit 0).
+  const extensions = options.ca
+    ? [
+        extension(OID.basicConstraints, true, sequence(boolean(true))),
+        extension(OID.keyUsage, true, tlv(0x03, Buffer.from([1]), Buffer.from([0x06]))),
+      ]
+    : [
+        extension(OID.basicConstraints, true, sequence()),
+        ...(options.issuer ? [extension(OID.keyUsage, true, tlv(0x03, Buffer.from([7]), Buffer.from([0x80])))] : []),
+        extension(OID.extKeyUsage, false, sequence(objectIdentifier(OID.serverAuth))),
+        extension(OID.subjectAltName, false, sequence(...altNames)),
+      ];
 
   const tbs = sequence(
     explicit(0, unsignedInteger(Buffer.from([2]))),
     unsignedInteger(serial),
     algorithm,
-    name,
+    nameOf(options.issuer?.commonName ?? commonName),
     sequence(time(new Date(now.getTime() - CLOCK_SKEW_MS)), time(notAfter)),
-    name,
+    nameOf(commonName),
     publicKey.export({ type: 'spki', format: 'der' }),
-    explicit(
-      3,
-      sequence(
-        extension(OID.basicConstraints, true, sequence()),
-        extension(OID.extKeyUsage, false, sequence(objectIdentifier(OID.serverAuth))),
-        extension(OID.subjectAltName, false, sequence(...altNames)),
-      ),
-    ),
+    explicit(3, sequence(...extensions)),
   );
   // node:crypto signs ECDSA in the DER (r, s) form X.509 expects.
-  const signature = sign('sha256', tbs, privateKey);
+  const signature = sign('sha256', tbs, signingKey);
   const certificate = sequence(tbs, algorithm, bitString(signature));
   return {
     certPem: pem('CERTIFICATE', certificate),

@@ -32,14 +32,14 @@ const POLL_INTERVAL_MS = 2_000;
 
 /**
  * The certificate in `files`, or a fresh self-signed one when `files` is undefined.
- * Throws a one-line error when the files cannot be read or do not form a key pair.
+ * Throws a one-line error naming `server` when the files cannot be read or do not form a key pair.
  */
-export function servingCertificate(files: CertificateFiles | undefined, log: Logger): ServingCertificate {
+export function servingCertificate(files: CertificateFiles | undefined, log: Logger, server = 'metrics server'): ServingCertificate {
   if (!files) {
     return { current: selfSignedCertificate(), files: null, watch: () => () => {} };
   }
   const paths = { cert: join(files.dir, files.certName ?? 'tls.crt'), key: join(files.dir, files.keyName ?? 'tls.key') };
-  let current = readPair(paths);
+  let current = readPair(paths, server);
   return {
     get current() {
       return current;
@@ -49,15 +49,15 @@ export function servingCertificate(files: CertificateFiles | undefined, log: Log
       const reload = () => {
         let next: CertificateKeyPair;
         try {
-          next = readPair(paths);
+          next = readPair(paths, server);
         } catch (error) {
           // Mid-rotation the certificate may be new and the key still old: wait for the next change.
-          log.error({ err: error }, 'Not reloading the metrics certificate');
+          log.error({ err: error }, `Not reloading the ${server} certificate`);
           return;
         }
         if (next.certPem === current.certPem && next.keyPem === current.keyPem) return;
         current = next;
-        log.info({ cert: paths.cert }, 'Reloaded the metrics certificate');
+        log.info({ cert: paths.cert }, `Reloaded the ${server} certificate`);
         onChange(next);
       };
       watchFile(paths.cert, { interval: POLL_INTERVAL_MS, persistent: false }, reload);
@@ -70,19 +70,19 @@ export function servingCertificate(files: CertificateFiles | undefined, log: Log
   };
 }
 
-function readPair(paths: { cert: string; key: string }): CertificateKeyPair {
+function readPair(paths: { cert: string; key: string }, server: string): CertificateKeyPair {
   const read = (path: string, what: string) => {
     try {
       return readFileSync(path, 'utf8');
     } catch (error) {
-      throw new Error(`cannot read the metrics server ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new Error(`cannot read the ${server} ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   };
   const pair = { certPem: read(paths.cert, 'certificate'), keyPem: read(paths.key, 'key') };
   try {
     createSecureContext({ cert: pair.certPem, key: pair.keyPem });
   } catch (error) {
-    throw new Error(`the metrics server certificate ${paths.cert} and key ${paths.key} are not a usable pair: ${(error as Error).message}`);
+    throw new Error(`the ${server} certificate ${paths.cert} and key ${paths.key} are not a usable pair: ${(error as Error).message}`);
   }
   return pair;
 }

@@ -32,6 +32,11 @@ export interface Manager extends ControllerHost {
   addController(controller: Controller): void;
   /** Adds work that starts with the manager (by default only while leading) and stops with it. */
   addRunnable(runnable: Runnable, options?: RunnableOptions): void;
+  /**
+   * Adds a server every replica runs, started before the caches (a conversion webhook must
+   * answer the informers' first list) and closed last; `start` resolves once it listens.
+   */
+  addServer(start: () => Promise<{ close(): Promise<void> }>): void;
   /** Adds a `/healthz` check; `/healthz` always has `ping`. */
   addHealthzCheck(name: string, check: Check): void;
   /** Adds a `/readyz` check; `/readyz` always has `cache-sync`. */

@@ -17,3 +17,4 @@ export { kubectlFor, type Kubectl, type KubectlOptions, type KubectlResult } fro
 export { buildProject } from './build.js';
 export { startOperator, type Operator, type OperatorOptions, type ExitStatus, type LogMatch } from './operator.js';
 export type { LogLine } from './log-lines.js';
+export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';

@@ -1,0 +1,85 @@
+import { AdmissionDenied, isBug } from './deny.js';
+import { jsonPatch } from './json-patch.js';
+import type { AdmissionRequest, AdmissionResponse, Defaulter, ValidationResult, Validators } from './types.js';
+
+/** Answers one admission request; throws only a bug (the server turns it into a 500). */
+export type AdmissionHandler = (request: AdmissionRequest) => Promise<AdmissionResponse>;
+
+// The API server rejects longer warnings; controller-runtime leaves it to the author, we cut.
+const MAX_WARNING_LENGTH = 120;
+
+function warningsOf(list: readonly string[] | undefined): string[] | undefined {
+  const kept = (list ?? []).filter((w) => w !== '').map((w) => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH - 1)}…` : w));
+  return kept.length > 0 ? kept : undefined;
+}
+
+function allowed(uid: string, warnings?: readonly string[]): AdmissionResponse {
+  const kept = warningsOf(warnings);
+  return { uid, allowed: true, ...(kept ? { warnings: kept } : {}) };
+}
+
+/**
+ * The response to an error a handler threw: a {@link AdmissionDenied} keeps its code and
+ * reason, any other error is a refusal with 403 and its message. Bugs are rethrown.
+ */
+function refused(uid: string, error: unknown): AdmissionResponse {
+  if (isBug(error)) throw error;
+  if (error instanceof AdmissionDenied) {
+    const kept = warningsOf(error.warnings);
+    return {
+      uid,
+      allowed: false,
+      status: { code: error.code, message: error.message, ...(error.reason ? { reason: error.reason } : {}) },
+      ...(kept ? { warnings: kept } : {}),
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { uid, allowed: false, status: { code: 403, message, reason: 'Forbidden' } };
+}
+
+/**
+ * A defaulting webhook: `fn` mutates a copy of the request's object and the response is
+ * the JSON Patch from the raw object to it. DELETE and CONNECT are allowed untouched.
+ */
+export function defaultingHandler<T>(fn: Defaulter<T>): AdmissionHandler {
+  return async (request) => {
+    if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allowed(request.uid);
+    const raw = request.object ?? {};
+    const object = structuredClone(raw);
+    try {
+      await fn(object as T, request);
+    } catch (error) {
+      return refused(request.uid, error);
+    }
+    const patch = jsonPatch(raw, object);
+    if (patch.length === 0) return allowed(request.uid);
+    return { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') };
+  };
+}
+
+/** A validating webhook: the handler of the request's operation decides; CONNECT is allowed. */
+export function validatingHandler<T>(validators: Validators<T>): AdmissionHandler {
+  return async (request) => {
+    const object = (request.object ?? undefined) as T;
+    const oldObject = (request.oldObject ?? undefined) as T;
+    let result: void | ValidationResult = undefined;
+    try {
+      switch (request.operation) {
+        case 'CREATE':
+          result = await validators.create?.(object, request);
+          break;
+        case 'UPDATE':
+          result = await validators.update?.(oldObject, object, request);
+          break;
+        case 'DELETE':
+          result = await validators.delete?.(oldObject, request);
+          break;
+        default:
+          break;
+      }
+    } catch (error) {
+      return refused(request.uid, error);
+    }
+    return allowed(request.uid, result?.warnings);
+  };
+}

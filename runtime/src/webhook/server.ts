@@ -1,0 +1,208 @@
+import { X509Certificate } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
+import { connect } from 'node:tls';
+import type { Logger } from '../log/index.js';
+import { listen, type HttpServer } from '../manager/http-server.js';
+import type { ServingCertificate } from '../manager/serving-cert.js';
+import type { AdmissionHandler } from './admission.js';
+import { convertReview, type ConversionRegistry } from './conversion.js';
+import { isBug } from './deny.js';
+import type { WebhookMetrics } from './metrics.js';
+import { BodyTooLarge, readBody } from './read-body.js';
+import { parseAdmissionReview, parseConversionReview } from './review.js';
+import { CONVERT_PATH } from './paths.js';
+import type { AdmissionRequest, AdmissionResponse } from './types.js';
+
+/** controller-runtime's limit on a review's body. */
+export const MAX_BODY_BYTES = 7 * 1024 * 1024;
+
+/** Where and how a {@link WebhookServer} listens. */
+export interface WebhookServerConfig {
+  /** Default all interfaces. */
+  host?: string;
+  /** Default 9443, kubebuilder's `--webhook-port`; 0 picks a free one. */
+  port?: number;
+  certificate: ServingCertificate;
+  log: Logger;
+  metrics: WebhookMetrics;
+}
+
+/** An HTTPS server for admission and conversion reviews. */
+export interface WebhookServer {
+  /** Serves an admission webhook on `path`; a path is registered once. */
+  register(path: string, handler: AdmissionHandler): void;
+  /** The conversions `/convert` serves; filled by `conversion(mgr)`. */
+  readonly conversions: ConversionRegistry;
+  /** Listens; resolves once the port is bound. */
+  start(): Promise<HttpServer>;
+  /** `https://<host>:<port>` once started; loopback when listening on every interface. */
+  readonly url: string | undefined;
+  /** How many conversion reviews have been answered: lets a test see the API server call `/convert`. */
+  readonly conversionReviews: number;
+  /** The certificate served now, PEM: what a client's CA bundle must trust. */
+  readonly certificatePem: string;
+  /** Throws unless the listener completes a TLS handshake presenting the current certificate. */
+  ready(): Promise<void>;
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' }).end(text);
+}
+
+/** Creates the server; nothing listens before {@link WebhookServer.start}. */
+export function createWebhookServer(config: WebhookServerConfig): WebhookServer {
+  const { log, metrics, certificate } = config;
+  const admission = new Map<string, AdmissionHandler>();
+  const conversions: ConversionRegistry = new Map();
+  let url: string | undefined;
+  let port: number | undefined;
+  let conversionReviews = 0;
+
+  async function serveAdmission(path: string, handler: AdmissionHandler, body: Buffer): Promise<{ status: number; body: unknown }> {
+    const parsed = parseAdmissionReview(body);
+    if ('error' in parsed) return { status: 400, body: `${parsed.error}\n` };
+    const request: AdmissionRequest = parsed.request;
+    let response: AdmissionResponse;
+    try {
+      response = await handler(request);
+    } catch (error) {
+      if (isBug(error)) metrics.panicked();
+      log.error({ err: error, webhook: path, uid: request.uid }, 'Webhook handler failed');
+      response = { uid: request.uid, allowed: false, status: { code: 500, message: (error as Error).message ?? String(error), reason: 'InternalError' } };
+    }
+    const code = response.status?.code ?? 200;
+    metrics.admitted(path, response.allowed, code);
+    const object = request.object ?? request.oldObject;
+    log[response.allowed ? 'debug' : 'info'](
+      {
+        webhook: path,
+        uid: request.uid,
+        kind: request.kind?.kind,
+        namespace: request.namespace,
+        name: request.name || object?.metadata?.name || object?.metadata?.generateName,
+        user: request.userInfo?.username,
+        operation: request.operation,
+        allowed: response.allowed,
+        code,
+        ...(response.status ? { message: response.status.message } : {}),
+      },
+      response.allowed ? 'Admitted' : 'Denied',
+    );
+    return { status: 200, body: { apiVersion: parsed.apiVersion, kind: 'AdmissionReview', response } };
+  }
+
+  async function serveConversion(body: Buffer): Promise<{ status: number; body: unknown }> {
+    const parsed = parseConversionReview(body);
+    if ('error' in parsed) return { status: 400, body: `${parsed.error}\n` };
+    const response = await convertReview(conversions, parsed.request, (error) => {
+      metrics.panicked();
+      log.error({ err: error, webhook: CONVERT_PATH, uid: parsed.request.uid }, 'Conversion failed with a bug');
+    });
+    conversionReviews += 1;
+    if (response.result.status === 'Failure') {
+      log.info({ webhook: CONVERT_PATH, uid: parsed.request.uid, desiredAPIVersion: parsed.request.desiredAPIVersion, message: response.result.message }, 'Conversion failed');
+    }
+    return { status: 200, body: { apiVersion: parsed.apiVersion, kind: 'ConversionReview', response } };
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'https://webhook').pathname;
+    const handler = admission.get(path);
+    if (!handler && !(path === CONVERT_PATH && conversions.size > 0)) {
+      send(response, 404, '404 page not found\n');
+      return;
+    }
+    const began = performance.now();
+    metrics.inFlight(path, 1);
+    let status = 500;
+    try {
+      const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (request.method !== 'POST') {
+        status = 405;
+        send(response, status, `${request.method ?? ''} is not allowed: reviews are POSTed\n`);
+        return;
+      }
+      if (type !== 'application/json') {
+        status = 400;
+        send(response, status, `contentType=${type || 'none'}, expected application/json\n`);
+        return;
+      }
+      let body: Buffer;
+      try {
+        body = await readBody(request, MAX_BODY_BYTES);
+      } catch (error) {
+        status = error instanceof BodyTooLarge ? 413 : 400;
+        response.setHeader('connection', 'close');
+        send(response, status, error instanceof BodyTooLarge ? `the body exceeds ${MAX_BODY_BYTES} bytes\n` : `cannot read the body\n`);
+        return;
+      }
+      const answer = handler ? await serveAdmission(path, handler, body) : await serveConversion(body);
+      status = answer.status;
+      send(response, status, answer.body);
+    } finally {
+      metrics.inFlight(path, -1);
+      metrics.served(path, status, (performance.now() - began) / 1000);
+    }
+  }
+
+  return {
+    register(path, handler) {
+      if (!path.startsWith('/')) throw new Error(`webhook path "${path}" must start with /`);
+      if (admission.has(path) || path === CONVERT_PATH) throw new Error(`a webhook is already registered on ${path}`);
+      admission.set(path, handler);
+    },
+    conversions,
+    async start() {
+      const server = await listen(
+        { host: config.host, port: config.port ?? 9443 },
+        (request, response) => {
+          handle(request, response).catch((error: unknown) => {
+            log.error({ err: error }, 'Webhook request failed');
+            if (!response.headersSent) send(response, 500, 'internal error\n');
+          });
+        },
+        (handler) => {
+          // controller-runtime's webhook server: 1 MiB of headers, 32 s to send them, 90 s idle.
+          const https = createServer({ cert: certificate.current.certPem, key: certificate.current.keyPem, maxHeaderSize: 1 << 20 }, handler);
+          https.headersTimeout = 32_000;
+          https.keepAliveTimeout = 90_000;
+          const stopWatching = certificate.watch((pair) => https.setSecureContext({ cert: pair.certPem, key: pair.keyPem }));
+          https.on('close', stopWatching);
+          return https;
+        },
+      );
+      port = server.port;
+      const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : '127.0.0.1';
+      url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      log.info({ address: server.address }, 'Serving webhooks');
+      return server;
+    },
+    get url() {
+      return url;
+    },
+    get conversionReviews() {
+      return conversionReviews;
+    },
+    get certificatePem() {
+      return certificate.current.certPem;
+    },
+    ready() {
+      if (port === undefined) return Promise.reject(new Error('the webhook server is not listening yet'));
+      const expected = new X509Certificate(certificate.current.certPem).raw;
+      const host = new URL(url ?? 'https://127.0.0.1').hostname.replace(/^\[|\]$/g, '');
+      return new Promise<void>((resolve, reject) => {
+        // Verification is not the point here: the check is that this listener answers with this certificate.
+        const socket = connect({ host, port, rejectUnauthorized: false }, () => {
+          const served = socket.getPeerCertificate().raw;
+          socket.destroy();
+          if (served && expected.equals(served)) resolve();
+          else reject(new Error('the webhook server does not serve its current certificate yet'));
+        });
+        socket.setTimeout(5_000, () => socket.destroy(new Error('TLS handshake with the webhook server timed out')));
+        socket.on('error', (error) => reject(new Error(`the webhook server does not answer a TLS handshake: ${error.message}`)));
+      });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { KubeObject } from '../object.js';
+
+/** The user who sent a request, as the API server authenticated them. */
+export interface UserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** `admission.k8s.io` AdmissionRequest, the same in v1 and v1beta1. */
+export interface AdmissionRequest {
+  uid: string;
+  kind: { group: string; version: string; kind: string };
+  resource: { group: string; version: string; resource: string };
+  subResource?: string;
+  name?: string;
+  namespace?: string;
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  userInfo: UserInfo;
+  object?: KubeObject | null;
+  oldObject?: KubeObject | null;
+  dryRun?: boolean;
+  options?: unknown;
+}
+
+/** The `status` of a response: the code and message the client sees on a refusal. */
+export interface AdmissionStatus {
+  code: number;
+  message: string;
+  reason?: string;
+}
+
+/** `admission.k8s.io` AdmissionResponse. */
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: AdmissionStatus;
+  patchType?: 'JSONPatch';
+  /** Base64 of the JSON Patch. */
+  patch?: string;
+  warnings?: string[];
+}
+
+/** What a validating handler may return: warnings the client shows even on allow. */
+export interface ValidationResult {
+  warnings?: string[];
+}
+
+/** Mutates `object` in place; DELETE never reaches it. */
+export type Defaulter<T> = (object: T, request: AdmissionRequest) => void | Promise<void>;
+
+/** Validating handlers: throw (or {@link deny}) to refuse; an absent one allows. */
+export interface Validators<T> {
+  create?: (object: T, request: AdmissionRequest) => void | ValidationResult | Promise<void | ValidationResult>;
+  update?: (oldObject: T, object: T, request: AdmissionRequest) => void | ValidationResult | Promise<void | ValidationResult>;
+  delete?: (object: T, request: AdmissionRequest) => void | ValidationResult | Promise<void | ValidationResult>;
+}
+
+/** `apiextensions.k8s.io` ConversionRequest. */
+export interface ConversionRequest {
+  uid: string;
+  desiredAPIVersion: string;
+  objects: KubeObject[];
+}
+
+/** `apiextensions.k8s.io` ConversionResponse. */
+export interface ConversionResponse {
+  uid: string;
+  convertedObjects: KubeObject[];
+  result: { status: 'Success' | 'Failure'; message?: string };
+}
