@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import type { ProjectConfig } from '../project/model.js';
 import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
 import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
-import { dropDescriptions, walkDeclaration } from '../schema/walk.js';
+import { dropDescriptions, isRootDeclaration, walkDeclaration } from '../schema/walk.js';
 import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
@@ -17,6 +17,7 @@ import { limitDescriptions } from './descriptions.js';
 import { findVersionFolders, parseSourceFiles, type VersionFolder } from './discover.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
+import { strayMarkers } from './stray-markers.js';
 import { syntaxErrors } from './syntax.js';
 
 export interface BuildOptions {
@@ -60,11 +61,14 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       kinds.push({ ...walked, group: folder.group, version: folder.version, folder });
     }
     for (const alias of file.getTypeAliases()) {
-      if (/\+kubebuilder:object:root/.test(alias.getLeadingCommentRanges().map((r) => r.getText()).join('\n'))) {
+      if (isRootDeclaration(alias)) {
         fail(ctx, alias.getNameNode(), `Kind ${alias.getName()} must be an interface`, `write it as export interface ${alias.getName()} { metadata?: ObjectMeta; … }`);
       }
     }
-    if (folder && !folder.skip) checkOtherDeclarations(ctx, file);
+    if (folder && !folder.skip) {
+      checkOtherDeclarations(ctx, file);
+      if (file !== folder.info) ctx.errors.push(...strayMarkers(file, displayPath(ctx, file)));
+    }
   }
   errors.push(...ctx.errors);
 

@@ -12,8 +12,9 @@ export interface CommentBlock {
 
 /**
  * Splits comment lines into markers and description. Markers are lines starting with `+`
- * and JSDoc schema tags; the description is the rest, without `TODO` lines and without
- * anything after a line starting with `---`.
+ * and JSDoc schema tags; the description is the rest of the doc comment (not of the
+ * detached group above it), without `TODO` lines and without anything after a line
+ * starting with `---`.
  */
 export function readComment(lines: readonly CommentLine[], file: string): CommentBlock {
   const markers: Marker[] = [];
@@ -45,6 +46,9 @@ export function readComment(lines: readonly CommentLine[], file: string): Commen
         continue;
       }
     }
+    // The group one blank line above the doc comment gives markers, never description:
+    // the rest of it is free text, like any comment no declaration takes.
+    if (line.detached) continue;
     const buried = /(?:^|\s)(\+(?:kubebuilder|k8s):\S*|@[A-Za-z]+)/.exec(line.text);
     if (buried && (buried[1]!.startsWith('+') || isSchemaTag(buried[1]!.slice(1)))) {
       errors.push(

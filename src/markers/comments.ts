@@ -1,10 +1,11 @@
 /**
- * The comment text that belongs to a declaration: the JSDoc blocks and `//` lines directly
- * above it (no blank line in between), each line with its place in the file.
+ * The comment text that belongs to a declaration, associated as controller-gen does it
+ * (the doc comment and the group one blank line above it), each line with its place in
+ * the file; and every comment of a file, to find markers no declaration takes.
  *
  * @module
  */
-import type { Node, SourceFile } from 'ts-morph';
+import type { Node, SourceFile, ts as Ts } from 'ts-morph';
 import { type CommentRange, ts } from '../ts-morph.js';
 
 /** One line of comment text, stripped of `//`, `/**`, `*` and `*\/`; `line`/`column` are 1-based. */
@@ -12,6 +13,8 @@ export interface CommentLine {
   text: string;
   line: number;
   column: number;
+  /** From the group one blank line above the doc comment: markers only, no description. */
+  detached?: boolean;
 }
 
 const lineStarts = new WeakMap<SourceFile, number[]>();
@@ -35,21 +38,96 @@ export function locate(sourceFile: SourceFile, pos: number): { line: number; col
   return { line: lo + 1, column: pos - starts[lo]! + 1 };
 }
 
-/** The comment lines directly above `node`. */
+/**
+ * The comment ranges a declaration takes, as controller-gen associates them: its doc
+ * comment (the group of comments directly above it, no blank line in between) and the
+ * group above that, separated from it (or, without a doc comment, from the declaration)
+ * by one blank line. kubebuilder lays Kinds out that way: root markers, a blank line, the
+ * doc comment. The detached group gives markers only, never description.
+ */
+export function declarationCommentRanges(node: Node): { doc: CommentRange[]; detached: CommentRange[] } {
+  return commentsAbove(node.getSourceFile().getFullText(), node.getFullStart(), node.getStart());
+}
+
+function commentsAbove(text: string, fullStart: number, start: number): { doc: CommentRange[]; detached: CommentRange[] } {
+  const ranges = ts.getLeadingCommentRanges(text, fullStart) ?? [];
+  const groups: CommentRange[][] = [];
+  // gaps[i]: newlines between group i and what follows it (the next group or the node).
+  const gaps: number[] = [];
+  let next = start;
+  for (let i = ranges.length - 1; i >= 0; i--) {
+    const range = ranges[i]!;
+    const newlines = (text.slice(range.end, next).match(/\n/g) ?? []).length;
+    if (newlines > 1 || !groups.length) {
+      groups.unshift([range]);
+      gaps.unshift(newlines);
+    } else groups[0]!.unshift(range);
+    next = range.pos;
+  }
+  const last = groups.length - 1;
+  if (last < 0) return { doc: [], detached: [] };
+  if (gaps[last]! <= 1) {
+    const detached = last > 0 && gaps[last - 1] === 2 ? groups[last - 1]! : [];
+    return { doc: groups[last]!, detached };
+  }
+  return { doc: [], detached: gaps[last] === 2 ? groups[last]! : [] };
+}
+
+/**
+ * The starts of the comment ranges that the declarations of a file take: types, enums
+ * and properties (those opgen reads markers from), each as {@link declarationCommentRanges}.
+ */
+export function takenCommentStarts(sourceFile: SourceFile): Set<number> {
+  const text = sourceFile.getFullText();
+  const taken = new Set<number>();
+  const visit = (node: Ts.Node) => {
+    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node) || ts.isPropertySignature(node)) {
+      const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
+      for (const range of [...doc, ...detached]) taken.add(range.pos);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile.compilerNode);
+  return taken;
+}
+
+/**
+ * The comment lines that belong to `node` (see {@link declarationCommentRanges}); lines of
+ * the detached group are marked `detached`.
+ */
 export function leadingCommentLines(node: Node): CommentLine[] {
   const sourceFile = node.getSourceFile();
   const text = sourceFile.getFullText();
-  const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
-  const kept: CommentRange[] = [];
-  let next = node.getStart();
-  for (let i = ranges.length - 1; i >= 0; i--) {
-    const range = ranges[i]!;
-    const gap = text.slice(range.end, next);
-    if ((gap.match(/\n/g) ?? []).length > 1) break;
-    kept.unshift(range);
-    next = range.pos;
-  }
-  return kept.flatMap((range) => rangeLines(sourceFile, text, range));
+  const { doc, detached } = declarationCommentRanges(node);
+  return [
+    ...detached.flatMap((range) => rangeLines(sourceFile, text, range).map((line) => ({ ...line, detached: true }))),
+    ...doc.flatMap((range) => rangeLines(sourceFile, text, range)),
+  ];
+}
+
+/**
+ * Every comment range of a file, in order: the trivia before each token, read from the
+ * syntax tree so that `//` inside strings and templates is never taken for a comment.
+ */
+export function fileCommentRanges(sourceFile: SourceFile): CommentRange[] {
+  const text = sourceFile.getFullText();
+  const found = new Map<number, CommentRange>();
+  const add = (ranges: CommentRange[] | undefined) => {
+    for (const range of ranges ?? []) found.set(range.pos, range);
+  };
+  const visit = (node: Ts.Node) => {
+    add(ts.getLeadingCommentRanges(text, node.pos));
+    add(ts.getTrailingCommentRanges(text, node.end));
+    for (const child of node.getChildren(sourceFile.compilerNode)) visit(child);
+  };
+  add(ts.getLeadingCommentRanges(text, 0));
+  visit(sourceFile.compilerNode);
+  return [...found.values()].sort((a, b) => a.pos - b.pos);
+}
+
+/** The lines of one comment range. */
+export function commentRangeLines(sourceFile: SourceFile, range: CommentRange): CommentLine[] {
+  return rangeLines(sourceFile, sourceFile.getFullText(), range);
 }
 
 /** Every comment line of a file (a `groupversion_info.ts` is all file-level comments). */

@@ -26,7 +26,7 @@ const names = [...markerDefs.keys()];
  * Finds the definition a marker's text starts with, the longest such name: the name ends
  * at the first `=`, or at a `:` that starts the arguments, so try each shorter prefix.
  */
-function lookup(text: string): MarkerDef | undefined {
+export function findMarkerDef(text: string): MarkerDef | undefined {
   const head = text.split('=', 1)[0]!;
   for (let end = head.length; end > 0; end = head.lastIndexOf(':', end - 1)) {
     const def = markerDefs.get(head.slice(0, end));
@@ -56,7 +56,7 @@ export function suggestMarker(text: string): string | undefined {
  * Throws a located UserError for unknown, misspelt and malformed markers.
  */
 export function parseMarker(text: string, location: Location): Marker {
-  const def = lookup(text);
+  const def = findMarkerDef(text);
   const at = (offset: number): Location => ({ ...location, column: (location.column ?? 1) + 1 + offset });
   if (!def) {
     const suggestion = suggestMarker(text);
@@ -99,8 +99,11 @@ function readValue(def: MarkerDef, rest: string, base: number): unknown {
       if (def.value === 'bool') return true;
       throw new ScanError(`needs a value (+${def.name}=…)`, base);
     }
-    if (rest[0] !== '=') throw new ScanError('expected "=" and a value', base);
-    const scanner = new Scanner(rest, base).withStart(1);
+    // controller-gen splits the name at the first "=" and drops a trailing ":" from it, so
+    // `+kubebuilder:default:=Allow` is `+kubebuilder:default=Allow`.
+    const equals = rest.startsWith(':=') ? 2 : 1;
+    if (rest[equals - 1] !== '=') throw new ScanError('expected "=" and a value', base);
+    const scanner = new Scanner(rest, base).withStart(equals);
     const value = scanner.value(def.value, false);
     scanner.skipSpace();
     if (!scanner.done) scanner.fail(`unexpected "${rest.slice(scanner.pos)}" after the value`);

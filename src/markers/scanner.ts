@@ -86,7 +86,7 @@ export class Scanner {
       case 'anyList':
         return this.list(inArgs, (stops) => this.literal(stops));
       case 'any':
-        return this.literal(inArgs ? ',' : '');
+        return this.guessed(inArgs ? ',' : '');
       case 'json': {
         const start = this.pos;
         const rest = this.text.slice(this.pos).trim();
@@ -174,7 +174,24 @@ export class Scanner {
     return this.text.slice(start, this.pos).trim();
   }
 
-  /** controller-gen's guessed literal. */
+  /**
+   * controller-gen's guessed literal where a legacy list may stand (a marker's value, a map
+   * value): `a;b;c` is a list of guessed items, as `{a,b,c}` is.
+   */
+  guessed(stops: string): Literal {
+    const first = this.literal(`${stops};`);
+    this.skipSpace();
+    if (this.peek() !== ';') return first;
+    const items = [first];
+    while (this.peek() === ';') {
+      this.pos++;
+      items.push(this.literal(`${stops};`));
+      this.skipSpace();
+    }
+    return { kind: 'list', items };
+  }
+
+  /** controller-gen's guessed literal; inside `{…}` lists, `;` has no meaning. */
   literal(stops: string): Literal {
     this.skipSpace();
     const c = this.peek();
@@ -201,7 +218,7 @@ export class Scanner {
       let k = key;
       for (;;) {
         this.expect(':');
-        entries.push([k, this.literal(',}')]);
+        entries.push([k, this.guessed(',}')]);
         this.skipSpace();
         const c = this.peek();
         this.pos++;

@@ -227,7 +227,12 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
         break;
       case 'listMapKey':
         topologyTouched.add(target);
-        if (requireType(type === 'array', 'lists')) mapKeys.set(target, [...(mapKeys.get(target) ?? []), marker]);
+        if (requireType(type === 'array', 'lists')) {
+          const keys = [...(mapKeys.get(target) ?? []), marker];
+          mapKeys.set(target, keys);
+          // Set now: a default (read after) must be checked for duplicate keys by these keys.
+          target['x-kubernetes-list-map-keys'] = keys.map((k) => k.value as string);
+        }
         break;
       case 'mapType':
       case 'structType':
@@ -243,7 +248,6 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
     }
   }
 
-  for (const [target, keys] of mapKeys) target['x-kubernetes-list-map-keys'] = keys.map((k) => k.value as string);
   for (const target of topologyTouched) checkListMap(target, mapKeys.get(target), setHere.get(target)?.get('x-kubernetes-list-type'), errors);
 }
 

@@ -12,7 +12,7 @@ import { applySchemaMarkers } from './apply.js';
 import { type WalkContext, fail, locationOf } from './context.js';
 import { resolveName } from './resolve.js';
 import type { JSONSchemaProps } from './types.js';
-import { commentOf, interfaceSchema } from './walk.js';
+import { commentOf, interfaceSchema, isRootDeclaration } from './walk.js';
 
 /** One Kind in one version folder, walked. */
 export interface KindSchema {
@@ -32,8 +32,7 @@ const typeMetaDescriptions = {
 
 /** True for an interface marked `+kubebuilder:object:root` (a Kind or a list). */
 export function isRootInterface(decl: InterfaceDeclaration): boolean {
-  const ranges = decl.getLeadingCommentRanges();
-  return ranges.some((r) => /\+kubebuilder:object:root(=true)?\s*($|\*|\n)/m.test(r.getText()));
+  return isRootDeclaration(decl);
 }
 
 /** True for a root interface that is a list of a Kind (`FooList` with `items`, or `extends List<Foo>`). */

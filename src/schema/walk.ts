@@ -425,8 +425,9 @@ export function walkDeclaration(ctx: WalkContext, decl: Declaration, args: Bound
   return schema;
 }
 
-function isRootDeclaration(decl: Declaration): boolean {
-  return leadingCommentLines(decl).some((l) => /^\+kubebuilder:object:root(=true)?\s*$/.test(l.text));
+/** True for a declaration marked `+kubebuilder:object:root` (or `=true`, `:=true`) in the comments it takes. */
+export function isRootDeclaration(decl: Node): boolean {
+  return leadingCommentLines(decl).some((l) => /^\+kubebuilder:object:root(:?=true)?\s*$/.test(l.text));
 }
 
 function enumSchema(ctx: WalkContext, decl: EnumDeclaration): JSONSchemaProps {

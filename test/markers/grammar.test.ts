@@ -142,3 +142,40 @@ describe('marker errors', () => {
     expect(error('default={"a":').message).toContain('expected JSON');
   });
 });
+
+describe("controller-gen's value grammar, spelling by spelling", () => {
+  const resolved = (text: string, schema: Parameters<typeof resolveLiteral>[1]) => resolveLiteral(value(text) as Literal, schema);
+
+  it('reads `:=` as `=`, as the CronJob tutorial writes it', () => {
+    expect(resolved('kubebuilder:default:=Allow', { type: 'string' })).toBe('Allow');
+    expect((value('kubebuilder:validation:Enum:=Allow;Forbid;Replace') as Literal[]).map((l) => resolveLiteral(l, { type: 'string' }))).toEqual(['Allow', 'Forbid', 'Replace']);
+    expect(value('kubebuilder:validation:Minimum:=0')).toBe(0);
+  });
+
+  it('reads a list of object literals as a list of objects', () => {
+    const schema = { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } };
+    expect(resolved('kubebuilder:default={{name: "json"},{name: "search"}}', schema)).toEqual([{ name: 'json' }, { name: 'search' }]);
+    expect(resolved('kubebuilder:default:={{name: json, port: 80}, {name: search, port: 8080}}', { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } })).toEqual([
+      { name: 'json', port: 80 },
+      { name: 'search', port: 8080 },
+    ]);
+  });
+
+  it('reads nested maps and lists inside map values, a;b;c there being a list as in controller-gen', () => {
+    expect(resolved('kubebuilder:default={text: "abc", len: 3, "as bytes": 97;98;99, props: {encoding: ascii, tags: {"triple", "in a row"}}}', undefined)).toEqual({
+      text: 'abc',
+      len: 3,
+      'as bytes': [97, 98, 99],
+      props: { encoding: 'ascii', tags: ['triple', 'in a row'] },
+    });
+  });
+
+  it('gives a;b its controller-gen meaning, a list, and "a;b" in quotes a string', () => {
+    expect(resolved('kubebuilder:default=a;b', { type: 'array', items: { type: 'string' } })).toEqual(['a', 'b']);
+    expect(resolved('kubebuilder:default="a;b"', { type: 'string' })).toBe('a;b');
+  });
+
+  it('reads raw JSON after +default=', () => {
+    expect(value('default={"name": "json", "ports": [80, 443]}')).toEqual({ kind: 'json', value: { name: 'json', ports: [80, 443] } });
+  });
+});

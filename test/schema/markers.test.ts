@@ -180,3 +180,20 @@ describe('named types carry their markers; fields narrow them', () => {
     expect(errorsOf('Letter', '+kubebuilder:validation:Enum=a;z', prelude)[0]).toContain('allows "z", which the type does not');
   });
 });
+
+describe('defaults in controller-gen syntax', () => {
+  it('reads a list-of-objects default on a list-map by its keys (not as a duplicate key)', () => {
+    expect(ok('{ name: string; port?: int32 }[]', '+listType=map\n+listMapKey=name\n+kubebuilder:default={{name: "json"},{name: "search"}}')).toMatchObject({
+      'x-kubernetes-list-map-keys': ['name'],
+      default: [{ name: 'json' }, { name: 'search' }],
+    });
+    expect(errorsOf('{ name: string }[]', '+listType=map\n+listMapKey=name\n+kubebuilder:default={{name: "json"},{name: "json"}}')).toEqual([
+      '+kubebuilder:default={{name: "json"},{name: "json"}}: the default is invalid: [1] duplicate entry for key name ["json"] (a default must be a valid value of the field)',
+    ]);
+  });
+
+  it('reads `:=` as `=`', () => {
+    expect(ok("'Allow' | 'Forbid'", '+kubebuilder:default:=Allow')).toMatchObject({ default: 'Allow' });
+    expect(ok('string', '+kubebuilder:validation:Enum:=a;b')).toMatchObject({ enum: ['a', 'b'] });
+  });
+});
