@@ -58,6 +58,13 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       const walked = walkKind(ctx, decl);
       if (!walked) continue;
       if (folder.skipDescriptions) dropDescriptions(walked.schema);
+      // kubebuilder's multiversion tutorial writes +versionName on its Kinds; controller-gen
+      // takes the version from the package, so opgen only checks the two agree.
+      for (const marker of walked.markers.filter((m) => m.canonical === 'versionName' && m.value !== folder.version)) {
+        ctx.errors.push(
+          new UserError(`${marker.text} disagrees with the version of its folder, ${folder.version}`, marker.location, 'the version comes from groupversion_info.ts; remove the marker or make it agree'),
+        );
+      }
       kinds.push({ ...walked, group: folder.group, version: folder.version, folder });
     }
     for (const alias of file.getTypeAliases()) {

@@ -82,7 +82,12 @@ const schemaValidations: readonly Omit<MarkerDef, 'targets'>[] = [
 const defs: MarkerDef[] = [
   // Package level: a version folder's groupversion_info.ts.
   { name: 'groupName', targets: ['package'], value: 'string', help: 'the API group of this version folder' },
-  { name: 'versionName', targets: ['package'], value: 'string', help: 'the version name, if not the folder name' },
+  {
+    name: 'versionName',
+    targets: ['package', 'type'],
+    value: 'string',
+    help: 'the version name, if not the folder name; on a Kind (as in the multiversion tutorial) it must agree with it',
+  },
   { name: 'kubebuilder:skip', targets: ['package'], help: 'generates no CRD for this version folder' },
   {
     name: 'kubebuilder:validation:Optional',
@@ -96,9 +101,30 @@ const defs: MarkerDef[] = [
   },
   { name: 'kubebuilder:skip:description', targets: ['package', 'field'], help: 'leaves descriptions out of the schema' },
 
-  // Markers of other generators; harmless here.
+  // Markers of other generators that sit in real kubebuilder and operator-sdk API files;
+  // they mean nothing for CRDs, so they are recognised and left alone wherever they are.
   { name: 'kubebuilder:object:generate', targets: anywhere, ignored: true, help: 'deep-copy generation (Go only)' },
   { name: 'kubebuilder:scaffold', targets: anywhere, ignored: true, help: 'where `opgen create` inserts code, e.g. +kubebuilder:scaffold:imports' },
+  { name: 'kubebuilder:docs-gen', targets: anywhere, ignored: true, help: "the kubebuilder book's literate-source tool, e.g. +kubebuilder:docs-gen:collapse=Apache License" },
+  { name: 'kubebuilder:ac', targets: anywhere, ignored: true, help: 'apply-configuration generation (Go only)' },
+  { name: 'genclient', targets: anywhere, ignored: true, help: 'client-gen (Go only), e.g. +genclient:nonNamespaced' },
+  { name: 'k8s:deepcopy-gen', targets: anywhere, ignored: true, help: 'deepcopy-gen (Go only), e.g. +k8s:deepcopy-gen:interfaces=…' },
+  { name: 'k8s:openapi-gen', targets: anywhere, ignored: true, help: 'openapi-gen (Go only)' },
+  { name: 'k8s:conversion-gen', targets: anywhere, ignored: true, help: 'conversion-gen (Go only)' },
+  { name: 'k8s:defaulter-gen', targets: anywhere, ignored: true, help: 'defaulter-gen (Go only)' },
+  {
+    name: 'operator-sdk:csv:customresourcedefinitions',
+    targets: fieldAndType,
+    repeatable: true,
+    args: {
+      type: { type: 'any', optional: true },
+      displayName: { type: 'string', optional: true },
+      resources: { type: 'any', optional: true },
+      xDescriptors: { type: 'any', optional: true },
+      order: { type: 'int', optional: true },
+    },
+    help: "operator-sdk's ClusterServiceVersion descriptors, kept for an OLM bundle",
+  },
 
   // RBAC and webhooks: collected from every file under src/.
   {

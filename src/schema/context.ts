@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { Node, SourceFile } from 'ts-morph';
 import { UserError, type Location } from '../errors.js';
 import { locate } from '../markers/comments.js';
+import type { CsvMarker } from '../markers/olm.js';
 import type { FileIndex } from './resolve.js';
 import type { JSONSchemaProps } from './types.js';
 
@@ -28,6 +29,8 @@ export interface WalkContext {
   locations: WeakMap<JSONSchemaProps, Location>;
   /** Nodes that stand in for a type that failed, so its markers do not cascade into more errors. */
   broken: WeakSet<JSONSchemaProps>;
+  /** operator-sdk CSV markers of each field's schema, kept for an OLM bundle. */
+  csv: WeakMap<JSONSchemaProps, CsvMarker[]>;
 }
 
 /** A fresh context. */
@@ -45,6 +48,7 @@ export function createContext(options: {
     stack: [],
     locations: new WeakMap(),
     broken: new WeakSet(),
+    csv: new WeakMap(),
   };
 }
 
@@ -66,7 +70,7 @@ export function locationOf(ctx: Pick<WalkContext, 'root'>, node: Node): Location
   return { file: displayPath(ctx, file), ...locate(file, node.getStart()) };
 }
 
-/** A deep copy of a schema that keeps the recorded locations of its nodes. */
+/** A deep copy of a schema that keeps what is recorded about its nodes (locations, CSV markers). */
 export function copySchema(ctx: WalkContext, schema: JSONSchemaProps): JSONSchemaProps {
   return copyValue(ctx, schema) as JSONSchemaProps;
 }
@@ -78,6 +82,8 @@ function copyValue(ctx: WalkContext, value: unknown): unknown {
   for (const key in value) copy[key] = copyValue(ctx, (value as Record<string, unknown>)[key]);
   const at = ctx.locations.get(value as JSONSchemaProps);
   if (at) ctx.locations.set(copy as JSONSchemaProps, at);
+  const csv = ctx.csv.get(value as JSONSchemaProps);
+  if (csv) ctx.csv.set(copy as JSONSchemaProps, csv);
   return copy;
 }
 

@@ -6,13 +6,14 @@
  */
 import type { InterfaceDeclaration } from 'ts-morph';
 import type { Location } from '../errors.js';
+import type { CsvFieldMarker, CsvMarker } from '../markers/olm.js';
 import type { Marker } from '../markers/parse.js';
 import { Node } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
 import { type WalkContext, fail, locationOf } from './context.js';
 import { resolveName } from './resolve.js';
 import type { JSONSchemaProps } from './types.js';
-import { commentOf, interfaceSchema, isRootDeclaration } from './walk.js';
+import { commentOf, csvMarkers, interfaceSchema, isRootDeclaration } from './walk.js';
 
 /** One Kind in one version folder, walked. */
 export interface KindSchema {
@@ -21,6 +22,8 @@ export interface KindSchema {
   schema: JSONSchemaProps;
   /** Every marker on the Kind, CRD-level ones included. */
   markers: Marker[];
+  /** operator-sdk CSV markers on the Kind and on its fields, kept for an OLM bundle. */
+  csv: { kind: CsvMarker[]; fields: CsvFieldMarker[] };
   location: Location;
 }
 
@@ -84,5 +87,16 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
   }
   applySchemaMarkers(schema, comment.markers, ctx.errors);
   if (comment.description) schema.description = comment.description;
-  return { kind: name, decl, schema, markers: comment.markers, location: locationOf(ctx, decl.getNameNode()) };
+  const csv = { kind: csvMarkers(ctx, comment.markers, 'type'), fields: fieldCsvMarkers(ctx, schema, '') };
+  return { kind: name, decl, schema, markers: comment.markers, csv, location: locationOf(ctx, decl.getNameNode()) };
+}
+
+/** The CSV markers of the fields under `schema`, each with its data path (`spec.size`, `spec.nodes[]`). */
+function fieldCsvMarkers(ctx: WalkContext, schema: JSONSchemaProps, path: string): CsvFieldMarker[] {
+  const here = (ctx.csv.get(schema) ?? []).map((marker) => ({ ...marker, path }));
+  const below = [
+    ...Object.entries(schema.properties ?? {}).map(([name, child]) => fieldCsvMarkers(ctx, child, path ? `${path}.${name}` : name)),
+    ...(schema.items ? [fieldCsvMarkers(ctx, schema.items, `${path}[]`)] : []),
+  ];
+  return [...here, ...below.flat()];
 }

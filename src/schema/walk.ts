@@ -10,6 +10,8 @@ import type { EnumDeclaration, InterfaceDeclaration, PropertySignature, SourceFi
 import { UserError } from '../errors.js';
 import { type CommentBlock, readComment } from '../markers/block.js';
 import { leadingCommentLines } from '../markers/comments.js';
+import { type CsvMarker, csvMarkerName, readCsvMarker } from '../markers/olm.js';
+import type { Marker } from '../markers/parse.js';
 import type { Target } from '../markers/registry.js';
 import { Node, SyntaxKind } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
@@ -44,6 +46,8 @@ export const kindMarkers = new Set([
   'kubebuilder:printcolumn',
   'kubebuilder:metadata',
   'kubebuilder:selectablefield',
+  'versionName',
+  csvMarkerName,
 ]);
 
 const requiredMarker = 'kubebuilder:validation:Required';
@@ -563,6 +567,8 @@ function property(
       applySchemaMarkers(schema, comment.markers, ctx.errors);
       if (comment.description) schema.description = comment.description;
       if (has('kubebuilder:skip:description')) dropDescriptions(schema);
+      const csv = csvMarkers(ctx, comment.markers, 'field');
+      if (csv.length) ctx.csv.set(schema, csv);
     }
     const required = requiredness(ctx, member, comment, typeNode);
     ctx.locations.set(schema, locationOf(ctx, member));
@@ -582,6 +588,21 @@ function requiredness(ctx: WalkContext, member: PropertySignature, comment: Comm
   if (opt.length) return false;
   if (member.hasQuestionToken() || (typeNode && admitsUndefined(typeNode))) return false;
   return !ctx.optionalByDefault(member.getSourceFile());
+}
+
+/** The operator-sdk CSV markers among `markers`, read; malformed ones go to the errors. */
+export function csvMarkers(ctx: WalkContext, markers: readonly Marker[], on: 'type' | 'field'): CsvMarker[] {
+  const out: CsvMarker[] = [];
+  for (const marker of markers) {
+    if (marker.canonical !== csvMarkerName) continue;
+    try {
+      out.push(readCsvMarker(marker, on));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      ctx.errors.push(error);
+    }
+  }
+  return out;
 }
 
 /** Removes every description below and including `schema`. */

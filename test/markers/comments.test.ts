@@ -19,10 +19,26 @@ describe('comment blocks', () => {
     ]);
   });
 
-  it('reads consecutive // lines and consecutive comment blocks, but not across a blank line', () => {
+  it('reads consecutive // lines and consecutive comment blocks as the description, but not across a blank line', () => {
     const block = declaration(['// Not this: it is separated by a blank line.', '', '// Foo is a thing.', '/** +listType=atomic */', 'export type Foo = string[];'].join('\n'));
     expect(block.description).toBe('Foo is a thing.');
     expect(block.markers.map((m) => m.text)).toEqual(['+listType=atomic']);
+  });
+
+  it('reads plain /* */ comments as Go reads them: a doc comment when directly above, never text when a blank line away', () => {
+    expect(declaration(['/* Foo is a thing. */', 'export interface Foo {}'].join('\n')).description).toBe('Foo is a thing.');
+    expect(declaration(['/*', 'Foo is a thing', 'of many parts.', '*/', 'export interface Foo {}'].join('\n')).description).toBe('Foo is a thing\nof many parts.');
+    const licensed = declaration(['/*', 'Copyright 2026.', '', 'Licensed under the Apache License.', '*/', '', '// Foo is a thing.', 'export interface Foo {}'].join('\n'));
+    expect(licensed.description).toBe('Foo is a thing.');
+    expect(licensed.errors).toEqual([]);
+  });
+
+  it('takes the markers, not the text, of the group one blank line above the doc comment, and nothing further up', () => {
+    const block = declaration(
+      ['// +kubebuilder:validation:MinLength=3', '', '', '// +kubebuilder:validation:MaxLength=9', '// Not a description.', '', '// Foo is a thing.', 'export type Foo = string;'].join('\n'),
+    );
+    expect(block.description).toBe('Foo is a thing.');
+    expect(block.markers.map((m) => m.text)).toEqual(['+kubebuilder:validation:MaxLength=9']);
   });
 
   it('drops TODO lines and everything after a --- line', () => {
