@@ -80,3 +80,11 @@ type Limits struct {
 	// +optional
 	MinimumFloor *int32 `json:"minimumFloor,omitempty"`
 }
+
+// PartOverrides overrides a part's base fields and adds a note.
+type PartOverrides struct {
+	PartBase `json:",inline"`
+
+	// +optional
+	Note *string `json:"note,omitempty"`
+}

@@ -127,6 +127,11 @@ type GadgetSpec struct {
 	// +optional
 	Note *string `json:"note,omitempty"`
 
+	// A nullable flag.
+	// +nullable
+	// +optional
+	Enabled *bool `json:"enabled,omitempty"`
+
 	// Anything the plugin wants to keep.
 	// +optional
 	PluginConfig *apiextensionsv1.JSON `json:"pluginConfig,omitempty"`
@@ -196,6 +201,27 @@ type GadgetSpec struct {
 	// A label of the gadget.
 	// +optional
 	Label Label `json:"label,omitempty"`
+
+	// Overrides of a part's base fields, plus a note.
+	// +optional
+	Overrides *PartOverrides `json:"overrides,omitempty"`
+
+	// Parts by name.
+	// +optional
+	PartsByName map[string]Part `json:"partsByName,omitempty"`
+
+	// Level of detail.
+	// +kubebuilder:validation:Enum=1;2;3
+	// +optional
+	Level int `json:"level,omitempty"`
+
+	// Weight in grams or as text.
+	// +optional
+	Weight *intstr.IntOrString `json:"weight,omitempty"`
+
+	// Aliases, in order.
+	// +optional
+	Aliases []string `json:"aliases,omitempty"`
 
 	// Immutable once set.
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="serial is immutable"

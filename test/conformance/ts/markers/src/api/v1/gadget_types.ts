@@ -15,7 +15,7 @@ import type {
   int64,
 } from '@opgen/runtime/api';
 import type { V1ResourceRequirements } from '@kubernetes/client-node';
-import type { Label, Limits, Page, Part, Port, Priority, Source, Strategy } from './common_types.js';
+import type { Label, Limits, Page, Part, PartBase, Port, Priority, Source, Strategy } from './common_types.js';
 
 /** GadgetSpec shows every type mapping and schema marker. */
 export interface GadgetSpec {
@@ -141,11 +141,14 @@ export interface GadgetSpec {
   /** A small binary blob. */
   blob?: Bytes;
 
+  /** A nullable note. */
+  note?: string | null;
+
   /**
-   * A nullable note.
+   * A nullable flag.
    * +nullable
    */
-  note?: string;
+  enabled?: boolean;
 
   /** Anything the plugin wants to keep. */
   pluginConfig?: JSONValue;
@@ -225,6 +228,21 @@ export interface GadgetSpec {
 
   /** A label of the gadget. */
   label?: Label;
+
+  /** Overrides of a part's base fields, plus a note. */
+  overrides?: PartBase & { note?: string };
+
+  /** Parts by name. */
+  partsByName?: { [name: string]: Part };
+
+  /** Level of detail. */
+  level?: 1 | 2 | 3;
+
+  /** Weight in grams or as text. */
+  weight?: number | string;
+
+  /** Aliases, in order. */
+  aliases?: readonly string[];
 
   /**
    * Immutable once set.
