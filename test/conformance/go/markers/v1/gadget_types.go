@@ -223,6 +223,15 @@ type GadgetSpec struct {
 	// +optional
 	Aliases []string `json:"aliases,omitempty"`
 
+	// Batch the gadget was made in: cannot change, nor be removed, once set.
+	// +k8s:immutable
+	// +optional
+	Batch *string `json:"batch,omitempty"`
+
+	// Factory of the gadget: cannot change once set.
+	// +k8s:immutable
+	Factory string `json:"factory"`
+
 	// Immutable once set.
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="serial is immutable"
 	// +optional

@@ -245,6 +245,18 @@ export interface GadgetSpec {
   aliases?: readonly string[];
 
   /**
+   * Batch the gadget was made in: cannot change, nor be removed, once set.
+   * +k8s:immutable
+   */
+  batch?: string;
+
+  /**
+   * Factory of the gadget: cannot change once set.
+   * +k8s:immutable
+   */
+  factory: string;
+
+  /**
    * Immutable once set.
    * +kubebuilder:validation:XValidation:rule="self == oldSelf",message="serial is immutable"
    */
