@@ -72,20 +72,43 @@ export function assembleCrds(kinds: readonly KindVersion[], options: AssembleOpt
     if (crd) out.push(crd);
   }
   // Two kinds of one group must not share a plural: their CRDs would have the same name.
+  // The clash is reported where it was introduced: at a +kubebuilder:resource:path= that
+  // chose the plural, else at the later declaration; the message names the other kind.
   const byName = new Map<string, AssembledCrd>();
-  for (const crd of out.sort((a, b) => `${a.group}/${a.kind}`.localeCompare(`${b.group}/${b.kind}`))) {
+  const ordered = out
+    .map((crd) => ({ crd, at: pluralOrigin(crd) }))
+    .sort((a, b) => Number(a.at.fromMarker) - Number(b.at.fromMarker) || compareLocations(a.at.location, b.at.location));
+  for (const { crd, at } of ordered) {
     const name = crd.crd.metadata.name;
     const other = byName.get(name);
     if (other) {
-      const at = [...crd.sources.values()][0]!.location;
+      const first = [...other.sources.values()].map((source) => source.location).sort(compareLocations)[0]!;
       errors.push(
-        new UserError(`${crd.kind} and ${other.kind} both have the plural ${crd.plural} in ${crd.group}`, at, 'set another plural with +kubebuilder:resource:path=<plural>'),
+        new UserError(
+          `${crd.kind} has the plural ${crd.plural} in ${crd.group}, which ${other.kind} (${first.file}:${first.line}) already has`,
+          at.location,
+          'set another plural with +kubebuilder:resource:path=<plural>',
+        ),
       );
       continue;
     }
     byName.set(name, crd);
   }
-  return [...byName.values()];
+  return [...byName.values()].sort((a, b) => `${a.group}/${a.kind}`.localeCompare(`${b.group}/${b.kind}`));
+}
+
+/** Where a CRD's plural comes from: its `+kubebuilder:resource:path=` marker, or else the Kind's first declaration. */
+function pluralOrigin(crd: AssembledCrd): { location: Location; fromMarker: boolean } {
+  const sources = [...crd.sources.values()];
+  for (const source of sources) {
+    const marker = one(source.markers, 'kubebuilder:resource');
+    if ((marker?.value as { path?: string } | undefined)?.path !== undefined) return { location: marker!.location, fromMarker: true };
+  }
+  return { location: sources.map((s) => s.location).sort(compareLocations)[0]!, fromMarker: false };
+}
+
+function compareLocations(a: Location, b: Location): number {
+  return a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
 }
 
 function assembleOne(entries: KindVersion[], options: AssembleOptions, errors: UserError[]): AssembledCrd | undefined {

@@ -256,6 +256,10 @@ function priority(marker: Marker): number {
   if (base === `${validation}Type` || base === `${validation}XIntOrString`) return 0;
   // Defaults and examples are read against the finished node (enums, types).
   if (base === 'kubebuilder:default' || base === 'default' || base === 'kubebuilder:example') return 2;
+  // controller-gen appends one-of rules after the XValidation rules, in this order.
+  if (base === `${validation}AtMostOneOf`) return 1.1;
+  if (base === `${validation}ExactlyOneOf`) return 1.2;
+  if (base === `${validation}AtLeastOneOf`) return 1.3;
   return 1;
 }
 
@@ -400,12 +404,25 @@ function oneOfRule(
     fail(`${marker.text} names ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are not fields' : 'is not a field'} here`, `fields: ${Object.keys(target.properties ?? {}).sort().join(', ')}`);
     return undefined;
   }
-  const list = `[${fields.join(', ')}]`;
-  const has = fields.map((f) => `has(self.${celField(f)})`);
-  const count = has.map((h) => `(${h} ? 1 : 0)`).join(' + ');
+  const required = fields.filter((f) => target.required?.includes(f));
+  if (required.length) {
+    fail(`${marker.text}: ${required.join(', ')} ${required.length > 1 ? 'are' : 'is'} required, so the constraint cannot hold`, 'make the fields optional (name?: T), as controller-gen requires');
+    return undefined;
+  }
+  // controller-gen v0.21's rule and message, character for character (Go prints the list as [a b]).
+  const list = `[${fields.join(' ')}]`;
+  const count = `[${fields.map((f) => `has(self.${celField(f)})`).join(',')}].filter(x,x==true).size()`;
   if (kind === 'ExactlyOneOf') return { rule: `${count} == 1`, message: `exactly one of the fields in ${list} must be set` };
   if (kind === 'AtMostOneOf') return { rule: `${count} <= 1`, message: `at most one of the fields in ${list} may be set` };
-  return { rule: has.join(' || '), message: `at least one of the fields in ${list} must be set` };
+  return { rule: `${count} >= 1`, message: `at least one of the fields in ${list} must be set` };
+}
+
+/**
+ * controller-gen's rule on the object that holds an optional `+k8s:immutable` field: the
+ * field's own rule does not run when the field is removed, so the parent forbids removing it.
+ */
+export function immutableParentRule(name: string): ValidationRule {
+  return { rule: `!has(oldSelf.${celField(name)}) || has(self.${celField(name)})`, message: `field ${name} is immutable once set` };
 }
 
 function checkListMap(target: JSONSchemaProps, keyMarkers: Marker[] | undefined, typeMarker: Marker | undefined, errors: UserError[]): void {

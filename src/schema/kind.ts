@@ -27,10 +27,22 @@ export interface KindSchema {
   location: Location;
 }
 
+// Kubernetes' own descriptions of TypeMeta's fields, line breaks included, as controller-gen
+// writes them into every CRD: a project moving from Go sees no diff.
 const typeMetaDescriptions = {
-  apiVersion:
-    'The API version of this object (group/version). The API server converts the versions it serves to the one it stores.',
-  kind: 'The kind of this object, in CamelCase. The API server infers it from the endpoint a request is sent to.',
+  apiVersion: [
+    'APIVersion defines the versioned schema of this representation of an object.',
+    'Servers should convert recognized schemas to the latest internal value, and',
+    'may reject unrecognized values.',
+    'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+  ].join('\n'),
+  kind: [
+    'Kind is a string value representing the REST resource this object represents.',
+    'Servers may infer this from the endpoint the client submits requests to.',
+    'Cannot be updated.',
+    'In CamelCase.',
+    'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+  ].join('\n'),
 };
 
 /** True for an interface marked `+kubebuilder:object:root` (a Kind or a list). */
@@ -82,8 +94,9 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
   }
   schema.properties.metadata = { type: 'object' };
   for (const field of ['apiVersion', 'kind'] as const) {
+    // Always the standard text: in Go these fields come from TypeMeta, whose docs no API file changes.
     const prop = (schema.properties[field] ??= { type: 'string' });
-    prop.description ??= typeMetaDescriptions[field];
+    prop.description = typeMetaDescriptions[field];
   }
   applySchemaMarkers(schema, comment.markers, ctx.errors);
   if (comment.description) schema.description = comment.description;

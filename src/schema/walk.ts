@@ -14,7 +14,7 @@ import { type CsvMarker, csvMarkerName, readCsvMarker } from '../markers/olm.js'
 import type { Marker } from '../markers/parse.js';
 import type { Target } from '../markers/registry.js';
 import { Node, SyntaxKind } from '../ts-morph.js';
-import { applySchemaMarkers } from './apply.js';
+import { applySchemaMarkers, immutableParentRule } from './apply.js';
 import { builtinSchema } from './builtins.js';
 import { type WalkContext, copySchema, displayPath, fail, locationOf } from './context.js';
 import { type Declaration, resolveName } from './resolve.js';
@@ -474,6 +474,7 @@ function objectOf(
   root = false,
 ): JSONSchemaProps {
   const required = new Set(into.required ?? []);
+  const immutable: string[] = [];
   let broken = false;
   let indexValue: JSONSchemaProps | undefined;
   let indexNode: Node | undefined;
@@ -487,6 +488,7 @@ function objectOf(
       into.properties = { ...into.properties, [prop.name]: prop.schema };
       if (prop.required) required.add(prop.name);
       else required.delete(prop.name);
+      if (prop.immutable) immutable.push(prop.name);
     } else if (Node.isIndexSignatureDeclaration(member)) {
       const keyType = member.getKeyTypeNode();
       if (keyType.getKind() !== SyntaxKind.StringKeyword) {
@@ -524,6 +526,8 @@ function objectOf(
   }
   if (required.size) into.required = [...required].sort();
   else delete into.required;
+  const parentRules = immutable.filter((name) => !required.has(name)).map(immutableParentRule);
+  if (parentRules.length) into['x-kubernetes-validations'] = [...(into['x-kubernetes-validations'] ?? []), ...parentRules];
   return into;
 }
 
@@ -542,7 +546,7 @@ function property(
   member: PropertySignature,
   env: Env,
   root: boolean,
-): { name: string; schema: JSONSchemaProps; required: boolean } | undefined {
+): { name: string; schema: JSONSchemaProps; required: boolean; immutable: boolean } | undefined {
   const name = propertyName(ctx, member);
   if (name === undefined) return undefined;
   const frame = ctx.stack[ctx.stack.length - 1];
@@ -572,7 +576,7 @@ function property(
     }
     const required = requiredness(ctx, member, comment, typeNode);
     ctx.locations.set(schema, locationOf(ctx, member));
-    return { name, schema, required };
+    return { name, schema, required, immutable: Boolean(has('k8s:immutable')) };
   } finally {
     if (frame) frame.path = saved!;
   }

@@ -80,13 +80,26 @@ describe('CRD assembly', () => {
     ]);
   });
 
-  it('rejects two kinds of one group with the same plural', () => {
+  it('rejects two kinds of one group with the same plural at the marker that chose it, naming the other kind', () => {
+    // Mice comes first in the file, but its path= marker is what makes the plurals clash.
     const { errors } = build({
       'src/api/v1/groupversion_info.ts': info('v1'),
-      'src/api/v1/a.ts': imports + kind('Mouse') + kind('Mice', ['+kubebuilder:resource:path=mice']),
+      'src/api/v1/a.ts': imports + kind('Mice', ['+kubebuilder:resource:path=mice']) + kind('Mouse'),
     });
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('both have the plural mice in g.example.com (set another plural with +kubebuilder:resource:path=<plural>)');
+    expect(errors).toEqual([
+      'src/api/v1/a.ts:5:4: error: Mice has the plural mice in g.example.com, which Mouse (src/api/v1/a.ts:15) already has (set another plural with +kubebuilder:resource:path=<plural>)',
+    ]);
+  });
+
+  it('rejects a clash of two chosen plurals at the later one', () => {
+    const { errors } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/a.ts': imports + kind('Alpha', ['+kubebuilder:resource:path=things']),
+      'src/api/v1/b.ts': imports + kind('Beta', ['+kubebuilder:resource:path=things']),
+    });
+    expect(errors).toEqual([
+      'src/api/v1/b.ts:5:4: error: Beta has the plural things in g.example.com, which Alpha (src/api/v1/a.ts:7) already has (set another plural with +kubebuilder:resource:path=<plural>)',
+    ]);
   });
 
   it('rejects skipping the only version', () => {

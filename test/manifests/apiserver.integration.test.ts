@@ -167,10 +167,10 @@ describe('generated CRDs on a real API server', () => {
     ['minItems', () => gadget({ tags: [] }), /spec\.tags in body should have at least 1 items/],
     ['items:MaxLength', () => gadget({ tags: ['a-very-long-tag'] }), /spec\.tags\[0\]: Too long/],
     ['maxProperties', () => gadget({ podLabels: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, 'v'])) }), /spec\.podLabels: Too many: 9: must have at most 8 items/],
-    ['ExactlyOneOf', () => gadget({ source: { url: 'https://a', configMap: 'b' } }), /exactly one of the fields in \[url, configMap\] must be set/],
-    ['ExactlyOneOf with none set', () => gadget({ source: {} }), /exactly one of the fields in \[url, configMap\] must be set/],
-    ['AtMostOneOf', () => gadget({ limits: { softCap: 1, hardCap: 2, floor: 1 } }), /at most one of the fields in \[softCap, hardCap\] may be set/],
-    ['AtLeastOneOf', () => gadget({ limits: { softCap: 1 } }), /at least one of the fields in \[floor, minimumFloor\] must be set/],
+    ['ExactlyOneOf', () => gadget({ source: { url: 'https://a', configMap: 'b' } }), /exactly one of the fields in \[url configMap\] must be set/],
+    ['ExactlyOneOf with none set', () => gadget({ source: {} }), /exactly one of the fields in \[url configMap\] must be set/],
+    ['AtMostOneOf', () => gadget({ limits: { softCap: 1, hardCap: 2, floor: 1 } }), /at most one of the fields in \[softCap hardCap\] may be set/],
+    ['AtLeastOneOf', () => gadget({ limits: { softCap: 1 } }), /at least one of the fields in \[floor minimumFloor\] must be set/],
     ['XValidation on a type', () => gadget({ limits: { softCap: 1, floor: 2 } }), /softCap must not be below floor/],
     ['XValidation on a Kind', () => gadget({}, `g${'x'.repeat(45)}`), /gadget names are at most 40 characters/],
     ['multipleOf', () => gadget({ retries: 4 }), /spec\.retries in body should be a multiple of 3/],
@@ -186,6 +186,15 @@ describe('generated CRDs on a real API server', () => {
     const created = (await objects.create(widget({ team: 't', colour: 'red' }))) as Obj;
     (created.spec as Record<string, unknown>).colour = 'blue';
     await expect(objects.replace(created).catch((e: unknown) => Promise.reject(new Error(messageOf(e))))).rejects.toThrow(/field is immutable/);
+  });
+
+  it('keeps an optional +k8s:immutable field from being removed once set, and lets it be set once', async () => {
+    const unset = (await objects.create(widget({ team: 't' }))) as Obj;
+    (unset.spec as Record<string, unknown>).colour = 'red';
+    const set = (await objects.replace(unset)) as Obj;
+    expect((set.spec as Record<string, unknown>).colour).toBe('red');
+    delete (set.spec as Record<string, unknown>).colour;
+    await expect(objects.replace(set).catch((e: unknown) => Promise.reject(new Error(messageOf(e))))).rejects.toThrow(/field colour is immutable once set/);
   });
 
   it('applies defaults on the server', async () => {

@@ -82,11 +82,29 @@ describe('validation markers', () => {
       'x-kubernetes-validations': [{ rule: 'self >= 0', message: 'must not be negative', reason: 'FieldValueInvalid' }],
     });
     expect(ok('string', '+k8s:immutable')).toMatchObject({ 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'field is immutable' }] });
-    const oneOf = ok('{ a?: string; b?: string; "c-d"?: string }', '+kubebuilder:validation:ExactlyOneOf=a;b\n+kubebuilder:validation:AtMostOneOf=a;c-d\n+kubebuilder:validation:AtLeastOneOf=a;b');
+    // controller-gen v0.21's texts, and its order: XValidation, then AtMostOneOf, ExactlyOneOf, AtLeastOneOf.
+    const oneOf = ok(
+      '{ a?: string; b?: string; "c-d"?: string }',
+      '+kubebuilder:validation:ExactlyOneOf=a;b\n+kubebuilder:validation:AtLeastOneOf=a;b\n+kubebuilder:validation:AtMostOneOf=a;c-d\n+kubebuilder:validation:XValidation:rule="self.size() < 3"',
+    );
     expect(oneOf['x-kubernetes-validations']).toEqual([
-      { rule: '(has(self.a) ? 1 : 0) + (has(self.b) ? 1 : 0) == 1', message: 'exactly one of the fields in [a, b] must be set' },
-      { rule: '(has(self.a) ? 1 : 0) + (has(self.c__dash__d) ? 1 : 0) <= 1', message: 'at most one of the fields in [a, c-d] may be set' },
-      { rule: 'has(self.a) || has(self.b)', message: 'at least one of the fields in [a, b] must be set' },
+      { rule: 'self.size() < 3' },
+      { rule: '[has(self.a),has(self.c__dash__d)].filter(x,x==true).size() <= 1', message: 'at most one of the fields in [a c-d] may be set' },
+      { rule: '[has(self.a),has(self.b)].filter(x,x==true).size() == 1', message: 'exactly one of the fields in [a b] must be set' },
+      { rule: '[has(self.a),has(self.b)].filter(x,x==true).size() >= 1', message: 'at least one of the fields in [a b] must be set' },
+    ]);
+  });
+
+  it('forbids removing an optional immutable field with controller-gen\'s rule on the parent; a required one needs none', () => {
+    const walked = ok('Inner', '', 'export interface Inner {\n  /** +k8s:immutable */\n  a?: string;\n  /** +k8s:immutable */\n  b: string;\n  c?: string;\n}');
+    expect(walked['x-kubernetes-validations']).toEqual([{ rule: '!has(oldSelf.a) || has(self.a)', message: 'field a is immutable once set' }]);
+    expect(walked.properties!.a!['x-kubernetes-validations']).toEqual([{ rule: 'self == oldSelf', message: 'field is immutable' }]);
+    expect(walked.properties!.b!['x-kubernetes-validations']).toEqual([{ rule: 'self == oldSelf', message: 'field is immutable' }]);
+  });
+
+  it('refuses a one-of over required fields, as controller-gen does', () => {
+    expect(errorsOf('{ a: string; b?: string }', '+kubebuilder:validation:ExactlyOneOf=a;b')).toEqual([
+      '+kubebuilder:validation:ExactlyOneOf=a;b: a is required, so the constraint cannot hold (make the fields optional (name?: T), as controller-gen requires)',
     ]);
   });
 
