@@ -42,7 +42,7 @@ export interface HealthCheckPolicyStatus {
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 
-// HealthCheckPolicy is the Schema for the healthcheckpolicys API
+// HealthCheckPolicy is the Schema for the healthcheckpolicies API
 export interface HealthCheckPolicy {
   apiVersion?: string;
   kind?: string;

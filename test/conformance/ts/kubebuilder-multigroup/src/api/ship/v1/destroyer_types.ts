@@ -40,8 +40,8 @@ export interface DestroyerStatus {
 }
 
 // +kubebuilder:object:root=true
-// +kubebuilder:resource:scope=Cluster
 // +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster
 
 // Destroyer is the Schema for the destroyers API
 export interface Destroyer {
