@@ -12,6 +12,7 @@ const twins: readonly { name: string; go: string }[] = [
   { name: 'podtemplate', go: './podtemplate/...' },
   { name: 'kubebuilder-with-plugins', go: './kubebuilder/with-plugins/...' },
   { name: 'kubebuilder-multigroup', go: './kubebuilder/multigroup/...' },
+  { name: 'kubebuilder-cronjob', go: './kubebuilder/cronjob/...' },
 ];
 
 const deliberate = deliberateDifferences();
