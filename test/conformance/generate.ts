@@ -14,13 +14,16 @@ export function controllerGenBinary(): string {
   return execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 }
 
-/** The CRDs, by file name, that controller-gen writes for the Go packages `paths` of test/conformance/go. */
-export function controllerGenCrds(binary: string, paths: string): Map<string, unknown> {
+/**
+ * The CRDs, by file name, that controller-gen writes for the Go packages `paths` of the Go
+ * module test/conformance/<module> (`go`, or `go-cert-manager` whose module path is cert-manager's own).
+ */
+export function controllerGenCrds(binary: string, paths: string, module = 'go'): Map<string, unknown> {
   const out = mkdtempSync(join(tmpdir(), 'opgen-conformance-go-'));
   try {
     // Dangerous types are floats: the twins map TypeScript's `number` to Go's float64.
     execFileSync(binary, ['crd:allowDangerousTypes=true', `paths=${paths}`, `output:crd:artifacts:config=${out}`], {
-      cwd: join(here, 'go'),
+      cwd: join(here, module),
       env: { ...process.env, GOFLAGS: '-mod=mod' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
