@@ -8,7 +8,7 @@
  */
 import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
-import { commentRangeLines, fileCommentRanges, takenCommentStarts } from '../markers/comments.js';
+import { commentRangeLines, fileCommentRanges, takenCommentRanges } from '../markers/comments.js';
 import { findMarkerDef } from '../markers/parse.js';
 
 /** Markers read from anywhere under src/ by the RBAC and webhook scan. */
@@ -16,21 +16,26 @@ const packageWide = /^kubebuilder:(rbac|webhook|webhookconfiguration)(:|=|$)/;
 
 /** Errors for the `+` markers of an API file (shown as `file`) that no declaration takes. */
 export function strayMarkers(sourceFile: SourceFile, file: string): UserError[] {
-  // Most files have no marker outside doc comments; skip the syntax walk for those without any.
-  if (!/(\/\/|\*)[ \t]*\+[A-Za-z]/.test(sourceFile.getFullText())) return [];
-  const taken = takenCommentStarts(sourceFile);
+  // Where a `+` starts a comment line (or follows `//`): a cheap first look. Most files have
+  // every such line inside a declaration's comments, and then nothing more is read.
+  const text = sourceFile.getFullText();
+  const candidates = [...text.matchAll(/(?:\/\/|\/\*+|^[ \t]*\*+)[ \t]*\+[A-Za-z]/gm)].map((m) => m.index + m[0].length - 2);
+  if (!candidates.length) return [];
+  const taken = takenCommentRanges(sourceFile);
+  const inTaken = (pos: number) => taken.some((range) => range.pos <= pos && pos < range.end);
+  if (candidates.every(inTaken)) return [];
   const errors: UserError[] = [];
   for (const range of fileCommentRanges(sourceFile)) {
-    if (taken.has(range.pos)) continue;
+    if (taken.some((t) => t.pos === range.pos)) continue;
     for (const line of commentRangeLines(sourceFile, range)) {
       if (!/^\+[A-Za-z]/.test(line.text)) continue;
-      const text = line.text.slice(1);
-      const def = findMarkerDef(text);
+      const marker = line.text.slice(1);
+      const def = findMarkerDef(marker);
       // Other generators' markers mean nothing to opgen wherever they are.
-      if (packageWide.test(text) || def?.ignored) continue;
+      if (packageWide.test(marker) || def?.ignored) continue;
       errors.push(
         new UserError(
-          `+${def?.name ?? text.split('=')[0]} belongs to no declaration, so it has no effect`,
+          `+${def?.name ?? marker.split('=')[0]} belongs to no declaration, so it has no effect`,
           { file, line: line.line, column: line.column },
           'put it in the comment right above a type or property, or in the group one blank line above that comment',
         ),

@@ -1,16 +1,19 @@
 /**
  * Collects the RBAC and webhook markers of a project: a cheap scan of every comment line
  * under `src/` that starts with `+kubebuilder:rbac`, `+kubebuilder:webhook` or
- * `+kubebuilder:webhookconfiguration`, read with the marker grammar.
+ * `+kubebuilder:webhookconfiguration`, read with the marker grammar; outside `src/api`,
+ * other markers of opgen's are refused there.
  *
  * @module
  */
 import { UserError, type Location } from '../errors.js';
-import { parseMarker } from './parse.js';
+import { findMarkerDef, parseMarker } from './parse.js';
 import type { RbacMarker, WebhookMarker } from './types.js';
 
-const candidate = /^(\s*(?:\/\/+|\/\*+|\*+)\s*)\+(kubebuilder:.*?)\s*(?:\*\/\s*)?$/;
+const candidate = /^(\s*(?:\/\/+|\/\*+|\*+)\s*)\+([A-Za-z].*?)\s*(?:\*\/\s*)?$/;
 const collected = /^kubebuilder:(rbac|webhook|webhookconfiguration)(:|=|$)/;
+/** Namespaces opgen reads: an unknown marker there is a mistake, not another tool's. */
+const owned = /^(kubebuilder|k8s):/;
 
 export interface PackageMarkers {
   rbac: RbacMarker[];
@@ -20,13 +23,14 @@ export interface PackageMarkers {
 
 /**
  * Scans files (project-relative path → text), in the order given. Outside `src/api`, where
- * no declaration reads them, other `+kubebuilder:` markers are checked too: a misspelt
- * `+kubebuilder:rbca` is an error rather than a rule silently missing.
+ * no declaration reads them, every other marker opgen knows, and any in the `kubebuilder:`
+ * and `k8s:` namespaces, is an error: a misspelt `+kubebuilder:rbca` or a stray `+optional`
+ * is reported rather than silently missing.
  */
 export function collectPackageMarkers(files: ReadonlyMap<string, string>): PackageMarkers {
   const out: PackageMarkers = { rbac: [], webhooks: [], errors: [] };
   for (const [file, text] of files) {
-    if (!text.includes('+kubebuilder:')) continue;
+    if (!text.includes('+')) continue;
     const lines = text.split('\n');
     for (const [i, line] of lines.entries()) {
       const m = candidate.exec(line);
@@ -34,6 +38,9 @@ export function collectPackageMarkers(files: ReadonlyMap<string, string>): Packa
       const location: Location = { file, line: i + 1, column: m[1]!.length + 1 };
       const inApi = file.startsWith('src/api/');
       if (inApi && !collected.test(m[2]!)) continue;
+      // Outside src/api, every marker opgen knows is checked (`+optional` in a controller is
+      // lost as surely as a misspelt `+kubebuilder:rbca`); others' markers are theirs.
+      if (!owned.test(m[2]!) && !findMarkerDef(m[2]!)) continue;
       try {
         const marker = parseMarker(m[2]!, location);
         if (!collected.test(marker.name)) {

@@ -63,6 +63,25 @@ describe('RBAC and webhook markers from every source file', () => {
     expect(errors[2]!.message).toContain('needs exactly one of path and url');
   });
 
+  it('refuses every marker opgen knows in a controller file, and leaves other tools\' markers alone', () => {
+    const { errors } = collect({
+      'src/controllers/b.ts': [
+        '// +optional',
+        '/** +listType=map */',
+        '// +k8s:immutabel',
+        '// +genclient',
+        '// +k8s:deepcopy-gen=package',
+        '// +build linux',
+        '// +1 for this approach',
+      ].join('\n'),
+    });
+    expect(errors.map(formatUserError)).toEqual([
+      'src/controllers/b.ts:1:4: error: +optional has no meaning outside src/api (put it above a type or property in src/api)',
+      'src/controllers/b.ts:2:5: error: +listType=map has no meaning outside src/api (put it above a type or property in src/api)',
+      'src/controllers/b.ts:3:4: error: unknown marker +k8s:immutabel (did you mean +k8s:immutable?)',
+    ]);
+  });
+
   it('leaves the markers of API files to the type walker, except rbac and webhooks', () => {
     const { rbac, errors } = collect({
       'src/api/v1/t.ts': '// +kubebuilder:validation:Maximun=1\n// +kubebuilder:rbac:groups=g,resources=r,verbs=get\n',
