@@ -88,3 +88,14 @@ type PartOverrides struct {
 	// +optional
 	Note *string `json:"note,omitempty"`
 }
+
+// Phase of a gadget, an enumeration of the constants below.
+// +k8s:enum
+type Phase string
+
+const (
+	// PhasePending is a gadget not yet built.
+	PhasePending Phase = "Pending"
+	// PhaseReady is a gadget ready to use.
+	PhaseReady Phase = "Ready"
+)

@@ -199,6 +199,7 @@ type GadgetSpec struct {
 	Stages []string `json:"stages,omitempty"`
 
 	// A label of the gadget.
+	// +kubebuilder:validation:XValidation:rule="self != 'reserved'",messageExpression="'label ' + self + ' is reserved'",reason=FieldValueForbidden
 	// +optional
 	Label Label `json:"label,omitempty"`
 
@@ -247,6 +248,10 @@ type GadgetStatus struct {
 	// Replicas running.
 	// +optional
 	Replicas int32 `json:"replicas,omitempty"`
+
+	// Phase of the gadget.
+	// +optional
+	Phase Phase `json:"phase,omitempty"`
 
 	// Selector of the gadget's pods, for the scale subresource.
 	// +optional

@@ -82,3 +82,9 @@ export interface Limits {
   floor?: int32;
   minimumFloor?: int32;
 }
+
+/**
+ * Phase of a gadget, an enumeration of the constants below.
+ * +k8s:enum
+ */
+export type Phase = 'Pending' | 'Ready';

@@ -15,7 +15,7 @@ import type {
   int64,
 } from '@opgen/runtime/api';
 import type { V1ResourceRequirements } from '@kubernetes/client-node';
-import type { Label, Limits, Page, Part, PartBase, Port, Priority, Source, Strategy } from './common_types.js';
+import type { Label, Limits, Page, Part, PartBase, Phase, Port, Priority, Source, Strategy } from './common_types.js';
 
 /** GadgetSpec shows every type mapping and schema marker. */
 export interface GadgetSpec {
@@ -226,7 +226,10 @@ export interface GadgetSpec {
    */
   stages?: string[];
 
-  /** A label of the gadget. */
+  /**
+   * A label of the gadget.
+   * +kubebuilder:validation:XValidation:rule="self != 'reserved'",messageExpression="'label ' + self + ' is reserved'",reason=FieldValueForbidden
+   */
   label?: Label;
 
   /** Overrides of a part's base fields, plus a note. */
@@ -270,6 +273,9 @@ export interface GadgetStatus {
 
   /** Replicas running. */
   replicas?: int32;
+
+  /** Phase of the gadget. */
+  phase?: Phase;
 
   /** Selector of the gadget's pods, for the scale subresource. */
   selector?: string;
