@@ -14,13 +14,15 @@ export interface CommentBlock {
  * Splits comment lines into markers and description. Markers are lines starting with `+`
  * and JSDoc schema tags; the description is the rest of the doc comment (not of the
  * detached group above it), without `TODO` lines and without anything after a line
- * starting with `---`.
+ * starting with `---` (outside fenced code blocks); indentation past the comment's margin
+ * is kept, as Go keeps it.
  */
 export function readComment(lines: readonly CommentLine[], file: string): CommentBlock {
   const markers: Marker[] = [];
   const errors: UserError[] = [];
   const text: string[] = [];
   let described = true;
+  let inCode = false;
   for (const line of lines) {
     const location = { file, line: line.line, column: line.column };
     if (/^\+[A-Za-z]/.test(line.text)) {
@@ -55,12 +57,17 @@ export function readComment(lines: readonly CommentLine[], file: string): Commen
         new UserError(`${buried[1]} is inside the text of a comment line, so it has no effect`, { ...location, column: line.column + buried.index + buried[0].indexOf(buried[1]!) }, 'start a new comment line with it'),
       );
     }
-    if (line.text.startsWith('---')) described = false;
-    if (described && !line.text.startsWith('TODO')) text.push(line.text);
+    // As controller-gen: `TODO` lines and everything from a `---` line on are notes, except
+    // inside a fenced code block.
+    const prose = line.prose ?? line.text;
+    if (prose.startsWith('```') || prose.startsWith('~~~')) inCode = !inCode;
+    if (!inCode && prose.startsWith('---')) described = false;
+    if (described && (inCode || !prose.startsWith('TODO'))) text.push(prose);
   }
   return { markers, description: tidy(text), errors };
 }
 
 function tidy(lines: string[]): string {
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  // Go's comment text: runs of blank lines become one, none at either end.
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\n+$/g, '');
 }

@@ -112,6 +112,11 @@ const defs: MarkerDef[] = [
   { name: 'k8s:openapi-gen', targets: anywhere, ignored: true, help: 'openapi-gen (Go only)' },
   { name: 'k8s:conversion-gen', targets: anywhere, ignored: true, help: 'conversion-gen (Go only)' },
   { name: 'k8s:defaulter-gen', targets: anywhere, ignored: true, help: 'defaulter-gen (Go only)' },
+  { name: 'k8s:prerelease-lifecycle-gen', targets: anywhere, ignored: true, help: 'prerelease-lifecycle-gen (Go only)' },
+  // Strategic-merge-patch and protobuf hints of Kubernetes-style types; CRDs do not use them.
+  { name: 'patchMergeKey', targets: anywhere, ignored: true, help: 'strategic merge patch key (not used by CRDs)' },
+  { name: 'patchStrategy', targets: anywhere, ignored: true, help: 'strategic merge patch strategy (not used by CRDs)' },
+  { name: 'protobuf', targets: anywhere, ignored: true, help: 'protobuf generation (Go only)' },
   {
     name: 'operator-sdk:csv:customresourcedefinitions',
     targets: fieldAndType,

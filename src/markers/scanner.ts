@@ -176,7 +176,7 @@ export class Scanner {
 
   /**
    * controller-gen's guessed literal where a legacy list may stand (a marker's value, a map
-   * value): `a;b;c` is a list of guessed items, as `{a,b,c}` is.
+   * value, an item of a `{…}` list): `a;b;c` is a list of guessed items, as `{a,b,c}` is.
    */
   guessed(stops: string): Literal {
     const first = this.literal(`${stops};`);
@@ -191,7 +191,7 @@ export class Scanner {
     return { kind: 'list', items };
   }
 
-  /** controller-gen's guessed literal; inside `{…}` lists, `;` has no meaning. */
+  /** controller-gen's guessed literal, one item: `;` ends it like the `stops`. */
   literal(stops: string): Literal {
     this.skipSpace();
     const c = this.peek();
@@ -231,7 +231,8 @@ export class Scanner {
     this.pos = save;
     const items: Literal[] = [];
     for (;;) {
-      items.push(this.literal(',}'));
+      // controller-gen reads `{1;1,2;3}` as [[1,1],[2,3]]: an item may be a legacy list.
+      items.push(this.guessed(',}'));
       this.skipSpace();
       const c = this.peek();
       this.pos++;

@@ -29,8 +29,11 @@ export interface WalkContext {
   locations: WeakMap<JSONSchemaProps, Location>;
   /** Nodes that stand in for a type that failed, so its markers do not cascade into more errors. */
   broken: WeakSet<JSONSchemaProps>;
-  /** operator-sdk CSV markers of each field's schema, kept for an OLM bundle. */
-  csv: WeakMap<JSONSchemaProps, CsvMarker[]>;
+  /**
+   * operator-sdk CSV markers of each field's schema, kept for an OLM bundle; created with the
+   * first one, so that projects without them pay nothing when schemas are copied.
+   */
+  csv?: WeakMap<JSONSchemaProps, CsvMarker[]>;
 }
 
 /** A fresh context. */
@@ -48,7 +51,6 @@ export function createContext(options: {
     stack: [],
     locations: new WeakMap(),
     broken: new WeakSet(),
-    csv: new WeakMap(),
   };
 }
 
@@ -82,8 +84,8 @@ function copyValue(ctx: WalkContext, value: unknown): unknown {
   for (const key in value) copy[key] = copyValue(ctx, (value as Record<string, unknown>)[key]);
   const at = ctx.locations.get(value as JSONSchemaProps);
   if (at) ctx.locations.set(copy as JSONSchemaProps, at);
-  const csv = ctx.csv.get(value as JSONSchemaProps);
-  if (csv) ctx.csv.set(copy as JSONSchemaProps, csv);
+  const csv = ctx.csv?.get(value as JSONSchemaProps);
+  if (csv) ctx.csv!.set(copy as JSONSchemaProps, csv);
   return copy;
 }
 

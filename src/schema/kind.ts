@@ -100,16 +100,16 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
   }
   applySchemaMarkers(schema, comment.markers, ctx.errors);
   if (comment.description) schema.description = comment.description;
-  const csv = { kind: csvMarkers(ctx, comment.markers, 'type'), fields: fieldCsvMarkers(ctx, schema, '') };
+  const csv = { kind: csvMarkers(ctx, comment.markers, 'type'), fields: ctx.csv ? fieldCsvMarkers(ctx.csv, schema, '') : [] };
   return { kind: name, decl, schema, markers: comment.markers, csv, location: locationOf(ctx, decl.getNameNode()) };
 }
 
 /** The CSV markers of the fields under `schema`, each with its data path (`spec.size`, `spec.nodes[]`). */
-function fieldCsvMarkers(ctx: WalkContext, schema: JSONSchemaProps, path: string): CsvFieldMarker[] {
-  const here = (ctx.csv.get(schema) ?? []).map((marker) => ({ ...marker, path }));
+function fieldCsvMarkers(csv: WeakMap<JSONSchemaProps, CsvMarker[]>, schema: JSONSchemaProps, path: string): CsvFieldMarker[] {
+  const here = (csv.get(schema) ?? []).map((marker) => ({ ...marker, path }));
   const below = [
-    ...Object.entries(schema.properties ?? {}).map(([name, child]) => fieldCsvMarkers(ctx, child, path ? `${path}.${name}` : name)),
-    ...(schema.items ? [fieldCsvMarkers(ctx, schema.items, `${path}[]`)] : []),
+    ...Object.entries(schema.properties ?? {}).map(([name, child]) => fieldCsvMarkers(csv, child, path ? `${path}.${name}` : name)),
+    ...(schema.items ? [fieldCsvMarkers(csv, schema.items, `${path}[]`)] : []),
   ];
   return [...here, ...below.flat()];
 }

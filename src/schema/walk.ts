@@ -572,7 +572,7 @@ function property(
       if (comment.description) schema.description = comment.description;
       if (has('kubebuilder:skip:description')) dropDescriptions(schema);
       const csv = csvMarkers(ctx, comment.markers, 'field');
-      if (csv.length) ctx.csv.set(schema, csv);
+      if (csv.length) (ctx.csv ??= new WeakMap()).set(schema, csv);
     }
     const required = requiredness(ctx, member, comment, typeNode);
     ctx.locations.set(schema, locationOf(ctx, member));

@@ -80,6 +80,25 @@ describe('CRD assembly', () => {
     ]);
   });
 
+  it("gives apiVersion and kind Kubernetes' standard descriptions, as controller-gen does, whatever the API file says", () => {
+    const { crds } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/k.ts': imports + kind('Kind', [], '/** Our own words. */\n  apiVersion?: string;\n  spec?: { a?: string };'),
+    });
+    const root = crds[0]!.crd.spec.versions[0]!.schema.openAPIV3Schema;
+    expect(root.properties!.apiVersion).toEqual({
+      type: 'string',
+      description:
+        'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+    });
+    expect(root.properties!.kind).toEqual({
+      type: 'string',
+      description:
+        'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+    });
+    expect(root.properties!.metadata).toEqual({ type: 'object' });
+  });
+
   it('rejects two kinds of one group with the same plural at the marker that chose it, naming the other kind', () => {
     // Mice comes first in the file, but its path= marker is what makes the plurals clash.
     const { errors } = build({

@@ -35,6 +35,14 @@ export interface MemcachedSpec {
   // Ports the pods listen on.
   // +operator-sdk:csv:customresourcedefinitions:type=[spec,status],order=2
   ports?: { port: int32 }[];
+  // Conditions as older kubebuilder scaffolds declare them.
+  // +patchMergeKey=type
+  // +patchStrategy=merge
+  // +protobuf=true
+  // +listType=map
+  // +listMapKey=type
+  // +optional
+  conditions?: { type: string }[];
 }
 
 // +genclient
@@ -59,7 +67,7 @@ describe("other generators' markers in kubebuilder and operator-sdk API files", 
     expect(withThem.errors).toEqual([]);
     const without = build(
       info.replace(/^\/\/ \+(kubebuilder:(object:generate|docs-gen)|k8s:deepcopy-gen).*\n/gm, ''),
-      types.replace(/^\s*\/\/ \+(genclient|k8s:|versionName|operator-sdk).*\n/gm, ''),
+      types.replace(/^\s*\/\/ \+(genclient|k8s:|versionName|operator-sdk|patch|protobuf).*\n/gm, ''),
     );
     expect(without.errors).toEqual([]);
     expect(withThem.crds[0]!.crd).toEqual(without.crds[0]!.crd);
@@ -76,7 +84,7 @@ describe("other generators' markers in kubebuilder and operator-sdk API files", 
           { kind: 'Deployment', version: 'v1', name: 'memcached-deployment' },
           { kind: 'Service', version: 'v1', name: 'memcached-svc' },
         ],
-        location: { file: 'src/api/v1alpha1/memcached_types.ts', line: 23, column: 4 },
+        location: { file: 'src/api/v1alpha1/memcached_types.ts', line: 31, column: 4 },
       },
     ]);
     expect(csv.fields.map(({ location, ...rest }) => ({ ...rest, line: location.line }))).toEqual([
@@ -95,7 +103,7 @@ describe("other generators' markers in kubebuilder and operator-sdk API files", 
     expect(crds).toEqual([]);
     expect(errors).toEqual([
       'src/api/v1alpha1/memcached_types.ts:11:6: error: +operator-sdk:csv:customresourcedefinitions:order=2: a field marker needs type=spec, type=status or type=[spec,status] (add type=spec)',
-      'src/api/v1alpha1/memcached_types.ts:20:4: error: +versionName=v1 disagrees with the version of its folder, v1alpha1 (the version comes from groupversion_info.ts; remove the marker or make it agree)',
+      'src/api/v1alpha1/memcached_types.ts:28:4: error: +versionName=v1 disagrees with the version of its folder, v1alpha1 (the version comes from groupversion_info.ts; remove the marker or make it agree)',
     ]);
   });
 

@@ -86,6 +86,76 @@ describe('marker placement, as controller-gen reads it', () => {
     expect(spec.required).toEqual(['schedule']);
   });
 
+  it("reads kubebuilder's scaffold layout: prose groups two blank lines up are free text, field markers in the doc comment", () => {
+    const scaffold = `import type { Condition, ObjectMeta } from '@opgen/runtime/api';
+
+// FooSpec defines the desired state of Foo
+export interface FooSpec {
+  // INSERT ADDITIONAL SPEC FIELDS - desired state of cluster
+  // Important: Run "make" to regenerate code after modifying this file
+  // The following markers will use OpenAPI v3 schema to validate the value
+  // More info: https://book.kubebuilder.io/reference/markers/crd-validation.html
+
+  // foo is an example field of Foo. Edit foo_types.go to remove/update
+  // +optional
+  foo?: string;
+}
+
+// FooStatus defines the observed state of Foo.
+export interface FooStatus {
+  // INSERT ADDITIONAL STATUS FIELD - define observed state of cluster
+  // Important: Run "make" to regenerate code after modifying this file
+
+  // For Kubernetes API conventions, see:
+  // https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#typical-status-properties
+
+  // conditions represent the current state of the Foo resource.
+  // +listType=map
+  // +listMapKey=type
+  // +optional
+  conditions?: Condition[];
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+
+// Foo is the Schema for the foos API
+export interface Foo {
+  // metadata is a standard object metadata
+  // +optional
+  metadata?: ObjectMeta;
+
+  // spec defines the desired state of Foo
+  // +required
+  spec: FooSpec;
+
+  // status defines the observed state of Foo
+  // +optional
+  status?: FooStatus;
+}
+
+// +kubebuilder:object:root=true
+
+// FooList contains a list of Foo
+export interface FooList {
+  metadata?: ObjectMeta;
+  items: Foo[];
+}
+`;
+    const { crds, errors } = build(scaffold.replace(/Foo/g, 'CronJob').replace(/foo_types/g, 'cronjob_types'));
+    expect(errors).toEqual([]);
+    const version = crds[0]!.crd.spec.versions[0]!;
+    expect(version.subresources).toEqual({ status: {} });
+    const root = version.schema.openAPIV3Schema;
+    expect(root.required).toEqual(['spec']);
+    expect(root.properties!.spec!.properties!.foo!.description).toBe('foo is an example field of CronJob. Edit cronjob_types.go to remove/update');
+    expect(root.properties!.status!.properties!.conditions).toMatchObject({
+      description: 'conditions represent the current state of the CronJob resource.',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+    });
+  });
+
   it('checks the markers of the detached group like any other: a misspelt one there is an error', () => {
     const { crds, errors } = build(cronJob.replace('// +kubebuilder:subresource:status', '// +kubebuilder:subresource:stauts'));
     expect(crds).toEqual([]);
@@ -110,6 +180,32 @@ describe('marker placement, as controller-gen reads it', () => {
       `src/api/v1/cronjob_types.ts:13:6: error: +kubebuilder:validation:Minimum belongs to no declaration, so it has no effect ${hint}`,
       `src/api/v1/cronjob_types.ts:26:6: error: +kubebuilder:validation:MinProperties belongs to no declaration, so it has no effect ${hint}`,
       `src/api/v1/cronjob_types.ts:54:4: error: +kubebuilder:printcolumn belongs to no declaration, so it has no effect ${hint}`,
+    ]);
+  });
+
+  it('finds stray markers in empty bodies, after an opening brace and inside type expressions, but not in strings', () => {
+    const { errors } = build(
+      cronJob.concat(
+        [
+          'export interface Empty {',
+          '  // +kubebuilder:validation:MinProperties=1',
+          '}',
+          'export interface Brace { // +kubebuilder:validation:MaxProperties=2',
+          '  a?: string;',
+          '}',
+          'export type Mode =',
+          "  | 'a'",
+          '  // +kubebuilder:validation:MaxLength=3',
+          "  | 'b';",
+          "export const url = 'http://example.com/ // +kubebuilder:validation:Minimum=1';",
+          '',
+        ].join('\n'),
+      ),
+    );
+    expect(errors.map((e) => e.split(' belongs')[0])).toEqual([
+      'src/api/v1/cronjob_types.ts:51:6: error: +kubebuilder:validation:MinProperties',
+      'src/api/v1/cronjob_types.ts:53:29: error: +kubebuilder:validation:MaxProperties',
+      'src/api/v1/cronjob_types.ts:58:6: error: +kubebuilder:validation:MaxLength',
     ]);
   });
 

@@ -41,6 +41,18 @@ describe('comment blocks', () => {
     expect(block.markers.map((m) => m.text)).toEqual(['+kubebuilder:validation:MaxLength=9']);
   });
 
+  it('keeps indentation past the comment margin, as Go keeps it after //', () => {
+    expect(declaration(['// Mode is one of:', '//   - "Fast": no checks', '//   - "Safe": every check', 'export type Foo = string;'].join('\n')).description).toBe(
+      'Mode is one of:\n  - "Fast": no checks\n  - "Safe": every check',
+    );
+    expect(declaration(['/**', ' * Mode is one of:', ' *   - Fast', ' */', 'export type Foo = string;'].join('\n')).description).toBe('Mode is one of:\n  - Fast');
+  });
+
+  it('keeps TODO and --- lines inside a fenced code block', () => {
+    const block = declaration(['/**', ' * Example:', ' * ```', ' * TODO: fill in', ' * ---', ' * ```', ' * TODO: not this', ' * ---', ' * Nor this.', ' */', 'export interface Foo {}'].join('\n'));
+    expect(block.description).toBe('Example:\n```\nTODO: fill in\n---\n```');
+  });
+
   it('drops TODO lines and everything after a --- line', () => {
     const block = declaration(['/**', ' * Foo is a thing.', ' * TODO: make it better', ' *', ' * Second paragraph.', ' * ---', ' * Internal notes.', ' */', 'export interface Foo {}'].join('\n'));
     expect(block.description).toBe('Foo is a thing.\n\nSecond paragraph.');

@@ -175,6 +175,18 @@ describe("controller-gen's value grammar, spelling by spelling", () => {
     expect(resolved('kubebuilder:default="a;b"', { type: 'string' })).toBe('a;b');
   });
 
+  it('reads a;b inside {…} lists as a nested list, as controller-gen does', () => {
+    expect(resolved('kubebuilder:default={1;1,2;3,5;8}', { type: 'array', items: { type: 'array', items: { type: 'integer' } } })).toEqual([
+      [1, 1],
+      [2, 3],
+      [5, 8],
+    ]);
+    expect(resolved('kubebuilder:default={{1,1},{2,3}}', { type: 'array', items: { type: 'array', items: { type: 'integer' } } })).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
+  });
+
   it('reads raw JSON after +default=', () => {
     expect(value('default={"name": "json", "ports": [80, 443]}')).toEqual({ kind: 'json', value: { name: 'json', ports: [80, 443] } });
   });
