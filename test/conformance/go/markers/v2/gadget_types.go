@@ -29,8 +29,9 @@ type GadgetList struct {
 	Items           []Gadget `json:"items"`
 }
 
-// Cog in v2.
+// Cog in v2, not served yet.
 // +kubebuilder:object:root=true
+// +kubebuilder:unservedversion
 // +kubebuilder:resource:scope=Cluster,path=cogwheels
 type Cog struct {
 	metav1.TypeMeta   `json:",inline"`

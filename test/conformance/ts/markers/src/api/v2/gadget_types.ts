@@ -23,8 +23,9 @@ export interface Gadget {
 export interface GadgetList extends List<Gadget> {}
 
 /**
- * Cog in v2.
+ * Cog in v2, not served yet.
  * +kubebuilder:object:root=true
+ * +kubebuilder:unservedversion
  * +kubebuilder:resource:scope=Cluster,path=cogwheels
  */
 export interface Cog {
