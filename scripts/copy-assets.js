@@ -1,6 +1,18 @@
 // tsc compiles code only: the handlebars templates and JSON data ship beside it.
-import { cpSync, existsSync } from 'node:fs';
+// A file already up to date is left alone: `npm publish` rebuilds while tests may read dist/.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function copyChanged(from, to) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) copyChanged(source, target);
+    else if (!existsSync(target) || !readFileSync(source).equals(readFileSync(target))) copyFileSync(source, target);
+  }
+}
 
 for (const dir of ['templates', 'data']) {
-  if (existsSync(`src/${dir}`)) cpSync(`src/${dir}`, `dist/${dir}`, { recursive: true });
+  if (existsSync(`src/${dir}`)) copyChanged(`src/${dir}`, `dist/${dir}`);
 }

@@ -1,6 +1,6 @@
 // Regenerates src/data/builtins.json: the CRD schema controller-gen v0.21 writes for every
 // exported type of the Kubernetes API packages below (k8s.io/api and friends at the version
-// hack/controlplane/versions.env pins). main.go runs controller-tools' own parser and
+// runtime/controlplane/versions.env pins). main.go runs controller-tools' own parser and
 // flattener; this script stores the result compactly: every distinct schema node once, its
 // child schemas as indices into the node table, so a pod spec embedded in forty types is
 // stored once. `opgen manifests` expands a type's node where an API embeds it.
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const output = fileURLToPath(new URL('../../src/data/builtins.json', import.meta.url));
-const versions = readFileSync(new URL('../controlplane/versions.env', import.meta.url), 'utf8');
+const versions = readFileSync(new URL('../../runtime/controlplane/versions.env', import.meta.url), 'utf8');
 const kubernetesVersion = /^KUBERNETES_VERSION=(\S+)$/m.exec(versions)?.[1];
 const goMod = readFileSync(new URL('go.mod', import.meta.url), 'utf8');
 const controllerTools = /sigs\.k8s\.io\/controller-tools (\S+)/.exec(goMod)?.[1];

@@ -152,10 +152,17 @@ async function npmInstall(dir: string): Promise<void> {
   const { execa } = await import('execa');
   const result = await execa('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit', reject: false });
   if (result.exitCode !== 0) {
+    // The scaffold is complete without its packages (a registry down, offline): say exactly
+    // what finishes it, rather than leave the user to guess or to re-run init over it.
     throw new UserError(
-      `npm install failed (exit code ${result.exitCode ?? result.signal}) in ${dir}`,
+      `npm install failed (exit code ${result.exitCode ?? result.signal}); the project is written in full`,
       undefined,
-      'the project is written; fix the problem above and run npm install there',
+      `once the registry can be reached, run: cd ${shellQuote(dir)} && npm install`,
     );
   }
+}
+
+/** `path` as one shell word. */
+function shellQuote(path: string): string {
+  return /^[\w./+-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

@@ -2,6 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { buildCrds } from '../crd/build.js';
+import { clientDependencyErrors } from '../crd/client-dependency.js';
 import { readApiFiles } from '../crd/discover.js';
 import { UserError, UserErrors } from '../errors.js';
 import { generateCrds } from '../generators/crd.js';
@@ -43,13 +44,14 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
   const root = resolve(options.dir);
   const project = await loadProject(root, 'opgen manifests');
   const sources = await readSources(root);
-  const { crds, errors } = buildCrds(root, await readApiFiles(root), {
+  const apiFiles = await readApiFiles(root);
+  const { crds, errors } = buildCrds(root, apiFiles, {
     project,
     generatorVersion: cliVersion,
     maxDescriptionLength: options.maxDescLen,
   });
   const packageMarkers = collectPackageMarkers(sources);
-  const allErrors = [...errors, ...packageMarkers.errors];
+  const allErrors = [...(await clientDependencyErrors(root, apiFiles)), ...errors, ...packageMarkers.errors];
   if (allErrors.length) throw new UserErrors(allErrors);
 
   const samples = crds.flatMap((crd) =>

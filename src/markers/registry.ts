@@ -113,6 +113,10 @@ const defs: MarkerDef[] = [
   { name: 'k8s:conversion-gen', targets: anywhere, ignored: true, help: 'conversion-gen (Go only)' },
   { name: 'k8s:defaulter-gen', targets: anywhere, ignored: true, help: 'defaulter-gen (Go only)' },
   { name: 'k8s:prerelease-lifecycle-gen', targets: anywhere, ignored: true, help: 'prerelease-lifecycle-gen (Go only)' },
+  { name: 'k8s:conversion-gen-external-types', targets: anywhere, ignored: true, help: 'conversion-gen (Go only)' },
+  { name: 'k8s:defaulter-gen-input', targets: anywhere, ignored: true, help: 'defaulter-gen (Go only)' },
+  { name: 'groupGoName', targets: anywhere, ignored: true, help: 'client-gen (Go only)' },
+  { name: 'gencrdrefdocs', targets: anywhere, ignored: true, help: 'the gen-crd-api-reference-docs tool, e.g. +gencrdrefdocs:force' },
   // Strategic-merge-patch and protobuf hints of Kubernetes-style types; CRDs do not use them.
   { name: 'patchMergeKey', targets: anywhere, ignored: true, help: 'strategic merge patch key (not used by CRDs)' },
   { name: 'patchStrategy', targets: anywhere, ignored: true, help: 'strategic merge patch strategy (not used by CRDs)' },

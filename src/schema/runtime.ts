@@ -4,6 +4,7 @@
  * @module
  */
 import { quantityPattern } from './builtins/known.js';
+import { runtimeKubernetesTypes } from './runtime-kubernetes.js';
 import type { JSONSchemaProps } from './types.js';
 
 const intOrString = (): JSONSchemaProps => ({
@@ -31,7 +32,7 @@ export function embeddedObjectMeta(): JSONSchemaProps {
 }
 
 /** Runtime types that are the client's models of the same name with a `V1` prefix. */
-export const runtimeBuiltins: Readonly<Record<string, string>> = {
+const runtimeBuiltins: Readonly<Record<string, string>> = {
   Condition: 'V1Condition',
   ObjectReference: 'V1ObjectReference',
   LocalObjectReference: 'V1LocalObjectReference',
@@ -39,6 +40,16 @@ export const runtimeBuiltins: Readonly<Record<string, string>> = {
   ManagedFieldsEntry: 'V1ManagedFieldsEntry',
   ListMeta: 'V1ListMeta',
 };
+
+/**
+ * The client model or OpenAPI definition a runtime API type stands for when it is a
+ * Kubernetes type (`Condition`, `PodTemplateSpec`), so it reads exactly as that model does.
+ */
+export function runtimeBuiltin(name: string): string | undefined {
+  if (Object.hasOwn(runtimeBuiltins, name)) return runtimeBuiltins[name];
+  if (Object.hasOwn(runtimeKubernetesTypes, name)) return runtimeKubernetesTypes[name];
+  return undefined;
+}
 
 /** The schema of a non-generic runtime API type, or undefined when it is not one. */
 export function runtimeSchema(name: string): JSONSchemaProps | undefined {

@@ -18,7 +18,7 @@ import { applySchemaMarkers, immutableParentRule } from './apply.js';
 import { builtinSchema } from './builtins.js';
 import { type WalkContext, copySchema, displayPath, fail, locationOf } from './context.js';
 import { type Declaration, resolveName } from './resolve.js';
-import { runtimeBuiltins, runtimeSchema } from './runtime.js';
+import { runtimeBuiltin, runtimeSchema } from './runtime.js';
 import type { JSONSchemaProps } from './types.js';
 
 /** A type argument bound to a type parameter, with the scope it is read in. */
@@ -273,7 +273,7 @@ function runtimeType(ctx: WalkContext, name: string, args: TypeNode[], node: Nod
       required: ['items'],
     };
   }
-  const builtin = runtimeBuiltins[name];
+  const builtin = runtimeBuiltin(name);
   if (builtin) {
     const schema = builtinSchema(builtin);
     if (!schema) return fail(ctx, node, `no Kubernetes schema for ${name} (${builtin})`);

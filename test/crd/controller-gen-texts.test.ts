@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { buildCrds } from '../../src/crd/build.js';
 import type { ProjectConfig } from '../../src/project/model.js';
 
-// The same API in Go (go/) and TypeScript (ts/): kubebuilder's marker layout, := and
-// list-of-objects defaults, one-of and k8s:immutable rules, Go comment forms. expected/ is
+// The same API in Go (go/) and TypeScript (ts/): kubebuilder's marker layout, every form of
+// controller-gen's default/example literals (:=, a;b, {…} lists, maps and lists of objects,
+// {} for lists, maps and objects, +default= JSON), one-of and k8s:immutable rules, the
+// standard apiVersion/kind texts, Go comment forms. expected/ is
 // what controller-gen v0.21.0 wrote for the Go twin, kept so that this check needs no Go:
 //   cd go && controller-gen crd paths=./api/... output:crd:dir=../expected
 const twin = fileURLToPath(new URL('../fixtures/controller-gen/texts/', import.meta.url));

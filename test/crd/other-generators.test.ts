@@ -17,6 +17,11 @@ function build(info: string, types: string) {
 const info = `// +kubebuilder:docs-gen:collapse=Apache License
 
 // Package v1alpha1 contains API Schema definitions for the cache v1alpha1 API group.
+// As cert-manager's doc.go writes it:
+// +k8s:conversion-gen-external-types=github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1
+// +k8s:defaulter-gen-input=github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1
+// +groupGoName=CertManager
+// +gencrdrefdocs:force
 // +kubebuilder:object:generate=true
 // +k8s:deepcopy-gen=package,register
 // +groupName=cache.example.com
@@ -66,7 +71,7 @@ describe("other generators' markers in kubebuilder and operator-sdk API files", 
     const withThem = build(info, types);
     expect(withThem.errors).toEqual([]);
     const without = build(
-      info.replace(/^\/\/ \+(kubebuilder:(object:generate|docs-gen)|k8s:deepcopy-gen).*\n/gm, ''),
+      info.replace(/^\/\/ \+(kubebuilder:(object:generate|docs-gen)|k8s:|groupGoName|gencrdrefdocs).*\n/gm, ''),
       types.replace(/^\s*\/\/ \+(genclient|k8s:|versionName|operator-sdk|patch|protobuf).*\n/gm, ''),
     );
     expect(without.errors).toEqual([]);

@@ -146,3 +146,5 @@ export interface GroupVersion {
   readonly group: string;
   readonly version: string;
 }
+
+export type * from './kubernetes.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The Kubernetes release the harness is built and tested against. Keep in step with
- * `hack/controlplane/versions.env`, which builds these binaries.
+ * `controlplane/versions.env` in this package, which builds these binaries.
  */
 export const KUBERNETES_VERSION = '1.36.3';
 
@@ -30,7 +30,7 @@ const names = {
 type Role = keyof typeof names;
 
 /**
- * Where `hack/controlplane/build.sh` puts the binaries it builds:
+ * Where the build script puts the binaries it builds:
  * `$OPGEN_CACHE_DIR` or `$XDG_CACHE_HOME/opgen` or `~/.cache/opgen`, then
  * `controlplane/<kubernetes version>` (the layout setup-envtest gives KUBEBUILDER_ASSETS).
  */
@@ -39,8 +39,11 @@ export function binariesCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(root, 'controlplane', KUBERNETES_VERSION);
 }
 
-/** The build script, present when the runtime runs from an opgen checkout (src or dist). */
-const buildScript = fileURLToPath(new URL('../../../hack/controlplane/build.sh', import.meta.url));
+/**
+ * The build script ships in this package beside src/ and dist/, so an installed project
+ * builds its binaries without an opgen checkout.
+ */
+const buildScript = fileURLToPath(new URL('../../controlplane/build.sh', import.meta.url));
 
 /**
  * Finds the control plane binaries, in this order for each binary: the directory named by
@@ -66,6 +69,10 @@ export async function resolveBinaries(
   let found = lookUp(roles, dirs);
   let missing = roles.filter((role) => !found[role]);
   if (missing.length > 0 && existsSync(buildScript) && (await hasGo(env))) {
+    process.stderr.write(
+      `controlplane: ${missing.map((role) => names[role]).join(', ')} not found; building them with Go into ${cache} ` +
+        `(once per Kubernetes version; a cold build takes many minutes)\n`,
+    );
     await runBuild(env);
     found = lookUp(roles, dirs);
     missing = roles.filter((role) => !found[role]);
@@ -75,7 +82,7 @@ export async function resolveBinaries(
     const looked = dirs.join(', ');
     throw new Error(
       `control plane binaries not found: ${list} (looked in ${looked}). ` +
-        `Either install Go and run \`bash hack/controlplane/build.sh\` from an opgen checkout, ` +
+        `Either install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${buildScript}\`), ` +
         `or run \`setup-envtest use ${KUBERNETES_VERSION} -p path\` and set KUBEBUILDER_ASSETS to the directory it prints` +
         (options.controllerManager ? ' (setup-envtest has no kube-controller-manager: it must come from the build)' : ''),
     );

@@ -1,12 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { binariesCacheDir, KUBERNETES_VERSION, resolveBinaries } from '../../src/testing/index.js';
 
-const controlplaneDir = fileURLToPath(new URL('../../../hack/controlplane/', import.meta.url));
+// The script ships in the package (package.json `files`), so installed projects can build.
+const controlplaneDir = fileURLToPath(new URL('../../controlplane/', import.meta.url));
+const buildScript = join(controlplaneDir, 'build.sh');
 const versions = Object.fromEntries(
   [...readFileSync(join(controlplaneDir, 'versions.env'), 'utf8').matchAll(/^(\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]),
 );
@@ -23,7 +25,7 @@ describe('control plane binaries', () => {
   });
 
   it('looks in the directory the build script fills', () => {
-    const printed = execFileSync('bash', [join(controlplaneDir, 'build.sh'), '--print'], { encoding: 'utf8' }).trim();
+    const printed = execFileSync('bash', [buildScript, '--print'], { encoding: 'utf8' }).trim();
     expect(binariesCacheDir()).toBe(printed);
     expect(binariesCacheDir({ OPGEN_CACHE_DIR: '/c' })).toBe(`/c/controlplane/${KUBERNETES_VERSION}`);
     expect(binariesCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(`/x/opgen/controlplane/${KUBERNETES_VERSION}`);
@@ -56,6 +58,26 @@ describe('control plane binaries', () => {
     });
   });
 
+  it('builds missing binaries with the shipped script when Go is there, saying so as it goes', async () => {
+    // A Go whose builds fail at once: what matters is what the user sees before and after.
+    const bin = join(scratch, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'go'), '#!/bin/sh\n[ "$1" = version ] && { echo "go version go1.26 linux/amd64"; exit 0; }\necho "go: build failed" >&2\nexit 1\n', { mode: 0o755 });
+    const env = { PATH: `${bin}:${process.env.PATH}`, OPGEN_CACHE_DIR: join(scratch, 'cache') };
+    const runtimeDist = fileURLToPath(new URL('../../dist/testing/index.js', import.meta.url));
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await (await import(${JSON.stringify(runtimeDist)})).resolveBinaries({ env: ${JSON.stringify(env)} })`],
+      { encoding: 'utf8' },
+    );
+    const cache = join(scratch, 'cache', 'controlplane', KUBERNETES_VERSION);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`controlplane: etcd, kube-apiserver not found; building them with Go into ${cache} (once per Kubernetes version; a cold build takes many minutes)\n`);
+    expect(run.stderr).toContain(`controlplane: building etcd v${versions.ETCD_VERSION}\n`);
+    expect(run.stderr).toContain('go: build failed\n');
+    expect(run.stderr).toContain(`${buildScript} failed (exit 1); see its output above`);
+  });
+
   it('says how to get binaries when none are found and Go is absent', async () => {
     const env = { KUBEBUILDER_ASSETS: scratch, OPGEN_CACHE_DIR: join(scratch, 'cache'), PATH: '' };
     const failure = resolveBinaries({ controllerManager: true, env });
@@ -64,5 +86,6 @@ describe('control plane binaries', () => {
     );
     await expect(failure).rejects.toThrow(`setup-envtest use ${KUBERNETES_VERSION} -p path`);
     await expect(failure).rejects.toThrow('setup-envtest has no kube-controller-manager');
+    await expect(failure).rejects.toThrow(`Either install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${buildScript}\`)`);
   });
 });

@@ -38,6 +38,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('package.json', packageJson(scaffold)),
     ...tsconfigFiles().map((f) => user(f.path, f.content)),
     user('vitest.config.ts', render('init/vitest.config.ts', { header })),
+    user('vitest.global-setup.ts', render('init/vitest.global-setup.ts', { header })),
     { path: deployScript, content: render('init/deploy.mjs', {}), ownership: 'user', executable: true },
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),

@@ -1,0 +1,94 @@
+// Regenerates src/data/kubernetes-openapi.json: the OpenAPI v3 schemas of every built-in
+// type of the pinned Kubernetes release, read from a real kube-apiserver. They are the source
+// hack/api-types/generate.mjs declares the runtime's Kubernetes types from; the CRD schemas
+// `opgen manifests` writes for those types come from src/data/builtins.json (hack/builtins).
+//
+//   npx tsc -b runtime && node hack/openapi/update.mjs           rewrite the file
+//   npx tsc -b runtime && node hack/openapi/update.mjs --check   exit 1 if it is stale
+import { readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:https';
+import { fileURLToPath } from 'node:url';
+import { KUBERNETES_VERSION, startControlPlane } from '../../runtime/dist/testing/index.js';
+
+const output = fileURLToPath(new URL('../../src/data/kubernetes-openapi.json', import.meta.url));
+
+const controlPlane = await startControlPlane();
+try {
+  const version = await getJson(controlPlane.kubeConfig, '/version');
+  if (version.gitVersion !== `v${KUBERNETES_VERSION}`) {
+    throw new Error(`the API server is ${version.gitVersion}, the harness pins v${KUBERNETES_VERSION}`);
+  }
+  const index = await getJson(controlPlane.kubeConfig, '/openapi/v3');
+  const schemas = {};
+  const origin = {};
+  for (const [groupVersion, { serverRelativeURL }] of Object.entries(index.paths)) {
+    const document = await getJson(controlPlane.kubeConfig, serverRelativeURL);
+    for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+      schemas[name] = name in schemas ? merge(name, schemas[name], sortKeys(schema), `${origin[name]} and ${groupVersion}`) : sortKeys(schema);
+      origin[name] ??= groupVersion;
+    }
+  }
+  const content = `${JSON.stringify({ kubernetesVersion: KUBERNETES_VERSION, schemas: sortKeys(schemas) })}\n`;
+  const summary = `${Object.keys(schemas).length} schemas from ${Object.keys(index.paths).length} documents`;
+  if (process.argv.includes('--check')) {
+    let current = '';
+    try {
+      current = readFileSync(output, 'utf8');
+    } catch {
+      // A missing file is stale too.
+    }
+    if (current !== content) {
+      console.error(`${output} is stale: run node hack/openapi/update.mjs`);
+      process.exitCode = 1;
+    } else {
+      console.log(`${output}: up to date (${summary})`);
+    }
+  } else {
+    writeFileSync(output, content);
+    console.log(`${output}: ${summary}`);
+  }
+} finally {
+  await controlPlane.stop();
+}
+
+/**
+ * The same definition served in several group-versions differs only in the kinds it lists
+ * (DeleteOptions, WatchEvent: one entry per group-version); list them all, as /openapi/v2 does.
+ */
+function merge(name, a, b, where) {
+  const gvk = 'x-kubernetes-group-version-kind';
+  const rest = (schema) => JSON.stringify({ ...schema, [gvk]: undefined });
+  if (rest(a) !== rest(b)) throw new Error(`${name} differs between ${where}`);
+  if (!a[gvk] && !b[gvk]) return a;
+  const kinds = new Map([...(a[gvk] ?? []), ...(b[gvk] ?? [])].map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));
+  return sortKeys({ ...a, [gvk]: [...kinds.keys()].sort().map((key) => kinds.get(key)) });
+}
+
+/** Object keys in code-point order at every depth; arrays keep their order. */
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys(value[key])]),
+  );
+}
+
+async function getJson(kubeConfig, path) {
+  const options = { headers: { accept: 'application/json' } };
+  await kubeConfig.applyToHTTPSOptions(options);
+  const url = new URL(path, kubeConfig.getCurrentCluster().server);
+  return new Promise((resolve, reject) => {
+    get(url, options, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (response.statusCode !== 200) reject(new Error(`GET ${path}: ${response.statusCode} ${body.slice(0, 300)}`));
+        else resolve(JSON.parse(body));
+      });
+    }).on('error', reject);
+  });
+}
