@@ -21,8 +21,7 @@ limitations under the License.
 /*
  */
 
-import type { Condition, List, ObjectMeta, ObjectReference, Time, int32, int64 } from '@opgen/runtime/api';
-import type { V1JobTemplateSpec } from '@kubernetes/client-node';
+import type { Condition, JobTemplateSpec, List, ObjectMeta, ObjectReference, Time, int32, int64 } from '@opgen/runtime/api';
 
 // EDIT THIS FILE!  THIS IS SCAFFOLDING FOR YOU TO OWN!
 // NOTE: json tags are required.  Any new fields you add must have json tags for the fields to be serialized.
@@ -86,7 +85,7 @@ export interface CronJobSpec {
 
   // jobTemplate defines the job that will be created when executing a CronJob.
   // +required
-  jobTemplate: V1JobTemplateSpec;
+  jobTemplate: JobTemplateSpec;
 
   // successfulJobsHistoryLimit defines the number of successful finished jobs to retain.
   // This is a pointer to distinguish between explicit zero and not specified.

@@ -1,16 +1,31 @@
-import type { Condition, Duration, IntOrString, LocalObjectReference, ObjectMeta, ObjectReference, Quantity, Time } from '@opgen/runtime/api';
-import type { V1Affinity, V1LabelSelector, V1PersistentVolumeClaim, V1PodTemplateSpec, V1ResourceRequirements, V1Toleration } from '@kubernetes/client-node';
+import type {
+  Affinity,
+  Condition,
+  Duration,
+  IntOrString,
+  LabelSelector,
+  LocalObjectReference,
+  ObjectMeta,
+  ObjectReference,
+  PodTemplateSpec,
+  Quantity,
+  ResourceRequirements,
+  Time,
+  Toleration,
+} from '@opgen/runtime/api';
+// A type the runtime does not declare, named by its client-node model.
+import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
 
 /** RunnerSpec is the desired state of a Runner: the pods it runs and how. */
 export interface RunnerSpec {
   /** Template of the pods the runner starts. */
-  template: V1PodTemplateSpec;
+  template: PodTemplateSpec;
   /** Resources of the sidecar the runner adds to every pod. */
-  resources?: V1ResourceRequirements;
+  resources?: ResourceRequirements;
   /** Tolerations added to every pod. */
-  tolerations?: V1Toleration[];
+  tolerations?: Toleration[];
   /** Affinity of the runner's pods. */
-  affinity?: V1Affinity;
+  affinity?: Affinity;
   /** Secret holding the runner's credentials. */
   credentialsRef?: LocalObjectReference;
   /** Service the runner reports to. */
@@ -22,7 +37,7 @@ export interface RunnerSpec {
   /** How long a pod may run. */
   timeout?: Duration;
   /** Which pods count as the runner's. */
-  selector?: V1LabelSelector;
+  selector?: LabelSelector;
   /** Volume claim templates, as in a StatefulSet. */
   volumeClaimTemplates?: V1PersistentVolumeClaim[];
 }
