@@ -15,11 +15,11 @@ limitations under the License.
 */
 
 // TypeScript twin of cert-manager's pkg/apis/certmanager/v1/doc.go
-// (test/conformance/go-cert-manager), translated for the conformance suite, without the
-// groupGoName marker of doc.go: opgen does not know that client-gen marker yet.
+// (test/conformance/go-cert-manager), translated for the conformance suite.
 
 // Package v1 is the v1 version of the API.
 // +k8s:deepcopy-gen=package,register
 // +k8s:openapi-gen=true
 // +groupName=cert-manager.io
+// +groupGoName=Certmanager
 export const groupVersion = { group: 'cert-manager.io', version: 'v1' } as const;
