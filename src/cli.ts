@@ -1,5 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { UserError, UserErrors, formatUserError } from './errors.js';
+import { commandSummaries } from './command-summaries.js';
 import { paint } from './ui.js';
 import { cliVersion } from './version.js';
 
@@ -12,25 +13,53 @@ const commandModules: Record<string, () => Promise<Command>> = {
   create: async () => (await import('./commands/create.js')).createCommand(),
   manifests: async () => (await import('./commands/manifests.js')).manifestsCommand(),
   edit: async () => (await import('./commands/edit.js')).editCommand(),
+  delete: async () => (await import('./commands/delete.js')).deleteCommand(),
   version: async () => (await import('./commands/version.js')).versionCommand(),
+  install: async () => (await import('./commands/deploy.js')).installCommand(),
+  uninstall: async () => (await import('./commands/deploy.js')).uninstallCommand(),
+  deploy: async () => (await import('./commands/deploy.js')).deployCommand(),
+  undeploy: async () => (await import('./commands/deploy.js')).undeployCommand(),
+  'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
 };
 
 /**
- * The opgen program with the command `argv` names registered, or every command when it
- * names none it knows (for help and "did you mean"); exported for tests.
+ * The opgen program. With `argv`, only the command it runs is loaded; the others are listed
+ * from their summaries (`opgen --help` and `opgen version` load neither the scaffolding
+ * templates nor TypeScript). Without, every command is loaded (for tests that walk them all).
  */
-export async function program(argv: readonly string[] = []): Promise<Command> {
-  const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  const wanted = named !== undefined && Object.hasOwn(commandModules, named) ? [named] : Object.keys(commandModules);
+export async function program(argv?: readonly string[]): Promise<Command> {
+  const wanted = argv ? commandToRun(argv) : undefined;
   const cli = new Command('opgen')
-    .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC')
-    .version(cliVersion, '-V, --version-flag', 'print the opgen version')
+    .description('Kubernetes operators in TypeScript: scaffold projects, generate CRDs and RBAC, deploy')
+    .version(cliVersion, '-V, --version', 'print the opgen version')
     .option('--verbose', 'show stack traces of errors')
+    // Root options only before a command: `create api --version v1` is the API version.
+    .enablePositionalOptions()
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
-  for (const command of await Promise.all(wanted.map((name) => commandModules[name]!()))) cli.addCommand(command);
+  const summarised = new Map<Command, string>();
+  const commands = await Promise.all(
+    commandSummaries.map(async (summary) => {
+      if (argv === undefined || summary.name === wanted) return commandModules[summary.name]!();
+      const standIn = new Command(summary.name).description(summary.description);
+      summarised.set(standIn, summary.term);
+      return standIn;
+    }),
+  );
+  for (const command of commands) cli.addCommand(command);
+  if (summarised.size) {
+    const listed = cli.createHelp();
+    cli.configureHelp({ subcommandTerm: (command) => summarised.get(command) ?? listed.subcommandTerm(command) });
+  }
   return cli;
+}
+
+/** The command `argv` runs, also through `opgen help <command>`. */
+function commandToRun(argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const named = words[0] === 'help' ? words[1] : words[0];
+  return named !== undefined && Object.hasOwn(commandModules, named) ? named : undefined;
 }
 
 /**
@@ -40,9 +69,12 @@ export async function program(argv: readonly string[] = []): Promise<Command> {
 export async function main(argv: readonly string[]): Promise<number> {
   try {
     const cli = await program(argv);
-    // Sub-commands inherit the error handling and the silenced default error output.
+    // Sub-commands inherit the error handling and the silenced default error output. Help
+    // shown for a bare command group (`opgen`, `opgen create`) is an answer, not an error:
+    // stdout. `--verbose` is accepted after a command too.
     for (const command of allCommands(cli)) {
-      command.exitOverride().configureOutput({ outputError: () => undefined });
+      command.exitOverride().configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) });
+      if (command !== cli) command.addOption(new Option('--verbose').hideHelp());
     }
     await cli.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -54,7 +86,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 function report(error: unknown, verbose: boolean): number {
   const red = (text: string) => paint('red', text, process.stderr);
   if (error instanceof CommanderError) {
-    if (error.exitCode === 0) return 0; // --help and --version end through here
+    // --help, --version and the help of a bare command group end through here.
+    if (error.exitCode === 0 || error.code === 'commander.help') return 0;
     // Commander puts its suggestion on a second line; a user error is one line.
     const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     process.stderr.write(`${red('error:')} ${message}\n`);

@@ -33,9 +33,18 @@ export class UserErrors extends Error {
 
 /** `path:line:col: error: message (hint)` — the shape editors and CI annotators parse. */
 export function formatUserError(error: UserError): string {
+  return formatProblem(error, 'error');
+}
+
+/** {@link formatUserError} for a problem that does not stop the command: `path:line:col: warning: …`. */
+export function formatUserWarning(error: UserError): string {
+  return formatProblem(error, 'warning');
+}
+
+function formatProblem(error: UserError, severity: 'error' | 'warning'): string {
   const hint = error.hint ? ` (${error.hint})` : '';
   const loc = error.location;
-  if (!loc) return `error: ${error.message}${hint}`;
+  if (!loc) return `${severity}: ${error.message}${hint}`;
   const where = [loc.file, loc.line, loc.column].filter((part) => part !== undefined).join(':');
-  return `${where}: error: ${error.message}${hint}`;
+  return `${where}: ${severity}: ${error.message}${hint}`;
 }

@@ -1,6 +1,8 @@
 // bench/manifests: `opgen manifests` against controller-gen on the same synthetic API.
-// Usage: node bench/manifests/run.mjs [--kinds 10,100] [--fields 30] [--runs 3] [--builtins]
+// Usage: node bench/manifests/run.mjs [--kinds 10,100] [--fields 30] [--runs 3] [--builtins] [--saves 20]
 // --builtins adds a pod template and resource requirements to every spec (Kubernetes types).
+// Also measures `opgen --help` against `controller-gen --help`, and a save under
+// `opgen manifests --watch` at each size (controller-gen has no watch mode).
 // Needs `npm run build` first (it runs the built CLI, as a user would) and Go for controller-gen.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,13 +10,14 @@ import { homedir, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeSyntheticApi } from './synthetic-api.mjs';
+import { watchSaves } from './watch.mjs';
 
 const controllerToolsVersion = 'v0.21.0';
 // k8s.io/api and k8s.io/apimachinery of the Kubernetes version opgen pins (controller-tools v0.21 builds on 0.36).
 const kubernetesModulesVersion = 'v0.36.3';
 
 const { values } = parseArgs({
-  options: { kinds: { type: 'string', default: '10,100' }, fields: { type: 'string', default: '30' }, runs: { type: 'string', default: '3' }, builtins: { type: 'boolean', default: false } },
+  options: { kinds: { type: 'string', default: '10,100' }, fields: { type: 'string', default: '30' }, runs: { type: 'string', default: '3' }, builtins: { type: 'boolean', default: false }, saves: { type: 'string', default: '20' } },
 });
 const repo = new URL('../../', import.meta.url).pathname;
 const runs = Number(values.runs);
@@ -39,16 +42,24 @@ function once(command, args, cwd, env = process.env) {
 
 /** Median wall time in seconds of `runs` fresh processes. */
 function time(command, args, cwd, env) {
-  const samples = Array.from({ length: runs }, () => once(command, args, cwd, env));
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
+  return median(Array.from({ length: runs }, () => once(command, args, cwd, env)));
+}
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 const gen = controllerGen();
 console.log(`controller-gen ${controllerToolsVersion}, opgen from ${repo}, ${values.fields} fields per kind${values.builtins ? ' + pod template + resources' : ''}, median of ${runs} runs, load average ${loadavg()[0].toFixed(2)}`);
 // opgen keeps V8's compiled TypeScript between runs (src/compile-cache.ts): the first run after
 // an install fills that cache, later runs read it. Both are fresh processes, as in CI.
-console.log('kinds  opgen first run(s)  opgen(s)  controller-gen(s)  ratio');
+const helpRuns = 20;
+const help = (command, args) => median(Array.from({ length: helpRuns }, () => once(command, args, repo)));
+const opgenHelp = help('node', [join(repo, 'bin/opgen.js'), '--help']);
+const cgHelp = help(gen, ['--help']);
+console.log(`--help, median of ${helpRuns}: opgen ${(opgenHelp * 1000).toFixed(0)} ms, controller-gen ${(cgHelp * 1000).toFixed(0)} ms, node -e 0 ${(help('node', ['-e', '0']) * 1000).toFixed(0)} ms`);
+console.log('kinds  opgen first run(s)  opgen(s)  controller-gen(s)  ratio  --watch save(ms, wall/reported)');
 for (const kinds of values.kinds.split(',').map(Number)) {
   const root = mkdtempSync(join(tmpdir(), 'opgen-bench-manifests-'));
   try {
@@ -63,8 +74,10 @@ for (const kinds of values.kinds.split(',').map(Number)) {
     const first = once('node', opgenArgs, tsDir, env);
     const opgen = time('node', opgenArgs, tsDir, env);
     const cg = time(gen, ['crd', 'paths=./api/...', 'output:crd:artifacts:config=config/crd/bases'], goDir);
+    const kind = 'Widget000';
+    const saved = await watchSaves({ bin: join(repo, 'bin/opgen.js'), tsDir, file: `src/api/v1/${kind.toLowerCase()}_types.ts`, kind, saves: Number(values.saves), env });
     console.log(
-      `${String(kinds).padStart(5)}  ${first.toFixed(2).padStart(18)}  ${opgen.toFixed(2).padStart(8)}  ${cg.toFixed(2).padStart(17)}  ${(opgen / cg).toFixed(2).padStart(5)}`,
+      `${String(kinds).padStart(5)}  ${first.toFixed(2).padStart(18)}  ${opgen.toFixed(2).padStart(8)}  ${cg.toFixed(2).padStart(17)}  ${(opgen / cg).toFixed(2).padStart(5)}  ${saved.wall.toFixed(0).padStart(5)} / ${saved.reported}`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -2,6 +2,8 @@
 // client doing the same status writes) and Go's controller-runtime doing the same reconcile,
 // and what the cache holds per object.
 // Usage: node --expose-gc bench/runtime/run.mjs [--objects 1000] [--workers 1,4] [--no-peer]
+// It also measures the heap per cached ConfigMap (the kind operators own most), whole and
+// metadata-only (`byKind: [{ kind, metadataOnly: true }]`).
 // Needs `npx tsc -b runtime` first (it uses the built runtime) and Go for the peer
 // (bench/peers/controller-runtime, built into a temp dir on each run).
 //
@@ -14,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { controller, createCache, createClient, createManager, defineKind } from '../../runtime/dist/index.js';
+import { controller, createCache, createClient, createManager, defineKind, kinds } from '../../runtime/dist/index.js';
 import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
 
 const { values } = parseArgs({
@@ -138,6 +140,47 @@ try {
     }
   }
 
+  /** Heap per cached object of `kind` in `namespace` (N of them present), cached with `byKind` options: median of three rounds. */
+  async function heapPerObject(kind, namespace, options = {}) {
+    const heap = async () => {
+      await sleep(200);
+      for (let i = 0; i < 4; i++) globalThis.gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const rounds = [];
+    for (let round = 0; round < 3; round++) {
+      const stop = new AbortController();
+      let cache = createCache(cp.kubeConfig, { namespace, byKind: [{ kind, ...options }] });
+      cache.informerFor(kind);
+      cache.start(stop.signal);
+      await cache.waitForSync(120_000);
+      const held = await heap();
+      if (cache.informerFor(kind).list().length !== N) throw new Error(`cache did not hold every ${kind.kind}`);
+      stop.abort();
+      cache = undefined;
+      await sleep(1000);
+      rounds.push((held - (await heap())) / N);
+    }
+    rounds.sort((x, y) => x - y);
+    return Math.round(rounds[1]);
+  }
+
+  /** Heap per owned ConfigMap (a small one, as an operator's), cached whole and metadata-only. */
+  async function configMapHeap() {
+    if (typeof globalThis.gc !== 'function') return 'configmap heap: run node with --expose-gc to measure it';
+    const ns = 'bench-configmaps';
+    await client.create(kinds.Namespace, { metadata: { name: ns } }).catch(() => undefined);
+    const names = Array.from({ length: N }, (_, i) => `cm-${String(i).padStart(5, '0')}`);
+    const owner = { apiVersion: 'bench.opgen.dev/v1', kind: 'Widget', name: 'owner', uid: '00000000-0000-0000-0000-000000000001', controller: true, blockOwnerDeletion: true };
+    await inLanes(names, 16, (name) =>
+      client.create(kinds.ConfigMap, { metadata: { name, namespace: ns, labels: { 'app.kubernetes.io/managed-by': 'bench' }, ownerReferences: [owner] }, data: { size: '1', color: 'blue' } }),
+    );
+    const whole = await heapPerObject(kinds.ConfigMap, ns);
+    const metadataOnly = await heapPerObject(kinds.ConfigMap, ns, { metadataOnly: true });
+    await client.delete(kinds.Namespace, { metadata: { name: ns } });
+    return `configmap heap: ${whole} bytes per cached ConfigMap, ${metadataOnly} bytes metadata-only (median of three rounds; ${N} objects, managedFields stripped)`;
+  }
+
   /**
    * Heap the cache holds per object: the heap with a synced cache of N Widgets minus the
    * heap once that cache is stopped and dropped (same warmed-up code in both readings),
@@ -172,6 +215,7 @@ try {
 
   console.log(`bench/runtime: ${N} Widgets, status write per object, etcd + kube-apiserver on loopback (shared, noisy machine)`);
   console.log(await cacheHeap());
+  console.log(await configMapHeap());
   for (const workers of workerCounts) {
     const o = await opgen(workers);
     console.log(

@@ -49,6 +49,7 @@ export {
   isInvalid,
   isForbidden,
   isNotFound,
+  isTooManyRequests,
   retryOnConflict,
   formatMicroTime,
   formatTime,
@@ -63,8 +64,9 @@ export {
   type RetryOptions,
   type AsJson,
   type LoggerLike,
+  type TransportObserver,
 } from './client/index.js';
-export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
+export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
 export {
   AlreadyOwnedError,
   controllerOf,
@@ -78,7 +80,11 @@ export {
   removeCondition,
   setCondition,
   compareQuantities,
+  createOrUpdate,
+  createOrPatch,
   type ConditionUpdate,
+  type Mutate,
+  type OperationResult,
 } from './helpers/index.js';
 export { createEventRecorder, type EventRecorder, type EventRecorderOptions, type EventType } from './events/index.js';
 export { runLeaderElection, type LeaderCallbacks, type LeaderElectionRun, type LeaderElectionOptions } from './leaderelection/index.js';

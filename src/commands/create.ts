@@ -1,14 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { UserError } from '../errors.js';
+import { parseBool } from './bool-flag.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
+import { builtinKinds, findBuiltinKind, isForeignKind, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
+import { previousScaffold } from '../generators/scaffold/previous.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
 import { pluralOf } from '../names/plural.js';
-import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
+import { validateDomain, validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
 import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
@@ -23,6 +26,9 @@ export interface CreateApiOptions {
   controller?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiModule?: string;
 }
 
 const apiExamples = `
@@ -35,6 +41,12 @@ Examples:
 
   # A second version of an existing kind: types only, the controller stays on v1
   $ opgen create api --group storage --version v2beta1 --kind DemoVolume --no-controller
+
+  # A controller for a built-in kind (no CRD): apps/v1 Deployment, core/v1 Pod, …
+  $ opgen create api --group apps --version v1 --kind Deployment --resource=false --controller
+
+  # A controller for cert-manager's Certificate (cert-manager.io/v1), its handle written to src/external/
+  $ opgen create api --group cert-manager --version v1 --kind Certificate --external-api-domain io --external-api-path src/external/certificate.ts
 
   # Re-scaffold a kind: files you changed are kept, the others rewritten
   $ opgen create api --group storage --version v1 --kind DemoVolume --force`;
@@ -60,6 +72,9 @@ function createApiCommand(): Command {
     .option('--no-resource', 'do not write API types (they exist already)')
     .option('--controller [bool]', 'write a controller (default)', parseBool)
     .option('--no-controller', 'do not write a controller')
+    .option('--external-api-path <module>', 'a controller for a kind of another project: the npm module exporting its handle, or a file under src/ that opgen writes (e.g. src/external/certificate.ts)')
+    .option('--external-api-domain <domain>', 'with --external-api-path: the domain the group completes, e.g. io for --group cert-manager (default: the project domain)')
+    .option('--external-api-module <spec>', 'with --external-api-path: the npm package providing it, added to dependencies, e.g. @acme/cert-manager-api@^1.2.0')
     .option('--force', 're-scaffold an existing kind: rewrites the files you have not changed')
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', apiExamples)
@@ -68,27 +83,23 @@ function createApiCommand(): Command {
     });
 }
 
-function parseBool(value: string): boolean {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new InvalidArgumentError('expected true or false');
-}
-
 /** Scaffolds a kind into the project at `root`; see {@link createApiCommand}. */
 export async function runCreateApi(root: string, options: CreateApiOptions): Promise<void> {
   const dir = resolve(root);
   const project = await loadProject(dir, 'opgen create api');
-  const withResource = options.resource ?? true;
+  const builtin = builtinTarget(project, options);
+  const external = externalTarget(project, options);
+  const withResource = builtin || external ? false : (options.resource ?? true);
   const withController = options.controller ?? true;
   if (!withResource && !withController) throw new UserError('nothing to scaffold: --no-resource and --no-controller');
 
-  const resource = resolveResource(project, options);
+  const resource = builtin ? builtinResource(builtin) : (external ?? resolveResource(project, options));
   const index = project.resources.findIndex((r) => sameGvk(r, resource));
   const existing = project.resources[index];
   checkExisting(project, resource, existing, { withResource, withController, force: options.force ?? false });
 
   const names = kindNames(project, resource);
-  if (!withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
+  if (!builtin && !external && !withResource && !existing?.api && (await readIfExists(join(dir, names.typesFile))) === undefined) {
     throw new UserError(
       `--no-resource: ${resource.kind} has no API types at ${names.typesFile}`,
       undefined,
@@ -99,10 +110,10 @@ export async function runCreateApi(root: string, options: CreateApiOptions): Pro
   const recorded: Resource = {
     ...resource,
     controller: withController || Boolean(existing?.controller),
-    extra: existing?.extra ?? {},
+    extra: { ...(existing?.extra ?? {}), ...resource.extra },
   };
   if (withResource || existing?.api) recorded.path = names.apiDir;
-  else delete recorded.api;
+  else if (!builtin && !external) delete recorded.api;
   const updated: ProjectConfig = {
     ...project,
     resources: index >= 0 ? project.resources.map((r, i) => (i === index ? recorded : r)) : [...project.resources, recorded],
@@ -116,6 +127,7 @@ export async function runCreateApi(root: string, options: CreateApiOptions): Pro
   for (const file of scaffolded) onDisk.set(file.path, await readIfExists(join(dir, file.path)));
   const { files, kept } = protectUserEdits(scaffolded, onDisk, previousScaffold(project, boilerplate), options.force ?? false);
   const all: GeneratedFile[] = [...files, ...apiProjectUpdates(updated, resource, { withResource, withController }, current)];
+  if (options.externalApiModule) all.push(await withDependency(dir, options.externalApiModule));
 
   const changes = await planChanges(dir, all);
   const conflicts = changes.filter((c) => c.action === 'CONFLICT').map((c) => c.path);
@@ -144,13 +156,13 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
   const sibling = project.resources.find(
     (r) => r.api && r.group === options.group && r.kind === options.kind && r.version !== options.version,
   );
-  const same = project.resources.find((r) => r.group === options.group && r.kind === options.kind && r.version === options.version);
+  const same = project.resources.find((r) => r.api && r.group === options.group && r.kind === options.kind && r.version === options.version);
   const plural = options.plural ?? same?.plural ?? sibling?.plural ?? pluralOf(options.kind);
   validatePlural(plural);
   const namespaced = options.namespaced ?? same?.api?.namespaced ?? sibling?.api?.namespaced ?? true;
 
   if (!project.multigroup) {
-    const other = project.resources.find((r) => r.group !== options.group);
+    const other = project.resources.find((r) => r.group !== options.group && !isForeignKind(r));
     if (other) {
       throw new UserError(
         `group "${options.group}": this project holds the group "${other.group}" only`,
@@ -178,7 +190,7 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
       { file: projectFileName },
     );
   }
-  const taken = project.resources.find((r) => r.group === options.group && r.plural === plural && r.kind !== options.kind);
+  const taken = project.resources.find((r) => !isForeignKind(r) && r.group === options.group && r.plural === plural && r.kind !== options.kind);
   if (taken) {
     throw new UserError(
       `plural "${plural}" is already the plural of ${taken.kind} in group ${fullGroup(taken)}`,
@@ -193,6 +205,125 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
     domain: project.domain,
     plural,
     api: { crdVersion: 'v1', namespaced },
+    controller: true,
+    extra: {},
+  };
+}
+
+/**
+ * The built-in kind the flags name when they ask for a controller of one, as kubebuilder
+ * reads them: `--resource=false` with a built-in group, version and kind, or any kind of
+ * the group `core`, which is never a CRD. Without --resource=false, `--group batch --kind
+ * CronJob` is a CRD of batch.<domain>, as in kubebuilder's CronJob tutorial.
+ */
+function builtinTarget(project: ProjectConfig, options: CreateApiOptions): BuiltinKind | undefined {
+  const core = options.group === 'core';
+  if (!core && options.resource !== false) return undefined;
+  const builtin = findBuiltinKind(options.group, options.version, options.kind);
+  if (!builtin) {
+    if (!core) return undefined;
+    const known = builtinKinds.filter((b) => b.group === 'core').map((b) => b.kind);
+    throw new UserError(
+      `--group core --version ${options.version} --kind ${options.kind}: not a built-in kind opgen has a handle for`,
+      undefined,
+      `core/v1 kinds: ${known.join(', ')}; a kind of your own takes another --group`,
+    );
+  }
+  if (options.resource === true) {
+    throw new UserError(
+      `--resource: ${builtin.kind} is a built-in kind of ${builtin.apiGroup || 'core'}/${builtin.version}; opgen writes no CRD for it`,
+      undefined,
+      'pass --resource=false to scaffold a controller for it',
+    );
+  }
+  for (const [flag, given] of [['--plural', options.plural], ['--namespaced', options.namespaced]] as const) {
+    if (given !== undefined) throw new UserError(`${flag}: ${builtin.kind} is a built-in kind; the cluster decides its ${flag.slice(2)}`);
+  }
+  if (project.namespaced && !builtin.namespaced) {
+    throw new UserError(
+      `${builtin.kind} is cluster-scoped, but this operator only has rights in its own namespace`,
+      { file: projectFileName },
+      'the project was made with opgen init --namespaced',
+    );
+  }
+  return builtin;
+}
+
+/**
+ * The external kind kubebuilder's `--external-api-*` flags name: a kind of another project
+ * (cert-manager's Certificate) whose controller this project has; recorded in PROJECT as
+ * kubebuilder does (`external: true`, `domain`, `path`, `module`). In TypeScript its path is
+ * the module exporting its handle: an npm module, or a file under src/ that opgen writes.
+ */
+function externalTarget(project: ProjectConfig, options: CreateApiOptions): Resource | undefined {
+  if (options.externalApiPath === undefined) {
+    for (const [flag, given] of [['--external-api-domain', options.externalApiDomain], ['--external-api-module', options.externalApiModule]] as const) {
+      if (given !== undefined) throw new UserError(`${flag} needs --external-api-path, the module of the external kind's handle`);
+    }
+    return undefined;
+  }
+  const path = options.externalApiPath;
+  if (options.resource === true) {
+    throw new UserError('--resource: an external kind\'s CRD belongs to its own project; opgen writes none', undefined, 'leave out --resource');
+  }
+  const local = path.startsWith('src/');
+  if (local ? !/^src\/[\w./-]+\.ts$/.test(path) || path.split('/').includes('..') || path.startsWith('src/api/') : !/^(@[\w-][\w.-]*\/)?[\w-][\w.-]*(\/[\w-][\w.-]*)*$/.test(path)) {
+    throw new UserError(
+      `--external-api-path ${path}: expected an npm module (e.g. @acme/cert-manager-api) or a .ts file under src/ outside src/api (e.g. src/external/certificate.ts)`,
+    );
+  }
+  const domain = options.externalApiDomain ?? project.domain;
+  validateDomain(domain);
+  validateVersion(options.version);
+  validateKind(options.kind);
+  const plural = options.plural ?? pluralOf(options.kind);
+  validatePlural(plural);
+  const namespaced = options.namespaced ?? true;
+  if (project.namespaced && !namespaced) {
+    throw new UserError(
+      `--namespaced=false: ${options.kind} would be cluster-scoped, but this operator only has rights in its own namespace`,
+      { file: projectFileName },
+      'the project was made with opgen init --namespaced',
+    );
+  }
+  return {
+    group: options.group,
+    version: options.version,
+    kind: options.kind,
+    domain,
+    plural,
+    path,
+    controller: true,
+    extra: { external: true, ...(namespaced ? {} : { namespaced: false }), ...(options.externalApiModule ? { module: options.externalApiModule } : {}) },
+  };
+}
+
+/** package.json with the npm package of `spec` (`name@range`) among its dependencies. */
+async function withDependency(dir: string, spec: string): Promise<GeneratedFile> {
+  const match = /^((?:@[\w.-]+\/)?[\w.-]+)@(.+)$/.exec(spec);
+  if (!match) throw new UserError(`--external-api-module ${spec}: expected <npm package>@<version range>, e.g. @acme/cert-manager-api@^1.2.0`);
+  const text = await readIfExists(join(dir, 'package.json'));
+  if (text === undefined) throw new UserError('package.json not found: --external-api-module adds the package to its dependencies', { file: 'package.json' });
+  let manifest: { dependencies?: Record<string, string> } & Record<string, unknown>;
+  try {
+    manifest = JSON.parse(text) as typeof manifest;
+  } catch {
+    throw new UserError('package.json is not valid JSON', { file: 'package.json' });
+  }
+  const dependencies = { ...(manifest.dependencies ?? {}), [match[1]!]: match[2]! };
+  manifest.dependencies = Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b)));
+  return { path: 'package.json', content: `${JSON.stringify(manifest, null, 2)}\n`, ownership: 'generated' };
+}
+
+/** PROJECT's record of a controller for a built-in kind, as kubebuilder writes it for a core type. */
+function builtinResource(builtin: BuiltinKind): Resource {
+  return {
+    group: builtin.group,
+    version: builtin.version,
+    kind: builtin.kind,
+    domain: builtin.domain,
+    plural: builtin.plural,
+    path: builtin.path,
     controller: true,
     extra: {},
   };
@@ -215,7 +346,7 @@ function checkExisting(
     }
   }
   const controlled = project.resources.find(
-    (r) => r.controller && r.group === resource.group && r.kind === resource.kind && r.version !== resource.version,
+    (r) => r.controller && fullGroup(r) === fullGroup(resource) && r.kind === resource.kind && r.version !== resource.version,
   );
   if (wanted.withController && controlled && !wanted.force) {
     throw new UserError(
@@ -224,20 +355,6 @@ function checkExisting(
       'pass --no-controller: one controller serves every version of a kind',
     );
   }
-}
-
-/**
- * What opgen scaffolded for the kinds PROJECT records, regenerated: each kind with the
- * kinds before it, as when it was created. `--force` compares files on disk with this.
- */
-function previousScaffold(project: ProjectConfig, boilerplate: string): Map<string, string> {
-  const previous = new Map<string, string>();
-  project.resources.forEach((resource, i) => {
-    const earlier = { ...project, resources: project.resources.slice(0, i) };
-    const files = apiFiles({ project: earlier, resource, withResource: Boolean(resource.api), withController: resource.controller, boilerplate });
-    for (const file of files) if (!previous.has(file.path)) previous.set(file.path, file.content);
-  });
-  return previous;
 }
 
 async function readCurrent(dir: string): Promise<CurrentProjectFiles> {

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { isMap, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
 import { UserError } from '../errors.js';
+import { parseBool } from './bool-flag.js';
+import { layoutEdit } from './edit-layout.js';
 import { chartDir, helmChartFiles, type Manifest } from '../generators/helm/index.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
@@ -11,7 +13,9 @@ import { serializeProject } from '../project/serialize.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 
 interface EditOptions {
-  plugins: string;
+  plugins?: string;
+  multigroup?: boolean;
+  namespaced?: boolean;
   force?: boolean;
   dryRun?: boolean;
 }
@@ -29,13 +33,21 @@ Examples:
   $ opgen edit --plugins helm
 
   # Start values.yaml and Chart.yaml over too
-  $ opgen edit --plugins helm --force`;
+  $ opgen edit --plugins helm --force
+
+  # New kinds of any group under src/api/<group>/<version>/ (existing kinds stay where they are)
+  $ opgen edit --multigroup
+
+  # Watch one namespace: a Role instead of a ClusterRole (then run opgen manifests)
+  $ opgen edit --namespaced`;
 
 /** `opgen edit`: adds optional plugins to a project; `helm` writes a Helm chart. */
 export function editCommand(): Command {
   return new Command('edit')
-    .description('add optional plugins to the project: --plugins helm writes a Helm chart to dist/chart from config/')
-    .requiredOption('--plugins <names>', `comma-separated plugins (known: ${Object.keys(plugins).join(', ')})`)
+    .description('change the project\'s settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/')
+    .option('--plugins <names>', `comma-separated plugins (known: ${Object.keys(plugins).join(', ')})`)
+    .option('--multigroup [bool]', 'new kinds go under src/api/<group>/<version>/, for several API groups; --multigroup=false for one group', parseBool)
+    .option('--namespaced [bool]', 'the operator watches one namespace (a Role); --namespaced=false for the whole cluster (a ClusterRole)', parseBool)
     .option('--force', `also rewrite ${chartDir}/Chart.yaml and values.yaml, which are otherwise written only once`)
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', examples)
@@ -47,9 +59,14 @@ export function editCommand(): Command {
 /** Runs the plugins named by `options.plugins` in the project at `root`. */
 export async function runEdit(root: string, options: EditOptions): Promise<void> {
   const dir = resolve(root);
-  const names = parsePlugins(options.plugins);
-  const project = await loadProject(dir, 'opgen edit');
-  const files: GeneratedFile[] = [];
+  if (options.plugins === undefined && options.multigroup === undefined && options.namespaced === undefined) {
+    throw new UserError('nothing to edit', undefined, 'pass --plugins, --multigroup or --namespaced; see opgen edit --help');
+  }
+  const names = options.plugins === undefined ? [] : parsePlugins(options.plugins);
+  const loaded = await loadProject(dir, 'opgen edit');
+  const layout = await layoutEdit(dir, loaded, { multigroup: options.multigroup, namespaced: options.namespaced });
+  const project = layout.project;
+  const files: GeneratedFile[] = [...layout.files];
   const helm = names.includes('helm') ? await helmFiles(dir, project, options.force ?? false) : undefined;
   if (helm) files.push(...helm.files);
   files.push({ path: projectFileName, content: serializeProject(withPlugins(project, names)), ownership: 'generated' });
@@ -58,6 +75,13 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
   if (!options.dryRun) await applyChanges(dir, changes);
   const report = formatPlan(changes, { dryRun: options.dryRun ?? false });
   if (report) process.stdout.write(`${report}\n`);
+  for (const path of layout.kept) {
+    process.stdout.write(`  kept ${path}: you changed it; make it fit --namespaced=${project.namespaced} yourself\n`);
+  }
+  if (loaded.multigroup !== project.multigroup && loaded.resources.some((r) => r.path?.startsWith('src/'))) {
+    process.stdout.write(`\nThe kinds you have stay where PROJECT's path says; new kinds go to ${project.multigroup ? 'src/api/<group>/<version>/' : 'src/api/<version>/'}.\n`);
+  }
+  if (loaded.namespaced !== project.namespaced && !options.dryRun) process.stdout.write('\nNext: npm run manifests, which writes the new config/rbac/role.yaml.\n');
   if (helm && !options.dryRun) {
     process.stdout.write(
       `\nNext: helm lint ${chartDir} && helm install ${project.projectName} ${chartDir} --namespace ${helm.namespace} --create-namespace\n`,
@@ -77,6 +101,7 @@ function parsePlugins(list: string): PluginName[] {
 
 /** PROJECT with each plugin recorded under `plugins`, as kubebuilder's PROJECT records its own. */
 function withPlugins(project: ProjectConfig, names: readonly PluginName[]): ProjectConfig {
+  if (names.length === 0) return project;
   const current = project.extra.plugins ?? {};
   if (typeof current !== 'object' || current === null || Array.isArray(current)) {
     throw new UserError('"plugins" must be a mapping of plugin keys to their settings', { file: projectFileName });

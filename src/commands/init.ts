@@ -1,12 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
+import { mergeGitignore } from '../generators/scaffold/gitignore-merge.js';
 import { initFiles } from '../generators/scaffold/init.js';
 import { validateDomain, validateOwner, validateProjectName } from '../names/validate.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
-import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 
 export interface InitOptions {
   domain: string;
@@ -68,6 +69,7 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
   for (const [flag, spec] of [['--runtime', options.runtime], ['--cli', options.cli]] as const) {
     if (spec !== undefined && spec.trim() === '') throw new UserError(`${flag} needs an npm spec, e.g. ^${cliVersion} or file:../runtime`);
   }
+  await refuseExistingProject(dir);
   if (!options.force) await ensureEmpty(dir);
 
   const project: ProjectConfig = {
@@ -87,7 +89,7 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
     cliSpec: options.cli ?? `^${cliVersion}`,
     devTools: await devTools(),
   });
-  const changes = await planChanges(dir, files, { force: options.force ?? false });
+  const changes = await planChanges(dir, await keepRepositoryFiles(dir, files), { force: options.force ?? false });
   if (!options.dryRun) await applyChanges(dir, changes);
   process.stdout.write(`${formatPlan(changes, { dryRun: options.dryRun ?? false })}\n`);
   if (options.dryRun) return;
@@ -99,12 +101,51 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
 }
 
 /**
- * Entries a directory may hold before `init` without --force: version control and editor
- * folders, and a license; anything else may be another project.
+ * Entries a directory may hold before `init` without --force: what a new repository on a
+ * forge starts with (version control and editor folders, .gitignore, a license, a README),
+ * which init keeps; anything else may be another project.
  */
 function tolerated(name: string): boolean {
-  const written = new Set(['.gitignore', '.dockerignore']);
-  return (name.startsWith('.') && !written.has(name)) || /^(LICENSE|LICENCE|COPYING)(\..*)?$/i.test(name);
+  return (name.startsWith('.') && name !== '.dockerignore') || /^(LICENSE|LICENCE|COPYING)(\..*)?$/i.test(name) || name === readme;
+}
+
+const readme = 'README.md';
+const gitignore = '.gitignore';
+
+/**
+ * An opgen project is never scaffolded over, not even with --force: that would forget the
+ * kinds PROJECT records, their registrations in src/main.ts, the kustomizations and the
+ * user's package.json. Growing or changing a project has its own commands.
+ */
+async function refuseExistingProject(dir: string): Promise<void> {
+  if ((await readIfExists(join(dir, projectFileName))) === undefined) return;
+  throw new UserError(
+    `an opgen project is already here; init never scaffolds over one, and nothing was written`,
+    { file: projectFileName },
+    'add kinds with opgen create api, change the project\'s settings with opgen edit',
+  );
+}
+
+/** The scaffold without what the repository already has: its README stays, its .gitignore gains opgen's lines. */
+async function keepRepositoryFiles(dir: string, files: GeneratedFile[]): Promise<GeneratedFile[]> {
+  const [ownReadme, ownGitignore] = await Promise.all([readIfExists(join(dir, readme)), readIfExists(join(dir, gitignore))]);
+  return files
+    .filter((file) => !(file.path === readme && ownReadme !== undefined))
+    .map((file) =>
+      file.path === gitignore && ownGitignore !== undefined
+        ? { ...file, content: mergeGitignore(ownGitignore, file.content), ownership: 'generated' }
+        : file,
+    );
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
 async function ensureEmpty(dir: string): Promise<void> {
@@ -114,9 +155,6 @@ async function ensureEmpty(dir: string): Promise<void> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`directory ${dir} does not exist`);
     throw error;
-  }
-  if (entries.includes(projectFileName)) {
-    throw new UserError(`${dir} already holds a project (${projectFileName}); nothing was written`, undefined, 'pass --force to scaffold over it');
   }
   const others = entries.filter((name) => !tolerated(name)).sort();
   if (others.length > 0) {
@@ -132,13 +170,13 @@ function copyrightYear(): number {
   return new Date().getFullYear();
 }
 
-/** The versions of TypeScript, vitest and Node types opgen itself is built and tested with. */
+/** The versions of TypeScript, vitest, ESLint and Node types opgen itself is built, tested and linted with. */
 async function devTools(): Promise<Record<string, string>> {
   const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
   return Object.fromEntries(
-    ['@types/node', 'typescript', 'vitest'].map((name) => {
+    ['@eslint/js', '@types/node', 'eslint', 'typescript', 'typescript-eslint', 'vitest'].map((name) => {
       const version = manifest.devDependencies[name];
       if (!version) throw new Error(`opgen's package.json lacks the devDependency ${name}`);
       return [name, version];

@@ -1,22 +1,24 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { buildCrds } from '../crd/build.js';
 import { clientDependencyErrors } from '../crd/client-dependency.js';
-import { readApiFiles } from '../crd/discover.js';
-import { UserError, UserErrors } from '../errors.js';
-import { generateCrds } from '../generators/crd.js';
-import { generateRbac } from '../generators/rbac.js';
-import { generateSamples } from '../generators/samples.js';
-import { generateWebhooks } from '../generators/webhook.js';
-import { collectPackageMarkers } from '../markers/collect.js';
+import { formatUserWarning, UserError, UserErrors } from '../errors.js';
+import { apiTexts, generateManifests } from '../generators/manifests.js';
+import { checkSamples } from '../generators/samples/check.js';
 import { loadProject } from '../project/load.js';
+import { projectFileName } from '../project/model.js';
+import { serializeProject } from '../project/serialize.js';
+import { readSources, samplesNotToWrite } from '../project/sources.js';
 import { paint } from '../ui.js';
-import { cliVersion } from '../version.js';
+import { watchManifests } from '../watch/manifests.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { resolveMaxDescLen } from './manifests-settings.js';
+import { readSamples } from './read-samples.js';
+import { staleDiff } from './stale-diff.js';
 
 interface ManifestsOptions {
   check?: boolean;
+  dryRun?: boolean;
+  watch?: boolean;
   maxDescLen?: number;
   dir: string;
 }
@@ -25,12 +27,16 @@ interface ManifestsOptions {
 export function manifestsCommand(): Command {
   return new Command('manifests')
     .description('generate CRDs, RBAC roles, webhook configurations and samples from src/api and the markers under src/')
-    .option('--check', 'write nothing; exit 1 naming each file that is out of date (for CI)')
-    .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them)', nonNegativeInteger)
+    .option('--check', 'write nothing; print a diff of each file that is out of date and exit 1 (for CI)')
+    .option('--dry-run', 'print what would be written; write nothing')
+    .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them); remembered in PROJECT', nonNegativeInteger)
+    .option('--watch', 'keep running and regenerate on every save under src/')
     .option('--dir <path>', 'the project root', '.')
-    .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --max-desc-len 0')
+    .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --dry-run\n  $ opgen manifests --max-desc-len 0\n  $ opgen manifests --watch')
     .action(async (options: ManifestsOptions) => {
-      await runManifests(options);
+      if (options.watch && (options.check || options.dryRun)) throw new UserError(`--watch and ${options.check ? '--check' : '--dry-run'} cannot be used together`, undefined, 'use --check in CI, --watch while editing');
+      if (options.watch) await watchManifests(options);
+      else await runManifests(options);
     });
 }
 
@@ -42,68 +48,34 @@ function nonNegativeInteger(value: string): number {
 /** Generates everything and writes it, or with `check` reports what is stale. */
 export async function runManifests(options: ManifestsOptions): Promise<void> {
   const root = resolve(options.dir);
-  const project = await loadProject(root, 'opgen manifests');
+  const loaded = await loadProject(root, 'opgen manifests');
+  const { value: maxDescriptionLength, project } = resolveMaxDescLen(loaded, options.maxDescLen);
   const sources = await readSources(root);
-  const apiFiles = await readApiFiles(root);
-  const { crds, errors } = buildCrds(root, apiFiles, {
+  const inputs = {
     project,
-    generatorVersion: cliVersion,
-    maxDescriptionLength: options.maxDescLen,
-  });
-  const packageMarkers = collectPackageMarkers(sources);
-  const allErrors = [...(await clientDependencyErrors(root, apiFiles)), ...errors, ...packageMarkers.errors];
-  if (allErrors.length) throw new UserErrors(allErrors);
-
-  const samples = crds.flatMap((crd) =>
-    crd.crd.spec.versions.filter((v) => v.served).map((v) => ({
-      group: crd.group,
-      version: v.name,
-      kind: crd.kind,
-      plural: crd.plural,
-      schema: v.schema.openAPIV3Schema,
-    })),
-  );
-  const files = [
-    ...generateCrds(crds),
-    ...generateRbac(packageMarkers.rbac, { namespaced: project.namespaced }),
-    ...generateWebhooks(packageMarkers.webhooks),
-    ...generateSamples(samples, await existingSamples(root), { projectName: project.projectName, domain: project.domain }),
-  ];
+    sources,
+    existingSamples: await samplesNotToWrite(root, project),
+    dependencyErrors: await clientDependencyErrors(root, apiTexts(root, sources)),
+  };
+  const { files, samples } = generateManifests(root, inputs, { maxDescriptionLength });
+  // A sample the types outgrew does not stop the CRDs from following the types; CI (--check) fails on it.
+  const sampleProblems = checkSamples(samples, await readSamples(root, samples, project.domain), project.domain);
+  if (!options.check) for (const problem of sampleProblems) process.stderr.write(`${formatUserWarning(problem)}\n`);
+  if (project !== loaded) files.push({ path: projectFileName, content: serializeProject(project), ownership: 'generated' });
   const changes = await planChanges(root, files);
   if (options.check) {
     const stale = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
-    if (stale.length) throw new UserErrors(stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)));
+    process.stdout.write(await staleDiff(root, stale));
+    const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems];
+    if (problems.length) throw new UserErrors(problems);
     process.stdout.write('manifests are up to date\n');
+    return;
+  }
+  if (options.dryRun) {
+    process.stdout.write(`${formatPlan(changes, { dryRun: true })}\n`);
     return;
   }
   await applyChanges(root, changes);
   const report = formatPlan(changes);
   process.stdout.write(report ? `${report}\n` : `${paint('dim', 'manifests are up to date')}\n`);
-}
-
-/** Every TypeScript file under src/ (project-relative path → text), for the RBAC and webhook markers. */
-async function readSources(root: string): Promise<Map<string, string>> {
-  let entries: string[];
-  try {
-    entries = await readdir(join(root, 'src'), { recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw error;
-  }
-  const wanted = entries
-    .map((e) => e.split('\\').join('/'))
-    .filter((e) => /\.m?ts$/.test(e) && !/\.(d|test|spec)\.m?ts$/.test(e) && !e.split('/').includes('node_modules'))
-    .sort();
-  const texts = await Promise.all(wanted.map((e) => readFile(join(root, 'src', e), 'utf8')));
-  return new Map(wanted.map((e, i) => [`src/${e}`, texts[i]!]));
-}
-
-async function existingSamples(root: string): Promise<Set<string>> {
-  try {
-    const names = await readdir(join(root, 'config/samples'));
-    return new Set(names.map((n) => `config/samples/${n}`));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
-    throw error;
-  }
 }

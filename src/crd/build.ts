@@ -14,40 +14,71 @@ import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
 import { limitDescriptions } from './descriptions.js';
-import { findVersionFolders, parseSourceFiles, type VersionFolder } from './discover.js';
+import { findVersionFolders, parseSourceFiles, type ParsedFiles, type VersionFolder } from './discover.js';
+
+export type { ParsedFiles } from './discover.js';
+export { newWalkCache, type WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { strayMarkers } from './stray-markers.js';
 import { syntaxErrors } from './syntax.js';
+import { keepWalk, recordingIndex, rememberCrds, reusableWalks, unchangedCrds, type WalkCache } from './walk-cache.js';
 
 export interface BuildOptions {
   project: ProjectConfig;
   generatorVersion: string;
   /** `--max-desc-len`: shorten descriptions to this many characters (0 drops them). */
   maxDescriptionLength?: number;
+  /** Files parsed by an earlier build in this process (`--watch`), reused where unchanged. */
+  parsed?: ParsedFiles;
+  /** Walks of an earlier build in this process (`--watch`), reused where nothing they depend on changed. */
+  walks?: WalkCache;
 }
 
 export interface BuildResult {
   crds: AssembledCrd[];
   errors: UserError[];
+  /** CRDs exactly as the last build without errors made them (only with `walks`). */
+  unchanged: ReadonlySet<AssembledCrd>;
 }
 
 /** Builds the CRDs of the API files `texts` (absolute path → text) of the project at `root`. */
 export function buildCrds(root: string, texts: ReadonlyMap<string, string>, options: BuildOptions): BuildResult {
   const errors: UserError[] = [];
-  const files = parseSourceFiles(texts);
+  const files = parseSourceFiles(texts, options.parsed);
   // A file TypeScript cannot parse has no reliable declarations to walk.
   const broken = syntaxErrors(root, files);
-  if (broken.length > 0) return { crds: [], errors: broken };
+  if (broken.length > 0) {
+    if (options.walks) rememberCrds(options.walks, [], false);
+    return { crds: [], errors: broken, unchanged: new Set() };
+  }
   const folders = findVersionFolders(root, files, errors);
   checkGroupVersions(root, folders, errors);
   const folderOf = new Map<string, VersionFolder>();
   for (const folder of folders) for (const file of folder.files) folderOf.set(file.getFilePath(), folder);
-  const ctx = createContext({ files, root, optionalByDefault: (file) => folderOf.get(file.getFilePath())?.optionalByDefault ?? false });
+  const walks = options.walks;
+  const reusable = walks ? reusableWalks(walks, files) : new Set<string>();
+  const reused = new Set<KindVersion>();
+  let requested = new Set<string>();
+  const index = walks ? recordingIndex(files, () => requested) : files;
+  const ctx = createContext({ files: index, root, optionalByDefault: (file) => folderOf.get(file.getFilePath())?.optionalByDefault ?? false });
+  // Reused schemas keep the locations their walk noted.
+  if (walks) ctx.locations = walks.locations;
 
   const kinds: KindVersion[] = [];
   for (const [path, file] of files) {
     const folder = folderOf.get(path);
+    const kept = walks?.files.get(path);
+    if (kept && reusable.has(path)) {
+      const again = kept.kinds.map((k) => ({ ...k, folder: folder ?? k.folder }));
+      for (const k of again) reused.add(k);
+      kinds.push(...again);
+      ctx.errors.push(...kept.errors);
+      continue;
+    }
+    requested = new Set();
+    const errorsBefore = ctx.errors.length;
+    const kindsBefore = kinds.length;
     for (const decl of file.getInterfaces()) {
       if (!isRootInterface(decl) || isListInterface(decl)) continue;
       if (!folder) {
@@ -76,7 +107,9 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       checkOtherDeclarations(ctx, file);
       if (file !== folder.info) ctx.errors.push(...strayMarkers(file, displayPath(ctx, file)));
     }
+    if (walks) keepWalk(walks, path, { file, kinds: kinds.slice(kindsBefore), errors: ctx.errors.slice(errorsBefore), requested });
   }
+  if (walks) for (const path of walks.files.keys()) if (!files.has(path)) walks.files.delete(path);
   errors.push(...ctx.errors);
 
   const crds = assembleCrds(kinds, { project: options.project, generatorVersion: options.generatorVersion }, errors);
@@ -84,11 +117,13 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
   // The API server's rules are checked once the types themselves are right, so that one
   // mistake is not reported twice.
   const typesOk = errors.length === 0;
+  const unchanged = walks ? unchangedCrds(walks, crds, kinds, reused) : new Set<AssembledCrd>();
   for (const crd of crds) {
     for (const version of crd.crd.spec.versions) {
       const schema = version.schema.openAPIV3Schema;
       const source = crd.sources.get(version.name)!;
-      const problems = typesOk ? [...checkStructural(schema), ...checkDefaults(schema)] : [];
+      // An unchanged CRD passed these checks in the last build.
+      const problems = typesOk && !unchanged.has(crd) ? [...checkStructural(schema), ...checkDefaults(schema)] : [];
       for (const problem of problems) {
         const where = problem.path ? `${problem.path}: ` : '';
         errors.push(
@@ -102,7 +137,8 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       if (options.maxDescriptionLength !== undefined) limitDescriptions(schema, options.maxDescriptionLength);
     }
   }
-  return { crds: errors.length ? [] : crds, errors: sortErrors(errors) };
+  if (walks) rememberCrds(walks, kinds, errors.length === 0);
+  return { crds: errors.length ? [] : crds, errors: sortErrors(errors), unchanged };
 }
 
 /**

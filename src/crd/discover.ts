@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { readFile, readdir } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
 import { readComment } from '../markers/block.js';
@@ -30,40 +29,29 @@ export interface VersionFolder {
   skipDescriptions: boolean;
 }
 
-const apiDir = 'src/api';
+/** Parsed API files kept between runs of one process (absolute path → text and its parse). */
+export type ParsedFiles = Map<string, { text: string; file: SourceFile }>;
 
 /**
- * The given files (absolute path → text), parsed and wrapped in ts-morph nodes. Parsed
- * without JSDoc nodes: markers and descriptions are read from the comment text, and JSDoc
+ * The given files (absolute path → text), parsed and wrapped in ts-morph nodes; those in
+ * `parsed` with the same text are reused, and `parsed` is updated. Parsed without JSDoc nodes: markers and descriptions are read from the comment text, and JSDoc
  * parsing is a third of the parse time of a typical API file.
  */
-export function parseSourceFiles(texts: ReadonlyMap<string, string>): Map<string, SourceFile> {
+export function parseSourceFiles(texts: ReadonlyMap<string, string>, parsed?: ParsedFiles): Map<string, SourceFile> {
   const files = new Map<string, SourceFile>();
   for (const [path, text] of texts) {
-    const parsed = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true);
-    files.set(path, createWrappedNode(parsed) as SourceFile);
+    const known = parsed?.get(path);
+    if (known?.text === text) {
+      files.set(path, known.file);
+      continue;
+    }
+    const node = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true);
+    const file = createWrappedNode(node) as SourceFile;
+    files.set(path, file);
+    parsed?.set(path, { text, file });
   }
+  if (parsed) for (const path of parsed.keys()) if (!texts.has(path)) parsed.delete(path);
   return files;
-}
-
-/** Reads every API file of the project at `root`. */
-export async function readApiFiles(root: string): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  let entries: string[];
-  try {
-    entries = await readdir(join(root, apiDir), { recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return texts;
-    throw error;
-  }
-  const wanted = entries.filter((e) => /\.m?ts$/.test(e) && !/\.(d|test|spec)\.m?ts$/.test(e)).sort();
-  await Promise.all(
-    wanted.map(async (entry) => {
-      const path = join(root, apiDir, entry);
-      texts.set(path, await readFile(path, 'utf8'));
-    }),
-  );
-  return new Map([...texts].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Finds the version folders among the API files; problems with their file-level markers go to `errors`. */

@@ -5,21 +5,27 @@ import { generatedHeader, toYaml } from '../yaml.js';
 /** `config/crd/bases/<group>_<plural>.yaml` for each CRD, keys sorted like controller-gen's output. */
 export function generateCrds(crds: readonly AssembledCrd[]): GeneratedFile[] {
   return crds.map((crd) => ({
-    path: `config/crd/bases/${crd.group}_${crd.plural}.yaml`,
+    path: crdPath(crd),
     content: toYaml([sortKeys(crd.crd)], { header: generatedHeader }),
     ownership: 'generated',
   }));
 }
 
+/** Where a CRD is written, relative to the project root. */
+export function crdPath(crd: Pick<AssembledCrd, 'group' | 'plural'>): string {
+  return `config/crd/bases/${crd.group}_${crd.plural}.yaml`;
+}
+
 /** A copy of `value` with every object's keys in alphabetical order (arrays keep theirs). */
 export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
+  if (!value || typeof value !== 'object') return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const child = sortKeys((value as Record<string, unknown>)[key]);
+    // A field named __proto__ must stay a field, not become the prototype.
+    if (key === '__proto__') Object.defineProperty(sorted, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else sorted[key] = child;
   }
-  return value;
+  return sorted;
 }

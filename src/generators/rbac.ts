@@ -2,6 +2,7 @@ import { UserError, UserErrors } from '../errors.js';
 import type { RbacMarker } from '../markers/types.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { generatedHeader, toYaml } from '../yaml.js';
+import { clusterScopedBuiltins, resourceVerbs, urlVerbs } from './rbac/known.js';
 import { normalizeRules, type Rule } from './rbac/rules.js';
 
 export interface RbacOptions {
@@ -12,6 +13,8 @@ export interface RbacOptions {
    * go into a Role in `system` (the namespace kustomize renames), never a ClusterRole.
    */
   namespaced?: boolean;
+  /** The project's cluster-scoped CRDs as `group/plural`, which no Role can grant either. */
+  clusterScoped?: readonly string[];
 }
 
 const rbacApiVersion = 'rbac.authorization.k8s.io/v1';
@@ -28,12 +31,13 @@ const defaultNamespace = 'system';
  *
  * @throws UserErrors for rules the API server would reject (no resources and no URLs,
  *   resources without API groups, URLs beside resources or in a namespaced Role, upper-case
- *   verbs), each at its marker.
+ *   or unknown verbs, cluster-scoped resources in a Role), each at its marker.
  */
 export function generateRbac(markers: readonly RbacMarker[], options: RbacOptions = {}): GeneratedFile[] {
   const defaultRole = options.roleName ?? 'manager-role';
   const defaultRoleNamespace = options.namespaced ? defaultNamespace : '';
-  const errors = markers.flatMap((marker) => problems(marker, marker.namespace ?? defaultRoleNamespace));
+  const clusterScoped = new Set([...clusterScopedBuiltins, ...(options.clusterScoped ?? [])]);
+  const errors = markers.flatMap((marker) => problems(marker, marker.namespace ?? defaultRoleNamespace, clusterScoped));
   if (errors.length) throw new UserErrors(errors);
 
   const roles = new Map<string, { namespace: string; name: string; rules: Rule[] }>();
@@ -81,7 +85,7 @@ function policyRule(rule: Rule): Record<string, string[]> {
   return Object.fromEntries(fields.filter(([, values]) => values.length > 0));
 }
 
-function problems(marker: RbacMarker, namespace: string): UserError[] {
+function problems(marker: RbacMarker, namespace: string, clusterScoped: ReadonlySet<string>): UserError[] {
   const at = (message: string, hint?: string) => new UserError(`+kubebuilder:rbac: ${message}`, marker.location, hint);
   const found: UserError[] = [];
   const resources = marker.resources ?? [];
@@ -97,5 +101,24 @@ function problems(marker: RbacMarker, namespace: string): UserError[] {
     found.push(at('urls= cannot be combined with groups= or resources= in one rule', 'write two markers'));
   }
   if (urls.length > 0 && namespace !== '') found.push(at('urls= only work in a ClusterRole, not in a namespaced Role'));
+  const known = urls.length > 0 && resources.length === 0 ? urlVerbs : resourceVerbs;
+  const unknown = marker.verbs.filter((verb) => verb === verb.toLowerCase() && !known.has(verb));
+  if (unknown.length) found.push(at(`unknown verb${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, `known verbs: ${[...known].join(';')}`));
+  if (namespace !== '') {
+    const groups = (marker.groups ?? []).map((group) => (group === 'core' ? '' : group));
+    const global = groups.flatMap((group) => resources.map((resource) => `${group}/${resource.split('/')[0]}`)).filter((key) => clusterScoped.has(key));
+    if (global.length) {
+      const names = global.map((key) => key.replace(/^\//, ''));
+      const [verb, pronoun] = names.length > 1 ? ['are', 'them'] : ['is', 'it'];
+      found.push(
+        at(
+          `${names.join(', ')} ${verb} cluster-scoped: a Role (namespace ${namespace}) cannot grant ${pronoun}`,
+          marker.namespace === undefined
+            ? 'this operator watches one namespace (PROJECT namespaced: true); cluster-wide rights need opgen edit --namespaced=false'
+            : 'leave out namespace= for a ClusterRole',
+        ),
+      );
+    }
+  }
   return found;
 }

@@ -45,12 +45,19 @@ export interface ResourceApi {
   namespaced: boolean;
 }
 
-/** `<group>.<domain>`: the API group clients use. */
+/**
+ * `<group>.<domain>`: the API group clients use. A built-in kind has an empty domain
+ * (`apps`) or `k8s.io`, and kubebuilder's group `core` is the API group ''.
+ */
 export function fullGroup(resource: Pick<Resource, 'group' | 'domain'>): string {
+  if (resource.domain === '') return resource.group === 'core' ? '' : resource.group;
   return `${resource.group}.${resource.domain}`;
 }
 
-/** True when both name the same group, version and kind. */
-export function sameGvk(a: Pick<Resource, 'group' | 'version' | 'kind'>, b: Pick<Resource, 'group' | 'version' | 'kind'>): boolean {
-  return a.group === b.group && a.version === b.version && a.kind === b.kind;
+/** True when both name the same API group, version and kind (`batch` CronJob is not `batch.<domain>` CronJob). */
+export function sameGvk(
+  a: Pick<Resource, 'group' | 'domain' | 'version' | 'kind'>,
+  b: Pick<Resource, 'group' | 'domain' | 'version' | 'kind'>,
+): boolean {
+  return fullGroup(a) === fullGroup(b) && a.version === b.version && a.kind === b.kind;
 }

@@ -69,7 +69,8 @@ export function parseProject(text: string, file: string): ProjectConfig {
       group: str(entry, 'group', true)!,
       version: str(entry, 'version', true)!,
       kind: str(entry, 'kind', true)!,
-      domain: str(entry, 'domain', false) ?? domain,
+      // A built-in kind (kubebuilder's `path: k8s.io/api/...`) without a domain is in `core`, `apps`, ….
+      domain: str(entry, 'domain', false) ?? (str(entry, 'path', false)?.startsWith('k8s.io/') ? '' : domain),
       plural: '',
       controller: bool(entry, 'controller'),
       extra: extraKeys(entry, resourceKeys),

@@ -26,7 +26,8 @@ function resourceData(resource: Resource): Record<string, unknown> {
   return {
     ...(resource.api ? { api: { crdVersion: resource.api.crdVersion, namespaced: resource.api.namespaced } } : {}),
     controller: resource.controller,
-    domain: resource.domain,
+    // kubebuilder records no domain for the built-in kinds of the groups without one (apps, core).
+    ...(resource.domain ? { domain: resource.domain } : {}),
     group: resource.group,
     kind: resource.kind,
     ...(resource.path ? { path: resource.path } : {}),

@@ -247,8 +247,8 @@ function walkReference(ctx: WalkContext, name: string, args: TypeNode[], node: N
       return runtimeType(ctx, resolved.name, args, node, env);
     case 'client': {
       const schema = builtinSchema(resolved.name);
-      if (!schema) return fail(ctx, node, `${resolved.name} is not a Kubernetes model opgen knows`, 'use a V1… model of @kubernetes/client-node, e.g. V1PodTemplateSpec');
-      return structuredClone(schema);
+      // builtinSchema's result is already this field's own copy.
+      return schema ?? fail(ctx, node, `${resolved.name} is not a Kubernetes model opgen knows`, 'use a V1… model of @kubernetes/client-node, e.g. V1PodTemplateSpec');
     }
     case 'external':
       return fail(

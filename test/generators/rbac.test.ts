@@ -236,3 +236,36 @@ describe('generateRbac', () => {
     expect(error?.location).toEqual(marker.location);
   });
 });
+
+describe('generateRbac refuses rules that grant nothing', () => {
+  it.each([
+    [{ groups: 'apps', resources: 'deployments', verbs: 'get;lsit' }, {}, 'unknown verb lsit (known verbs: *;get;list;watch;create;update;patch;delete;deletecollection;use;bind;escalate;impersonate;approve;sign)'],
+    [{ urls: '/metrics', verbs: 'get;watch' }, {}, 'unknown verb watch (known verbs: *;get;post;put;patch;delete;head;options)'],
+    [
+      { groups: 'core', resources: 'nodes;pods', verbs: 'get' },
+      { namespaced: true },
+      'nodes is cluster-scoped: a Role (namespace system) cannot grant it (this operator watches one namespace (PROJECT namespaced: true); cluster-wide rights need opgen edit --namespaced=false)',
+    ],
+    [
+      { groups: 'ship.example.com', resources: 'harbours/status', verbs: 'get', namespace: 'sea' },
+      { clusterScoped: ['ship.example.com/harbours'] },
+      'ship.example.com/harbours is cluster-scoped: a Role (namespace sea) cannot grant it (leave out namespace= for a ClusterRole)',
+    ],
+  ])('%j with %j, located at the marker', (fields, options, message) => {
+    const marker = rbac(fields);
+    let thrown: unknown;
+    try {
+      generateRbac([marker], options);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UserErrors);
+    const [error] = (thrown as UserErrors).errors;
+    expect(`${error?.message} (${error?.hint})`).toBe(`+kubebuilder:rbac: ${message}`);
+    expect(error?.location).toEqual(marker.location);
+  });
+
+  it('accepts the same cluster-scoped resources in a ClusterRole, and special verbs', () => {
+    expect(roles([rbac({ groups: 'core', resources: 'nodes', verbs: 'get;list' }), rbac({ groups: 'core', resources: 'serviceaccounts', verbs: 'impersonate' })])).toHaveLength(1);
+  });
+});

@@ -36,10 +36,10 @@ describe('opgen edit refuses', () => {
     await expectFailure(['edit', '--plugins', 'helm,grafana'], /^error: unknown plugin "grafana" \(known plugins: helm\)$/m);
   });
 
-  it('to run without --plugins', async () => {
+  it('to run with nothing to edit', async () => {
     dir = await projectDir('demo-volume-operator');
     await scaffoldDemoVolume(dir);
-    await expectFailure(['edit'], /required option '--plugins <names>' not specified/);
+    await expectFailure(['edit'], /^error: nothing to edit \(pass --plugins, --multigroup or --namespaced; see opgen edit --help\)\n$/);
   });
 
   it('outside a project', async () => {

@@ -77,9 +77,12 @@ describe('opgen init refuses', () => {
     expect(forced.stdout).toContain('CREATE PROJECT');
   });
 
-  it('a directory that already holds a project', async () => {
+  it.each([[[]], [['--force']]])('a directory that already holds a project (flags: %j)', async (flags) => {
     await civoProject();
-    await expectRefused(['init', '--skip-install'], /^error: .*demo-volume-operator already holds a project \(PROJECT\); nothing was written \(pass --force/);
+    await expectRefused(
+      ['init', '--skip-install', ...flags],
+      /^PROJECT: error: an opgen project is already here; init never scaffolds over one, and nothing was written \(add kinds with opgen create api, change the project's settings with opgen edit\)$/,
+    );
   });
 
   it('accepts version control and editor folders and a license', async () => {

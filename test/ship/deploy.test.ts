@@ -5,11 +5,11 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { opgen } from '../scaffold/run.js';
-import { kubectlBinary, kubectlWith, npmRun, project, projectDir, projectFile, scaffoldOperator, writeKubeconfig, type ScriptResult } from './support.js';
+import { kubectlBinary, kubectlWith, linkCli, npmRun, project, projectDir, projectFile, scaffoldOperator, writeKubeconfig, type ScriptResult } from './support.js';
 
-// The generated npm scripts that ship an operator (scripts/deploy.mjs): deploy, undeploy,
-// crds:install, crds:uninstall and build-installer, against a real API server with
-// kube-controller-manager (namespace deletion). They need no npm install: Node and kubectl only.
+// The generated npm scripts that ship an operator, which run opgen's deploy, undeploy,
+// install, uninstall and build-installer: deploy, undeploy, crds:install, crds:uninstall and
+// build-installer, against a real API server with kube-controller-manager (namespace deletion).
 
 const image = 'registry.example.com/team/demo-volume-operator:0.1.0';
 // Undeploying waits for the namespace controller to empty and remove the namespace.
@@ -24,6 +24,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   ({ work, dir } = await projectDir());
   await scaffoldOperator(dir);
+  await linkCli(dir);
   // A CRD past the 256 KiB that client-side apply's last-applied annotation may hold.
   const types = await projectFile(dir, 'src/api/v1/demovolume_types.ts');
   const notes = `  /** notes: ${'free text about the volume, '.repeat(11_000)}*/\n  notes?: string;\n`;
@@ -100,7 +101,7 @@ describe('npm run deploy refuses, having applied nothing,', () => {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once.
     await writeKubeconfig(unreachable, 'https://127.0.0.1:1');
     for (const script of ['deploy', 'undeploy', 'crds:install', 'crds:uninstall']) {
-      const result = await npmRun(dir, script, ['--image', image, '--kubeconfig', unreachable], { KUBECTL: kubectlPath });
+      const result = await npmRun(dir, script, ['--kubeconfig', unreachable], { KUBECTL: kubectlPath, IMG: image });
       expectRefusal(result, /^error: cannot reach the Kubernetes API server at https:\/\/127\.0\.0\.1:1: .*127\.0\.0\.1:1.*refused/);
     }
     expect(await leftovers()).toEqual([]);

@@ -8,6 +8,7 @@ import {
   httpsGet,
   kubectlBinary,
   kubectlWith,
+  linkCli,
   linkDependencies,
   npmRun,
   project,
@@ -49,6 +50,7 @@ beforeAll(async () => {
   ({ work, dir } = await projectDir());
   await scaffoldOperator(dir);
   await linkDependencies(dir);
+  await linkCli(dir);
   const [started, kubectlPath] = await Promise.all([
     startControlPlane({ users: [{ name: 'prometheus' }, { name: 'stranger' }] }),
     kubectlBinary(),

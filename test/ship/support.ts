@@ -66,6 +66,16 @@ export async function linkDependencies(dir: string): Promise<void> {
   await symlink(join(repo, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
 }
 
+/**
+ * Puts this checkout's CLI where `npm install` puts the project's opgen dev dependency
+ * (node_modules/.bin/opgen), so the npm scripts that run `opgen deploy` and the like run it.
+ */
+export async function linkCli(dir: string): Promise<void> {
+  if (!existsSync(join(repo, 'dist/cli.js'))) throw new Error('dist is missing: run npm run build first');
+  await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
+  await symlink(join(repo, 'bin/opgen.js'), join(dir, 'node_modules/.bin/opgen'));
+}
+
 /** `tsc -p tsconfig.build.json` (what `npm run build` runs) with this checkout's TypeScript. */
 export async function compile(dir: string): Promise<void> {
   const tsc = await execa('node', [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {

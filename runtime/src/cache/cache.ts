@@ -1,11 +1,14 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Kind } from '../api/kind.js';
 import { silentLogger, type LoggerLike } from '../client/logger.js';
-import { createTransport } from '../client/transport.js';
+import { createTransport, type TransportObserver } from '../client/transport.js';
 import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
-import type { Cache } from './types.js';
+import type { Cache, KindCacheOptions } from './types.js';
+
+/** {@link KindCacheOptions} for one kind. */
+export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
 
 export interface CacheOptions {
   /** Watch namespaced kinds in this namespace only (cluster-scoped kinds are always watched whole). */
@@ -14,6 +17,16 @@ export interface CacheOptions {
   logger?: LoggerLike;
   /** Retry delays of failing lists and watches; default 0.8 s → 30 s. */
   backoff?: BackoffOptions;
+  /**
+   * Every this often, handlers get an `update` (old and new the same object) for every
+   * cached object, so controllers reconcile everything again even without changes
+   * (controller-runtime's `SyncPeriod`). Off by default; a kind may set its own.
+   */
+  resyncPeriodMs?: number;
+  /** How particular kinds are cached: selectors, metadata only, a transform; every other kind whole. */
+  byKind?: KindCache[];
+  /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
+  observer?: TransportObserver;
 }
 
 /**
@@ -22,7 +35,7 @@ export interface CacheOptions {
  */
 export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}): Cache {
   // A list page of a large collection can take a while on a busy server.
-  const transport = createTransport(kubeConfig, { timeoutMs: 60_000 });
+  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer });
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;
@@ -36,7 +49,14 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
       const key = keyOf(kind);
       let informer = informers.get(key) as RunnableInformer<T> | undefined;
       if (!informer) {
-        informer = createInformer(transport, kind, { namespace: options.namespace, logger, backoff: options.backoff });
+        const perKind = options.byKind?.find((entry) => keyOf(entry.kind) === key) as KindCache<T> | undefined;
+        informer = createInformer(transport, kind, {
+          resyncPeriodMs: options.resyncPeriodMs,
+          ...perKind,
+          namespace: options.namespace,
+          logger,
+          backoff: options.backoff,
+        });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);
       }

@@ -1,9 +1,12 @@
 /**
  * The cache: shared list+watch informers, one per kind, that survive watch failures, API
  * server restarts and 410 Gone, with a store indexed by namespace, labels and user indexes.
+ * Each informer is a watcher (list+watch loop, `watcher.ts`) feeding a reflector (store
+ * and handler events, `reflector.ts`).
  *
  * Public surface:
- * - `createCache(kubeConfig, { namespace?, logger?, backoff? })` → {@link Cache}:
+ * - `createCache(kubeConfig, { namespace?, logger?, backoff?, byKind? })` → {@link Cache}:
+ *   `byKind` caches given kinds by label/field selector, metadata only, or transformed;
  *   `informerFor(kind)`, `has(kind)`, `start(signal)`, `waitForSync(ms)`, `health()`.
  * - {@link Informer}: `addHandler({ add, update, delete })`, `addIndex(name, fn)`,
  *   `get(name, namespace?)`, `list({ namespace, labels, index })`, `hasSynced()`,
@@ -12,6 +15,6 @@
  *
  * @module
  */
-export { createCache, type CacheOptions } from './cache.js';
+export { createCache, type CacheOptions, type KindCache } from './cache.js';
 export { backoffDelay, type BackoffOptions } from './backoff.js';
-export type { Cache, EventHandler, Informer, InformerHealth, ListOptions } from './types.js';
+export type { Cache, EventHandler, Informer, InformerHealth, KindCacheOptions, ListOptions } from './types.js';

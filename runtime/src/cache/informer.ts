@@ -1,18 +1,15 @@
-import type { Kind } from '../api/kind.js';
-import { isGone } from '../client/errors.js';
-import { listAll } from '../client/list.js';
+import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { LoggerLike } from '../client/logger.js';
 import { kindLabel } from '../client/paths.js';
-import { sleep } from '../client/sleep.js';
 import type { Transport } from '../client/transport.js';
 import { objectKey, type KubeObject } from '../object.js';
-import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { diffRelist } from './diff.js';
-import { createStore, keyOf } from './store.js';
-import type { EventHandler, Informer, InformerHealth } from './types.js';
-import { watchOnce, type WatchEvent } from './watch.js';
+import type { BackoffOptions } from './backoff.js';
+import { createReflector } from './reflector.js';
+import { createStore } from './store.js';
+import type { EventHandler, Informer, InformerHealth, KindCacheOptions } from './types.js';
+import { runWatcher, type WatcherOutput } from './watcher.js';
 
-export interface InformerOptions {
+export interface InformerOptions<T extends KubeObject> extends KindCacheOptions<T> {
   /** Watch namespaced kinds in this namespace only. */
   namespace?: string;
   logger: LoggerLike;
@@ -25,29 +22,17 @@ export interface RunnableInformer<T extends KubeObject> extends Informer<T> {
   start(signal: AbortSignal): void;
 }
 
-/** A watch that delivered something, or stayed open this long, was healthy: backoff restarts. */
-const HEALTHY_WATCH_MS = 10_000;
-/** A watch the server closes sooner than this without a single event counts as a failure. */
-const MIN_WATCH_MS = 1_000;
-
 /**
- * List+watch of one kind, written on a raw watch stream instead of client-node's
- * informer, which stops for good on any error but 410. This one:
- * - lists in pages, then watches from the list's resourceVersion with bookmarks, and
- *   resumes every later watch from the last resourceVersion seen (bookmarks included);
- * - on 410 Gone (HTTP or a watch ERROR event) relists at once and emits the difference:
- *   adds, updates, and deletes of objects that vanished meanwhile;
- * - on any other failure (connection refused or reset, API server restart, a silent
- *   connection, an HTTP error) retries with exponential backoff 0.8 s → 30 s with jitter,
- *   reset once a watch proves healthy; a watch the server ends normally reopens at once.
+ * One kind's informer, kube-rs's shape: a watcher (list+watch, retries, resourceVersion;
+ * see `runWatcher`) feeds a reflector (store updates and handler events; see
+ * `createReflector`), and this ties them to health, logs and sync.
  */
-export function createInformer<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: InformerOptions): RunnableInformer<T> {
+export function createInformer<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: InformerOptions<T>): RunnableInformer<T> {
   const label = kindLabel(kind);
   const namespace = kind.namespaced ? options.namespace : undefined;
   const logger = options.logger;
   const store = createStore<T>();
   const handlers = new Set<EventHandler<T>>();
-  let resourceVersion = '';
   let synced = false;
   let markSynced!: () => void;
   const syncedPromise = new Promise<void>((resolve) => (markSynced = resolve));
@@ -66,117 +51,71 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     for (const handler of handlers) call(handler, deliver);
   }
 
+  /** The server answered something; a failing watch stays failing until it opens again. */
   function contact(): void {
     health.lastContact = new Date();
-    health.consecutiveFailures = 0;
   }
 
-  /** Strips what the cache never needs; the object is freshly parsed, so no copy. */
+  const apiVersion = apiVersionOf(kind);
+
+  /** Strips what the cache never needs, then the user's transform; the object is freshly parsed, so no copy. */
   function prepare(object: T): T {
     // Assigning keeps V8's fast object layout, where `delete` would turn the object into
     // a slower, larger dictionary; managedFields are often half an object's size.
     if (object.metadata?.managedFields) object.metadata.managedFields = undefined;
-    return object;
+    if (options.metadataOnly) {
+      object.apiVersion = apiVersion;
+      object.kind = kind.kind;
+    }
+    return options.transform ? options.transform(object) : object;
   }
 
-  async function relist(signal: AbortSignal): Promise<void> {
-    const listed = await listAll(transport, kind, { namespace, signal });
-    const items = listed.items.map(prepare);
-    const diff = diffRelist(store, items);
-    for (const object of diff.added) store.put(object);
-    for (const [, object] of diff.updated) store.put(object);
-    for (const object of diff.deleted) store.remove(keyOf(object));
-    resourceVersion = listed.resourceVersion;
-    contact();
+  const reflector = createReflector(store, prepare, emit);
+
+  /** Feeds the watcher's output to the reflector; the first list completes the sync. */
+  function output(out: WatcherOutput<T>): void {
+    const diff = reflector.apply(out);
+    if (out.type !== 'listed' || !diff) return;
     if (synced) {
       logger.info(
-        { kind: label, added: diff.added.length, updated: diff.updated.length, deleted: diff.deleted.length, unchanged: diff.unchanged, resourceVersion },
+        { kind: label, added: diff.added.length, updated: diff.updated.length, deleted: diff.deleted.length, unchanged: diff.unchanged, resourceVersion: out.resourceVersion },
         'informer relisted',
       );
-    }
-    for (const object of diff.added) emit((h) => h.add?.(object));
-    for (const [old, object] of diff.updated) emit((h) => h.update?.(old, object));
-    for (const object of diff.deleted) emit((h) => h.delete?.(object));
-    if (!synced) {
+    } else {
       synced = true;
       markSynced();
-      logger.debug({ kind: label, objects: store.size, resourceVersion }, 'informer synced');
+      logger.debug({ kind: label, objects: store.size, resourceVersion: out.resourceVersion }, 'informer synced');
     }
   }
 
-  function onWatchEvent(event: WatchEvent<T>): void {
-    contact();
-    const object = event.object;
-    const version = object.metadata?.resourceVersion;
-    if (event.type !== 'BOOKMARK') {
-      prepare(object);
-      const key = keyOf(object);
-      if (event.type === 'DELETED') {
-        if (store.remove(key)) emit((h) => h.delete?.(object));
-      } else {
-        const old = store.get(key);
-        if (!old || old.metadata?.resourceVersion !== version) {
-          store.put(object);
-          if (old) emit((h) => h.update?.(old, object));
-          else emit((h) => h.add?.(object));
-        }
-      }
-    }
-    if (version) resourceVersion = version;
-  }
-
-  async function run(signal: AbortSignal): Promise<void> {
-    let mustList = true;
-    let failures = 0;
-    while (!signal.aborted) {
-      let watchStart: number | undefined;
-      let events = 0;
-      try {
-        if (mustList) {
-          await relist(signal);
-          mustList = false;
-        }
-        // client-go's spread of watch lengths (5–10 min), so informers do not reconnect together.
-        const timeoutSeconds = Math.round(300 * (1 + Math.random()));
-        watchStart = Date.now();
-        const end = await watchOnce(
-          transport,
-          kind,
-          { namespace, resourceVersion, timeoutSeconds, idleMs: (timeoutSeconds + 60) * 1000, signal },
-          (event) => {
-            events++;
-            onWatchEvent(event);
-          },
-        );
-        if (end === 'expired') {
-          logger.info({ kind: label, resourceVersion }, 'watch expired (410 Gone): relisting');
-          mustList = true;
-          continue;
-        }
-        if (events === 0 && Date.now() - watchStart < MIN_WATCH_MS) throw new Error('watch closed by the server as soon as it opened');
-        contact();
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        // A watch may start from a version etcd has compacted away; a list never should, so
-        // a list failing with 410 backs off like any other failure.
-        if (isGone(error) && !mustList) {
-          logger.info({ kind: label, resourceVersion }, 'resource version expired (410 Gone): relisting');
-          mustList = true;
-          continue;
-        }
-        if (watchStart !== undefined && (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS)) failures = 0;
-        failures++;
+  function run(signal: AbortSignal): Promise<void> {
+    const sink = {
+      output,
+      contact,
+      opened,
+      failed(error: Error) {
         health.consecutiveFailures++;
-        health.lastError = (error as Error).message;
-        const delayMs = Math.round(backoffDelay(failures, options.backoff));
-        logger.warn(
-          { kind: label, err: error, failures, retryInMs: delayMs, phase: mustList ? 'list' : 'watch' },
-          `${mustList ? 'list' : 'watch'} of ${label} failed; retrying`,
-        );
-        await sleep(delayMs, signal);
-      }
-    }
+        health.lastError = error.message;
+      },
+    };
+    const watcherOptions = { namespace, logger, backoff: options.backoff, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly };
+    return runWatcher(transport, kind, watcherOptions, sink, signal);
+  }
+
+  /** Re-delivers every cached object as an unchanged update each `periodMs`, until `signal` aborts. */
+  function resync(periodMs: number, signal: AbortSignal): void {
+    const timer = setInterval(() => {
+      if (!synced) return;
+      for (const object of store.values()) emit((h) => h.update?.(object, object));
+    }, periodMs);
+    timer.unref();
+    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
+
+  /** The server accepted a watch: the informer is connected again. */
+  function opened(): void {
+    health.lastContact = new Date();
+    health.consecutiveFailures = 0;
   }
 
   return {
@@ -185,6 +124,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     start(signal) {
       if (started) return;
       started = true;
+      if (options.resyncPeriodMs) resync(options.resyncPeriodMs, signal);
       run(signal).catch((error: unknown) => logger.error({ kind: label, err: error }, 'informer stopped unexpectedly'));
     },
 
@@ -200,6 +140,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     get: (name, ns) => store.get(objectKey(kind.namespaced ? ns : undefined, name)),
     list: (listOptions) => store.list(listOptions),
     hasSynced: () => synced,
+    metadataOnly: options.metadataOnly === true,
 
     async waitForSync(timeoutMs) {
       if (synced) return true;
@@ -212,6 +153,6 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
       }
     },
 
-    health: (): InformerHealth => ({ kind: label, synced, ...health }),
+    health: (): InformerHealth => ({ kind: label, synced, healthy: synced && health.consecutiveFailures === 0, ...health }),
   };
 }

@@ -37,6 +37,8 @@ export interface Informer<T extends KubeObject> {
   /** Cached objects, shared like {@link Informer.get}'s. */
   list(options?: ListOptions): T[];
   hasSynced(): boolean;
+  /** Whether this informer keeps only metadata (see {@link KindCacheOptions.metadataOnly}). */
+  readonly metadataOnly: boolean;
   /** Resolves true once the first list is in the store, false if `timeoutMs` passes first. */
   waitForSync(timeoutMs: number): Promise<boolean>;
   health(): InformerHealth;
@@ -47,12 +49,40 @@ export interface InformerHealth {
   /** `Pod`, `Deployment.apps`, `DemoVolume.storage.example.com`. */
   kind: string;
   synced: boolean;
+  /** Synced, and its watch is open: no failure since the last watch the server accepted. */
+  healthy: boolean;
   /** Last time the API server answered: a list, a watch event or bookmark, a watch that ended cleanly. */
   lastContact: Date | undefined;
-  /** Failed lists or watches since the API server last answered; 0 when all is well. */
+  /** Failed lists or watches since a watch was last accepted; 0 when all is well. */
   consecutiveFailures: number;
   /** The most recent failure's message, kept after recovery for the logs. */
   lastError: string | undefined;
+}
+
+/**
+ * How one kind is cached, controller-runtime's `cache.ByObject`. Selectors and
+ * `metadataOnly` shrink what is listed, watched and held; reads through the client of a
+ * selected kind see only the selected objects, as in controller-runtime.
+ */
+export interface KindCacheOptions<T extends KubeObject = KubeObject> {
+  /** Only objects matching this label selector (API syntax, e.g. `app.kubernetes.io/managed-by=my-operator`). */
+  labelSelector?: string;
+  /** Only objects matching this field selector (API syntax, e.g. `type=kubernetes.io/tls`). */
+  fieldSelector?: string;
+  /**
+   * Only `metadata` (names, labels, annotations, owner references…) is fetched and kept:
+   * enough for `owns()` and watches that map objects to owners, at a fraction of the
+   * memory. The client reads such a kind from the API server, never from this cache.
+   */
+  metadataOnly?: boolean;
+  /**
+   * Rewrites each object before it is stored and handed to handlers (managedFields are
+   * already gone), e.g. to drop large fields. Keep `metadata.name`, `namespace` and
+   * `resourceVersion`: the cache keys and compares objects by them.
+   */
+  transform?: (object: T) => T;
+  /** Overrides the cache's `resyncPeriodMs` for this kind. */
+  resyncPeriodMs?: number;
 }
 
 /** Shared informers, one per kind, started together. */

@@ -1,5 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import { ApiError, type ApiStatus } from '../client/errors.js';
+import { METADATA_ONLY } from '../client/list.js';
 import { resourcePath } from '../client/paths.js';
 import type { Transport } from '../client/transport.js';
 import type { KubeObject } from '../object.js';
@@ -18,6 +19,12 @@ export interface WatchRequest {
   /** Abort the watch when nothing at all arrives for this long (a half-open connection). */
   idleMs: number;
   signal: AbortSignal;
+  /** Called once the server has accepted the watch (HTTP 200). */
+  onOpen?: () => void;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Events carry `PartialObjectMetadata`. */
+  metadataOnly?: boolean;
 }
 
 /**
@@ -40,7 +47,7 @@ export async function watchOnce<T extends KubeObject>(
 ): Promise<WatchEnd> {
   const stop = new AbortController();
   const signal = AbortSignal.any([request.signal, stop.signal]);
-  const idle = setTimeout(() => stop.abort(new Error(`watch of ${kind.plural} silent for ${request.idleMs} ms`)), request.idleMs);
+  const idle = setTimeout(() => stop.abort(idleError(kind, request.idleMs)), request.idleMs);
   try {
     const response = await transport.stream({
       method: 'GET',
@@ -50,10 +57,14 @@ export async function watchOnce<T extends KubeObject>(
         resourceVersion: request.resourceVersion,
         allowWatchBookmarks: true,
         timeoutSeconds: request.timeoutSeconds,
+        labelSelector: request.labelSelector,
+        fieldSelector: request.fieldSelector,
       },
+      accept: request.metadataOnly ? METADATA_ONLY : undefined,
       signal,
       timeoutMs: 0,
     });
+    request.onOpen?.();
     return await new Promise<WatchEnd>((resolve, reject) => {
       let pending = '';
       let ended = false;
@@ -113,4 +124,15 @@ export async function watchOnce<T extends KubeObject>(
   } finally {
     clearTimeout(idle);
   }
+}
+
+/** Code of the error a watch fails with when it stayed silent past its idle limit. */
+export const WATCH_IDLE = 'EWATCHIDLE';
+
+function idleError(kind: Kind, idleMs: number): Error {
+  const error: NodeJS.ErrnoException = new Error(
+    `watch of ${kind.plural} silent for ${Math.round(idleMs / 1000)} s, no event and no bookmark: the connection is presumed dead`,
+  );
+  error.code = WATCH_IDLE;
+  return error;
 }

@@ -1,11 +1,12 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type Kind } from '../api/kind.js';
-import type { Cache } from '../cache/types.js';
+import type { Cache, Informer } from '../cache/types.js';
 import type { KubeObject } from '../object.js';
 import { isNotFound } from './errors.js';
 import { labelSelector, listAll } from './list.js';
+import { createOwnWrites, type OwnWrites } from './own-writes.js';
 import { kindLabel, requireScope, resourcePath } from './paths.js';
-import { createTransport, type Transport } from './transport.js';
+import { createTransport, type Transport, type TransportObserver } from './transport.js';
 
 /**
  * A JSON merge patch (RFC 7386) of `T`: objects merge key by key, `null` deletes a key,
@@ -49,8 +50,9 @@ export interface DeleteOptions {
 /**
  * A typed client for any kind, built-in (`kinds.Pod`) or custom (a `defineKind` handle).
  * Objects are plain JSON as the API server sends them. Reads of kinds the attached cache
- * watches are served from the cache (as copies, safe to change); everything else and
- * every write goes to the API server. Failures throw `ApiError`; branch with `isNotFound`,
+ * watches are served from the cache (as copies, safe to change), once it shows this
+ * client's own earlier writes of them; everything else and every write goes to the API
+ * server. Failures throw `ApiError`; branch with `isNotFound`,
  * `isConflict`, `isAlreadyExists`, `isGone`, `isInvalid`.
  */
 export interface Client {
@@ -89,6 +91,21 @@ export interface Client {
    * read after a conflict, or whenever a read must see the latest write.
    */
   uncached(): Client;
+  /**
+   * The same client whose every call is cancelled when `signal` aborts (besides each
+   * call's own deadline): a reconcile's `ctx.client` is bound to the reconcile's signal.
+   * A cancelled call rejects with an error named `AbortError`.
+   */
+  withSignal(signal: AbortSignal, options?: BindOptions): Client;
+}
+
+/** Options of {@link Client.withSignal}. */
+export interface BindOptions {
+  /**
+   * Runs synchronously right before each try is sent; throwing cancels the call. The
+   * manager's leader-election fence: after an event-loop stall it may run before any timer.
+   */
+  precondition?: () => void;
 }
 
 export interface ClientOptions {
@@ -96,8 +113,29 @@ export interface ClientOptions {
   fieldManager?: string;
   /** Serve reads of the kinds this cache watches from it once it has synced. */
   cache?: Cache;
-  /** Timeout of each request, default 30 000 ms. */
+  /**
+   * Deadline of each call, its retries included, default 60 000 ms. 429s and 5xx (and
+   * connection failures of idempotent calls) are retried inside the call up to 10 tries,
+   * honouring `Retry-After`, as client-go does.
+   */
   timeoutMs?: number;
+  /** How long one try waits for response headers before its connection is presumed dead; default 20 000 ms. */
+  responseTimeoutMs?: number;
+  /**
+   * Client-side rate limit in requests per second (client-go's QPS); off by default, as
+   * in controller-runtime: API Priority and Fairness limits on the server.
+   */
+  qps?: number;
+  /** Burst of the client-side rate limit; default `qps` rounded up. */
+  burst?: number;
+  /** Receives each response and retry: the manager feeds `rest_client_*` metrics from it. */
+  observer?: TransportObserver;
+  /**
+   * Read-your-writes: a cached read of an object (or list of a kind) this client wrote
+   * waits up to this long for the cache to show that write, then reads from the API server
+   * instead. Default 5 000 ms; `0` turns it off.
+   */
+  readYourWritesMs?: number;
 }
 
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -105,21 +143,51 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 /** Creates a {@link Client} for the kubeconfig's current context. */
 export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): Client {
-  const transport = createTransport(kubeConfig, { timeoutMs: options.timeoutMs });
-  return buildClient(transport, options.fieldManager ?? 'opgen', options.cache);
+  const transport = createTransport(kubeConfig, {
+    timeoutMs: options.timeoutMs,
+    responseTimeoutMs: options.responseTimeoutMs,
+    qps: options.qps,
+    burst: options.burst,
+    observer: options.observer,
+  });
+  const waitMs = options.readYourWritesMs ?? 5_000;
+  const ownWrites = options.cache && waitMs > 0 ? createOwnWrites(waitMs) : undefined;
+  return buildClient({ transport, cache: options.cache, ownWrites }, options.fieldManager ?? 'opgen', {});
 }
 
-function buildClient(transport: Transport, fieldManager: string, cache: Cache | undefined): Client {
+/** What every client derived from one `createClient` shares. */
+interface Shared {
+  transport: Transport;
+  cache: Cache | undefined;
+  ownWrites: OwnWrites | undefined;
+}
+
+interface Binding {
+  signal?: AbortSignal;
+  precondition?: () => void;
+}
+
+function buildClient(shared: Shared, fieldManager: string, binding: Binding): Client {
+  const { transport, cache, ownWrites } = shared;
+  const { signal, precondition } = binding;
   /** The synced informer that can answer a read in `namespace`, if any. */
   function cached<T extends KubeObject>(kind: Kind<T>, namespace: string | undefined) {
     if (!cache?.has(kind)) return undefined;
     if (cache.namespace && kind.namespaced && namespace !== cache.namespace) return undefined;
     const informer = cache.informerFor(kind);
-    return informer.hasSynced() ? informer : undefined;
+    // A metadata-only informer cannot answer a read of whole objects.
+    return informer.hasSynced() && !informer.metadataOnly ? informer : undefined;
   }
 
-  function write<T>(method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
-    return transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query } });
+  /** Whether the cache shows this process's writes of `kind` (one object when `name` is given); false: read the API server. */
+  function caughtUp(kind: Kind, informer: Informer<KubeObject>, namespace: string | undefined, name: string | undefined): Promise<boolean> {
+    return ownWrites ? ownWrites.caughtUp(kind, informer, namespace, name, signal) : Promise.resolve(true);
+  }
+
+  async function write<T>(kind: Kind, method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
+    const written = await transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal, precondition });
+    if (cache?.has(kind)) ownWrites?.wrote(kind, written as KubeObject);
+    return written;
   }
 
   async function apply<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options: ApplyOptions, subresource?: string): Promise<T> {
@@ -127,7 +195,7 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     const typed = withTypeMeta(kind, object as KubeObject);
     // The API server rejects apply bodies that carry managedFields, as objects read back do.
     const body = typed.metadata?.managedFields ? { ...typed, metadata: { ...typed.metadata, managedFields: undefined } } : typed;
-    return write<T>('PATCH', resourcePath(kind, namespace, name, subresource), body, APPLY_PATCH, {
+    return write<T>(kind, 'PATCH', resourcePath(kind, namespace, name, subresource), body, APPLY_PATCH, {
       fieldManager: options.fieldManager ?? fieldManager,
       force: options.force ?? true,
     });
@@ -139,12 +207,12 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
     async get(kind, name, namespace) {
       const ns = requireScope(kind, name, namespace);
       const informer = cached(kind, ns);
-      if (informer) {
+      if (informer && (await caughtUp(kind, informer, ns, name))) {
         const object = informer.get(name, ns);
         return object === undefined ? undefined : structuredClone(object);
       }
       try {
-        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name) });
+        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal, precondition });
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
@@ -153,34 +221,38 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
 
     async list(kind, query = {}) {
       const informer = cached(kind, query.namespace);
-      if (informer) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
-      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels) });
+      if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
+      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition });
       return items;
     },
 
     create(kind, object) {
       const namespace = requireScope(kind, object.metadata?.name ?? object.metadata?.generateName, object.metadata?.namespace);
-      return write('POST', resourcePath(kind, namespace), withTypeMeta(kind, object));
+      return write(kind, 'POST', resourcePath(kind, namespace), withTypeMeta(kind, object));
     },
 
     update(kind, object) {
       const { name, namespace } = identify(kind, object);
-      return write('PUT', resourcePath(kind, namespace, name), withTypeMeta(kind, object));
+      return write(kind, 'PUT', resourcePath(kind, namespace, name), withTypeMeta(kind, object));
     },
 
     patch(kind, object, patch) {
       const { name, namespace } = identify(kind, object);
-      return write('PATCH', resourcePath(kind, namespace, name), patch, MERGE_PATCH);
+      return write(kind, 'PATCH', resourcePath(kind, namespace, name), patch, MERGE_PATCH);
     },
 
     async delete(kind, object, options = {}) {
       const { name, namespace } = identify(kind, object);
       try {
-        await transport.request({
+        const answer = await transport.request<KubeObject>({
           method: 'DELETE',
           path: resourcePath(kind, namespace, name),
           query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
+          signal,
+          precondition,
         });
+        // The answer is the object (still there while finalizers run) or a Status.
+        if (cache?.has(kind)) ownWrites?.wrote(kind, answer?.metadata?.name ? answer : { metadata: { name, namespace } }, true);
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }
@@ -188,19 +260,24 @@ function buildClient(transport: Transport, fieldManager: string, cache: Cache | 
 
     updateStatus(kind, object) {
       const { name, namespace } = identify(kind, object);
-      return write('PUT', resourcePath(kind, namespace, name, 'status'), withTypeMeta(kind, object));
+      return write(kind, 'PUT', resourcePath(kind, namespace, name, 'status'), withTypeMeta(kind, object));
     },
 
     patchStatus(kind, object, patch) {
       const { name, namespace } = identify(kind, object);
-      return write('PATCH', resourcePath(kind, namespace, name, 'status'), patch, MERGE_PATCH);
+      return write(kind, 'PATCH', resourcePath(kind, namespace, name, 'status'), patch, MERGE_PATCH);
     },
 
     apply: (kind, object, options = {}) => apply(kind, object, options),
     applyStatus: (kind, object, options = {}) => apply(kind, object, options, 'status'),
 
-    withFieldManager: (name) => buildClient(transport, name, cache),
-    uncached: () => buildClient(transport, fieldManager, undefined),
+    withFieldManager: (name) => buildClient(shared, name, binding),
+    uncached: () => buildClient({ ...shared, cache: undefined }, fieldManager, binding),
+    withSignal: (bound, options = {}) =>
+      buildClient(shared, fieldManager, {
+        signal: signal ? AbortSignal.any([signal, bound]) : bound,
+        precondition: options.precondition ?? precondition,
+      }),
   };
 }
 

@@ -32,13 +32,51 @@ export class ApiError extends Error {
   readonly status: ApiStatus | undefined;
   /** `METHOD path` of the failed request. */
   readonly request: string;
+  /** Seconds the server asked the client to wait before trying again (`Retry-After`), if it did. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: number, status: ApiStatus | undefined, request: string, fallbackMessage: string) {
+  constructor(code: number, status: ApiStatus | undefined, request: string, fallbackMessage: string, retryAfterSeconds?: number) {
     super(status?.message || fallbackMessage);
     this.code = code;
-    this.reason = status?.reason ?? '';
+    this.reason = status?.reason || reasonForCode(code);
     this.status = status;
     this.request = request;
+    this.retryAfterSeconds = retryAfterSeconds ?? status?.details?.retryAfterSeconds;
+  }
+}
+
+/**
+ * The reason a response without a Status body stands for, as client-go derives it: API
+ * Priority and Fairness answers 429 with a plain-text body, proxies answer 5xx with HTML.
+ * A bare 404 stays without a reason: it means the resource is not served at all (a CRD not
+ * installed), not that an object is missing.
+ */
+function reasonForCode(code: number): string {
+  switch (code) {
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 405:
+      return 'MethodNotAllowed';
+    case 409:
+      return 'Conflict';
+    case 410:
+      return 'Gone';
+    case 422:
+      return 'Invalid';
+    case 429:
+      return 'TooManyRequests';
+    case 500:
+      return 'InternalError';
+    case 503:
+      return 'ServiceUnavailable';
+    case 504:
+      return 'Timeout';
+    default:
+      return '';
   }
 }
 
@@ -86,4 +124,13 @@ export function isInvalid(error: unknown): boolean {
  */
 export function isForbidden(error: unknown): boolean {
   return hasReason(error, 'Forbidden');
+}
+
+/**
+ * The API server (API Priority and Fairness, or max-in-flight limits) refused the request
+ * for now: HTTP 429, reason `TooManyRequests`. The client retries these by itself, honouring
+ * `Retry-After`; a caller sees one only after the retries ran out or the call's deadline passed.
+ */
+export function isTooManyRequests(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 429 || error.reason === 'TooManyRequests');
 }

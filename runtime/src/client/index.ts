@@ -2,13 +2,15 @@
  * The client: typed reads and writes of any kind against the API server.
  *
  * Public surface:
- * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs? })` → {@link Client}:
+ * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, observer?, readYourWritesMs? })` → {@link Client}:
  *   `get` (undefined when missing), `list`, `create`, `update`, `patch` (JSON merge patch),
  *   `delete` (a missing object is fine), `updateStatus`, `patchStatus`, `apply` /
  *   `applyStatus` (server-side apply, forced by default), `withFieldManager(name)`,
- *   `uncached()` (reads straight from the API server).
+ *   `uncached()` (reads straight from the API server), `withSignal(signal)` (calls cancelled
+ *   with it). 429s and 5xx are retried inside each call, honouring `Retry-After`. Cached
+ *   reads wait for the cache to show this client's own writes (read-your-writes).
  * - Errors: `ApiError` and `isNotFound`, `isConflict`, `isAlreadyExists`, `isGone`,
- *   `isInvalid`, `isForbidden`; `retryOnConflict(fn)` for read-modify-write loops.
+ *   `isInvalid`, `isForbidden`, `isTooManyRequests`; `retryOnConflict(fn)` for read-modify-write loops.
  * - `kinds`: handles and object types of built-in kinds (`kinds.Pod`, `kinds.Deployment`…).
  * - `AsJson<T>`: a client-node model as JSON (timestamps as strings);
  *   `formatTime` / `formatMicroTime` for timestamps written to objects.
@@ -16,8 +18,9 @@
  *
  * @module
  */
-export { createClient, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
-export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, type ApiStatus } from './errors.js';
+export { createClient, type BindOptions, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
+export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests, type ApiStatus } from './errors.js';
+export type { TransportObserver } from './transport.js';
 export { retryOnConflict, type RetryOptions } from './retry.js';
 export * as kinds from './kinds.js';
 export type { AsJson } from './wire.js';

@@ -14,7 +14,13 @@ export interface ListRequest {
   namespace?: string;
   /** A label selector in the API's syntax, e.g. `app=web,tier=db`. */
   labelSelector?: string;
+  /** A field selector in the API's syntax, e.g. `type=kubernetes.io/tls`. */
+  fieldSelector?: string;
+  /** Items as `PartialObjectMetadata` (apiVersion, kind and metadata only). */
+  metadataOnly?: boolean;
   signal?: AbortSignal;
+  /** See `HttpRequest.precondition`. */
+  precondition?: () => void;
 }
 
 interface ListBody<T> {
@@ -23,6 +29,10 @@ interface ListBody<T> {
 }
 
 const PAGE_SIZE = 500;
+/** What the API server answers with a `PartialObjectMetadataList` instead of full objects. */
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+/** The same for single objects and watch events. */
+export const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 /** A continue token expires when etcd compacts past it; a fresh list starts over. */
 const MAX_FRESH_STARTS = 3;
 
@@ -43,12 +53,15 @@ export async function listAll<T extends KubeObject>(transport: Transport, kind: 
         const page = await transport.request<ListBody<T>>({
           method: 'GET',
           path,
-          query: { limit: PAGE_SIZE, continue: token, labelSelector: request.labelSelector },
+          query: { limit: PAGE_SIZE, continue: token, labelSelector: request.labelSelector, fieldSelector: request.fieldSelector },
+          accept: request.metadataOnly ? METADATA_LIST : undefined,
           signal: request.signal,
+          precondition: request.precondition,
         });
         for (const item of page.items ?? []) {
-          item.apiVersion ??= apiVersion;
-          item.kind ??= kind.kind;
+          // Metadata-only items say `meta.k8s.io/v1 PartialObjectMetadata`: keep them self-describing as the kind listed.
+          if (request.metadataOnly || !item.apiVersion) item.apiVersion = apiVersion;
+          if (request.metadataOnly || !item.kind) item.kind = kind.kind;
           items.push(item);
         }
         token = page.metadata?.continue || undefined;

@@ -2,6 +2,9 @@ import http, { STATUS_CODES, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, type ApiStatus } from './errors.js';
+import { notSent, parseRetryAfter, retryDelayMs, type TryOutcome } from './retry-policy.js';
+import { sleep } from './sleep.js';
+import { createTokenBucket, type TokenBucket } from './token-bucket.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -15,26 +18,58 @@ export interface HttpRequest {
   body?: unknown;
   /** Default `application/json`; patches name their own. */
   contentType?: string;
+  /** Cancels the call, its retries included. */
   signal?: AbortSignal;
-  /** Overrides the transport's timeout; `0` waits forever (the caller's signal still ends it). */
+  /** Overrides the transport's deadline of the whole call; `0` waits forever (the signal still ends it). */
   timeoutMs?: number;
+  /** Runs synchronously right before each try is sent; throwing cancels the call. */
+  precondition?: () => void;
+  /** Default `application/json`; metadata-only reads ask for `PartialObjectMetadata`. */
+  accept?: string;
+}
+
+/** Receives every response and retry, for `rest_client_*` metrics. */
+export interface TransportObserver {
+  /** A try ended with HTTP status `code`, or `<error>` when no response came. */
+  response(method: string, code: string): void;
+  /** A try that ended with `code` is being retried. */
+  retry(method: string, code: string): void;
 }
 
 /** HTTP to the API server of a kubeconfig's current context, over kept-alive connections. */
 export interface Transport {
-  /** Resolves with the parsed JSON body (undefined when empty); throws {@link ApiError} on non-2xx. */
+  /**
+   * Resolves with the parsed JSON body (undefined when empty); throws {@link ApiError} on
+   * non-2xx once retrying is over (see `retryDelayMs` for what is retried).
+   */
   request<T>(request: HttpRequest): Promise<T>;
-  /** A streaming GET: resolves with the open response once the server answered 200. */
+  /** A streaming GET, tried once: resolves with the open response once the server answered 200. */
   stream(request: HttpRequest): Promise<IncomingMessage>;
 }
 
 export interface TransportOptions {
-  /** Default timeout of a request, default 30 000 ms: a hung request must not hang a reconcile forever. */
+  /** Deadline of a call, all its tries included; default 60 000 ms. A hung call must not pin a worker. */
   timeoutMs?: number;
+  /**
+   * How long one try waits for the response headers before the connection is presumed
+   * dead (a half-open socket answers nothing, ever) and the try fails; default 20 000 ms,
+   * above the 15 s a request may queue in API Priority and Fairness.
+   */
+  responseTimeoutMs?: number;
+  /** Client-side rate limit, requests per second; off by default (the API server's APF limits). */
+  qps?: number;
+  /** Burst of the client-side rate limit; default `qps` rounded up. */
+  burst?: number;
+  observer?: TransportObserver;
 }
 
 const USER_AGENT = 'opgen-runtime';
-const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+/**
+ * A pooled connection idle this long is closed rather than reused. A NAT or load balancer
+ * may drop an idle flow silently; a request sent on it would hang until its response
+ * timeout. New connections cost a TLS handshake only to processes idle that long.
+ */
+const FREE_SOCKET_TIMEOUT_MS = 15_000;
 
 /**
  * Builds the transport. Credentials are applied per request through client-node's
@@ -51,28 +86,33 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
   const prefix = server.pathname.replace(/\/$/, '');
   const hostname = server.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = server.port || (secure ? 443 : 80);
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
-  const defaultTimeoutMs = options.timeoutMs ?? 30_000;
+  const agentOptions = { keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS };
+  const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const defaultTimeoutMs = options.timeoutMs ?? 60_000;
+  const responseTimeoutMs = options.responseTimeoutMs ?? 20_000;
   const proxied = Boolean(cluster.proxyUrl);
+  const bucket: TokenBucket | undefined = options.qps ? createTokenBucket(options.qps, options.burst ?? Math.ceil(options.qps)) : undefined;
+  const observer = options.observer;
 
-  /** Sends `request`; resolves once the response headers are in. */
-  async function send(request: HttpRequest): Promise<Sent> {
+  /** Closes the idle pooled connections: when one proved dead, those idle beside it likely are too. */
+  function dropIdleSockets(): void {
+    for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+
+  /** Sends one try of `request`; resolves once the response headers are in. */
+  async function send(request: HttpRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
     const auth: https.RequestOptions = {};
     await kubeConfig.applyToHTTPSOptions(auth);
-    const describe = `${request.method} ${request.path}`;
     const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const headers: http.OutgoingHttpHeaders = {
       ...(auth.headers as http.OutgoingHttpHeaders | undefined),
-      accept: 'application/json',
+      accept: request.accept ?? 'application/json',
       'user-agent': USER_AGENT,
     };
     if (body) {
       headers['content-type'] = request.contentType ?? 'application/json';
       headers['content-length'] = body.length;
     }
-    const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    const signals = [request.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
     const requestOptions: https.RequestOptions = {
       protocol: server.protocol,
       hostname,
@@ -89,64 +129,100 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       passphrase: auth.passphrase,
       servername: auth.servername,
       auth: auth.auth,
-      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+      signal,
     };
     if (auth.rejectUnauthorized !== undefined) requestOptions.rejectUnauthorized = auth.rejectUnauthorized;
-    const explain = (error: unknown) =>
-      timeout?.aborted ? Object.assign(new Error(`${describe}: no answer from the API server within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }) : error;
-
-    const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const attempt = (retry: boolean) => {
-        const req = (secure ? https : http).request(requestOptions, resolve);
-        req.on('error', (error: NodeJS.ErrnoException) => {
-          // A kept-alive connection the server closed just as this request went out: Node's
-          // documented case for one retry, taken only for idempotent methods.
-          if (retry && req.reusedSocket && error.code === 'ECONNRESET' && IDEMPOTENT.has(request.method)) attempt(false);
-          else reject(explain(error));
-        });
-        req.end(body);
-      };
-      attempt(true);
+    request.precondition?.();
+    signal?.throwIfAborted();
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = (secure ? https : http).request(requestOptions, (response) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
+      const timer = setTimeout(() => {
+        const error: NodeJS.ErrnoException = new Error(
+          `${request.method} ${request.path}: no response within ${responseTimeoutMs} ms (the connection is presumed dead)`,
+        );
+        error.code = 'ERESPONSETIMEOUT';
+        req.destroy(error);
+        dropIdleSockets();
+      }, responseTimeoutMs);
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      req.end(body);
     });
-    return {
-      response,
-      describe,
-      async text() {
-        const chunks: Buffer[] = [];
-        try {
-          for await (const chunk of response) chunks.push(chunk as Buffer);
-        } catch (error) {
-          throw explain(error);
-        }
-        return Buffer.concat(chunks).toString('utf8');
-      },
+  }
+
+  /**
+   * Runs `request` to a final answer: tries again on what client-go retries (see
+   * `retryDelayMs`), honouring `Retry-After`, until `MAX_TRIES`, the deadline or the
+   * caller's signal ends it. `read` turns a 2xx response into the result.
+   */
+  async function call<R>(request: HttpRequest, read: (response: IncomingMessage, describe: string) => Promise<R>, retry: boolean): Promise<R> {
+    const describe = `${request.method} ${request.path}`;
+    const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
+    const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signals = [request.signal, deadline].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const endsAt = timeoutMs > 0 ? performance.now() + timeoutMs : Infinity;
+    const explain = (error: unknown): unknown => {
+      if (deadline?.aborted) return Object.assign(new Error(`${describe}: no answer from the API server within ${timeoutMs} ms`), { code: 'ETIMEDOUT', cause: error });
+      if (request.signal?.aborted) return Object.assign(new Error(`${describe}: cancelled`), { name: 'AbortError', code: 'ABORT_ERR', cause: request.signal.reason });
+      return error;
     };
+    for (let tries = 1; ; tries++) {
+      await bucket?.take(signal);
+      if (signal?.aborted) throw explain(signal.reason);
+      let outcome: TryOutcome;
+      let failure: unknown;
+      try {
+        const response = await send(request, signal);
+        const code = response.statusCode ?? 0;
+        observer?.response(request.method, String(code));
+        if (code >= 200 && code <= 299) return await read(response, describe);
+        const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
+        failure = apiError(code, await readText(response), describe, retryAfterSeconds);
+        outcome = { status: code, retryAfterSeconds };
+      } catch (error) {
+        if (signal?.aborted) throw explain(error);
+        if (error instanceof ApiError || error instanceof SyntaxError || !(error as NodeJS.ErrnoException).code) throw error;
+        const networkError = error as NodeJS.ErrnoException;
+        if (networkError.code !== 'ERESPONSETIMEOUT') observer?.response(request.method, '<error>');
+        failure = Object.assign(networkError, { message: networkError.message.startsWith(describe) ? networkError.message : `${describe}: ${networkError.message}` });
+        outcome = { error: networkError, mayHaveBeenSent: !notSent(networkError) };
+      }
+      const delayMs = retry ? retryDelayMs(request.method, outcome, tries) : undefined;
+      if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
+      observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
+      await sleep(delayMs, signal);
+      if (signal?.aborted) throw explain(failure);
+    }
   }
 
   return {
-    async request<T>(request: HttpRequest): Promise<T> {
-      const sent = await send(request);
-      const text = await sent.text();
-      const code = sent.response.statusCode ?? 0;
-      if (code < 200 || code > 299) throw apiError(code, text, sent.describe);
-      return (text === '' ? undefined : JSON.parse(text)) as T;
+    request<T>(request: HttpRequest): Promise<T> {
+      return call(
+        request,
+        async (response) => {
+          const text = await readText(response);
+          return (text === '' ? undefined : JSON.parse(text)) as T;
+        },
+        true,
+      );
     },
 
-    async stream(request: HttpRequest): Promise<IncomingMessage> {
-      const sent = await send(request);
-      const code = sent.response.statusCode ?? 0;
-      if (code === 200) return sent.response;
-      throw apiError(code, await sent.text(), sent.describe);
+    stream(request: HttpRequest): Promise<IncomingMessage> {
+      return call(request, async (response) => response, false);
     },
   };
 }
 
-interface Sent {
-  response: IncomingMessage;
-  /** `METHOD path`, for messages. */
-  describe: string;
-  /** Reads the whole body. */
-  text(): Promise<string>;
+async function readText(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function queryString(query: Query | undefined): string {
@@ -159,15 +235,15 @@ function queryString(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function apiError(code: number, text: string, describe: string): ApiError {
+function apiError(code: number, text: string, describe: string, retryAfterSeconds: number | undefined): ApiError {
   let status: ApiStatus | undefined;
   try {
     const parsed = JSON.parse(text) as ApiStatus;
     if (parsed && parsed.kind === 'Status') status = parsed;
   } catch {
-    // Not JSON (a proxy's HTML page, a plain-text 503): the fallback message carries it.
+    // Not JSON (APF's plain-text 429, a proxy's HTML page): the fallback message carries it.
   }
   const hint = code === 404 && !status ? ' (the API server does not serve this resource: is its CRD installed?)' : '';
   const fallback = `${describe}: ${code} ${STATUS_CODES[code] ?? ''}${text ? `: ${text.trim().slice(0, 200)}` : ''}${hint}`;
-  return new ApiError(code, status, describe, fallback);
+  return new ApiError(code, status, describe, fallback, retryAfterSeconds);
 }

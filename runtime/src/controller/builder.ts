@@ -18,6 +18,11 @@ export interface ControllerOptions {
   cacheSyncTimeoutMs?: number;
   /** Backoff of failing keys; default exponential 5 ms → 1000 s per key. */
   rateLimiter?: RateLimiter;
+  /**
+   * A reconcile still running after this long has its signal and its client calls
+   * aborted, and is retried with backoff; default none, as in controller-runtime.
+   */
+  reconcileTimeoutMs?: number;
 }
 
 /** Options of one watched kind. */
@@ -129,7 +134,11 @@ function buildController(
 
   return {
     name,
-    async run(signal) {
+    async run(signal, runOptions = {}) {
+      const { cancel, fence } = runOptions;
+      const precondition = fence && (() => {
+        if (!fence()) throw new Error('not the leader any more');
+      });
       const metrics = mgr.metrics.controllers.forController(name, workers);
       const queue = createWorkQueue({
         rateLimiter: options.rateLimiter,
@@ -161,7 +170,17 @@ function buildController(
         await runReconcileLoop<ReconcileContext>({
           queue,
           reconcile: reconciler,
-          context: (_request, reconcileId, reconcileLog) => ({ client, log: reconcileLog, recorder, signal, reconcileId }),
+          context: (_request, reconcileId, reconcileLog, signals) => ({
+            client: signals.callSignal ? client.withSignal(signals.callSignal, { precondition }) : client,
+            log: reconcileLog,
+            recorder,
+            signal: signals.signal,
+            reconcileId,
+          }),
+          stop: signal,
+          cancel,
+          fence,
+          reconcileTimeoutMs: options.reconcileTimeoutMs,
           log,
           metrics,
           workers,

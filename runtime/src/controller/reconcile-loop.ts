@@ -18,13 +18,31 @@ export type Result = void | undefined | { requeueAfter?: number; requeue?: boole
 export interface ReconcileLoopOptions<Ctx> {
   queue: WorkQueue;
   reconcile: (request: Request, context: Ctx) => Promise<Result> | Result;
-  /** Builds the context of one reconcile; `log` already carries the object's fields. */
-  context: (request: Request, reconcileId: string, log: Logger) => Ctx;
+  /**
+   * Builds the context of one reconcile; `log` already carries the object's fields.
+   * `signal` ends the reconcile's waits (stop, cancellation, timeout); `callSignal` its API
+   * calls (cancellation, timeout: a stop lets in-flight writes finish).
+   */
+  context: (request: Request, reconcileId: string, log: Logger, signals: ReconcileSignals) => Ctx;
+  /** Stop taking work: a reconcile's waits should end. */
+  stop?: AbortSignal;
+  /** Abort every reconcile's API calls now (lost leadership, shutdown timed out). */
+  cancel?: AbortSignal;
+  /** Checked right before each reconcile: false skips it (leadership is gone, the loop is ending). */
+  fence?: () => boolean;
+  /** A reconcile running longer than this is cancelled and retried with backoff; default none. */
+  reconcileTimeoutMs?: number;
   /** The controller's logger; each reconcile logs through a child naming the object. */
   log: Logger;
   metrics: ControllerMetrics;
   /** How many keys are reconciled at once (each key by one worker at a time). */
   workers: number;
+}
+
+/** The signals of one reconcile; see {@link ReconcileLoopOptions.context}. */
+export interface ReconcileSignals {
+  signal: AbortSignal;
+  callSignal: AbortSignal | undefined;
 }
 
 /**
@@ -38,7 +56,7 @@ export async function runReconcileLoop<Ctx>(options: ReconcileLoopOptions<Ctx>):
   const worker = async (): Promise<void> => {
     for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
       try {
-        await reconcileKey(key, options);
+        if (options.fence?.() !== false) await reconcileKey(key, options);
       } finally {
         queue.done(key);
       }
@@ -53,13 +71,19 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
   const reconcileId = randomUUID();
   const log = options.log.child(request.namespace ? { namespace: request.namespace, name: request.name } : { name: request.name });
   const started = performance.now();
+  const timeoutMs = options.reconcileTimeoutMs;
+  const timeout = timeoutMs ? new AbortController() : undefined;
+  const timer = timeout && setTimeout(() => timeout.abort(new Error('reconcile timed out')), timeoutMs);
+  const callSignal = anySignal([options.cancel, timeout?.signal]);
+  const signal = anySignal([options.stop, callSignal]);
   let outcome: ReconcileOutcome = 'success';
   metrics.activeWorkers(1);
   try {
     await withLogContext({ reconcileID: reconcileId }, async () => {
       try {
         log.debug('Reconciling');
-        const result = await options.reconcile(request, options.context(request, reconcileId, log));
+        const context = options.context(request, reconcileId, log, { signal: signal ?? new AbortController().signal, callSignal });
+        const result = await options.reconcile(request, context);
         const requeueAfter = result?.requeueAfter ?? 0;
         if (requeueAfter > 0) {
           outcome = 'requeue_after';
@@ -72,8 +96,14 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
           queue.forget(key);
         }
         log.debug({ outcome }, 'Reconcile done');
-      } catch (error) {
+      } catch (caught) {
+        const error = timeout?.signal.aborted ? new Error(`reconcile cancelled: still running after reconcileTimeout ${timeoutMs} ms`, { cause: caught }) : caught;
         outcome = 'error';
+        if (options.cancel?.aborted) {
+          // Leadership lost or shutdown timed out: the reconcile was stopped, it did not fail.
+          log.info({ reason: String(options.cancel.reason) }, 'Reconcile cancelled');
+          return;
+        }
         metrics.errored();
         if (isProgrammingFault(error)) metrics.panicked();
         if (isTerminal(error)) {
@@ -87,7 +117,13 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
       }
     });
   } finally {
+    clearTimeout(timer);
     metrics.activeWorkers(-1);
     metrics.reconciled(outcome, (performance.now() - started) / 1000);
   }
+}
+
+function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  return present.length > 1 ? AbortSignal.any(present) : present[0];
 }

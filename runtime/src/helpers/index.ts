@@ -9,6 +9,8 @@
  *   `removeFinalizer(client, kind, object, name)`: conflict-safe merge patches.
  * - `setCondition(conditions, { type, status, reason, message }, observedGeneration)`,
  *   `removeCondition`, `findCondition`, `isConditionTrue`.
+ * - `createOrUpdate(client, kind, object, mutate)` / `createOrPatch(...)` →
+ *   `{ result: 'created' | 'updated' | 'unchanged', object }`, as controller-runtime's.
  * - `compareQuantities(a, b)`: orders `10Gi`, `1100M`, `500m` exactly, like Go's `Quantity.Cmp`.
  *
  * @module
@@ -17,3 +19,4 @@ export { AlreadyOwnedError, controllerOf, setControllerReference, setOwnerRefere
 export { ensureFinalizer, hasFinalizer, removeFinalizer } from './finalizers.js';
 export { findCondition, isConditionTrue, removeCondition, setCondition, type ConditionUpdate } from './conditions.js';
 export { compareQuantities } from './quantity.js';
+export { createOrPatch, createOrUpdate, type Mutate, type OperationResult } from './create-or-update.js';

@@ -14,16 +14,27 @@ import type { LeaderElectionOptions } from './types.js';
 export interface LeaderCallbacks {
   /**
    * This process now holds the lease. `signal` aborts when it stops leading: the work
-   * started here must stop then.
+   * started here must stop then. `stillLeading()` answers synchronously from the
+   * monotonic clock (and aborts `signal` when the answer turns false): call it right
+   * before a write, since after an event-loop stall no timer may have run yet.
    */
-  onStartedLeading(signal: AbortSignal): void;
+  onStartedLeading(signal: AbortSignal, stillLeading: () => boolean): void;
   /**
    * Leading ended: `lost` when the lease could not be renewed within the renew deadline
-   * (another process may lead now: exit), not when it was released on shutdown.
+   * or another holder was seen (another process may lead now: exit), not when it was
+   * released on shutdown.
    */
   onStoppedLeading(info: { lost: boolean }): void;
   /** The lease holder changed, to this process or another; for logs. */
   onNewLeader?(identity: string): void;
+}
+
+/** Time as the elector reads it; tests inject one to step the wall clock. */
+export interface ElectionClock {
+  /** Monotonic milliseconds: every duration is measured on this. */
+  now(): number;
+  /** Wall-clock time: only stamps `acquireTime` / `renewTime` for people reading the Lease. */
+  wall(): Date;
 }
 
 /** What a run of the elector needs besides its settings. */
@@ -34,21 +45,41 @@ export interface LeaderElectionRun {
    * false), so no other replica starts while this one still works.
    */
   signal: AbortSignal;
+  /**
+   * Stops renewing without releasing: the lease then expires by itself after
+   * `leaseDurationMs`. For a shutdown that timed out with work still running.
+   */
+  abandon?: AbortSignal;
   logger?: LoggerLike;
+  /** Default: `performance.now()` and `new Date()`. */
+  clock?: ElectionClock;
 }
 
 const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 /** client-go's JitterFactor: acquire attempts are spread over retryPeriod × [1, 2.2). */
 const JITTER = 1.2;
+/** How often the watchdog looks at the event loop and the renew deadline. */
+const WATCHDOG_MS = 250;
+/** An event-loop stall this long is logged. */
+const STALL_WARN_MS = 1_000;
+
+const systemClock: ElectionClock = { now: () => performance.now(), wall: () => new Date() };
+
+/** How one try to take or keep the lease ended. */
+type Attempt = 'held' | 'refused' | 'other-holder';
 
 /**
  * Campaigns for a `coordination.k8s.io/v1` Lease, like client-go's leader election:
  * candidates try to acquire every `retryPeriod` (with jitter); a lease whose holder has
- * not renewed for `leaseDuration` (judged by local observation, not the holder's clock)
- * is taken over, with `leaseTransitions` incremented; the leader renews every
- * `retryPeriod` and gives up if no renewal succeeds within `renewDeadline`. Every write
- * carries the Lease's resourceVersion, so two candidates never both win. Resolves when
- * leadership is lost or the run's signal aborts.
+ * not renewed for `leaseDuration` (judged by local observation on the monotonic clock,
+ * not the holder's clock) is taken over, with `leaseTransitions` incremented; the leader
+ * renews every `retryPeriod`. Leadership is lost the moment the last successful renewal
+ * was sent more than `renewDeadline` ago (a follower can take over only `leaseDuration`
+ * after it saw that renewal, so the leader stops first) or another holder is seen. A
+ * watchdog checks that deadline every 250 ms and logs event-loop stalls; the
+ * `stillLeading` fence checks it synchronously. Every write carries the Lease's
+ * resourceVersion, so two candidates never both win. Resolves when leadership is lost or
+ * the run's signal aborts.
  */
 export async function runLeaderElection(
   kubeConfig: KubeConfig,
@@ -64,7 +95,8 @@ export async function runLeaderElection(
   const namespace = options.namespace ?? podNamespace() ?? 'default';
   const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
   const logger = options.logger ?? silentLogger;
-  const signal = options.signal;
+  const clock = options.clock ?? systemClock;
+  const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
   const lock = createLeaseLock(createTransport(kubeConfig), namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 
@@ -73,7 +105,7 @@ export async function runLeaderElection(
   let reportedHolder: string | undefined;
 
   function observe(next: Lease | undefined): void {
-    if (!sameRecord(next?.spec, lease?.spec)) observedAt = Date.now();
+    if (!sameRecord(next?.spec, lease?.spec)) observedAt = clock.now();
     lease = next;
     const holder = next?.spec?.holderIdentity;
     if (holder && holder !== reportedHolder) {
@@ -83,77 +115,109 @@ export async function runLeaderElection(
     }
   }
 
-  /** One attempt to take or keep the lease; true when this process holds it now. */
-  async function tryAcquireOrRenew(attemptSignal: AbortSignal): Promise<boolean> {
+  const nextSpec = (current: Lease | undefined) => nextLeaseSpec(current?.spec, clock.now() - observedAt, clock.wall(), identity, leaseDurationSeconds);
+
+  /** One attempt to take or keep the lease. */
+  async function tryAcquireOrRenew(attemptSignal: AbortSignal): Promise<Attempt> {
     const leading = lease?.spec?.holderIdentity === identity;
     // A leader renews straight from the copy it wrote last; only a failed write costs a read.
     if (leading && lease) {
-      const renewed = await lock.update(lease, nextLeaseSpec(lease.spec, observedAt, new Date(), identity, leaseDurationSeconds)!, attemptSignal);
+      const renewed = await lock.update(lease, nextSpec(lease)!, attemptSignal);
       if (renewed) {
         observe(renewed);
-        return true;
+        return 'held';
       }
     }
     const current = await lock.get(attemptSignal);
     observe(current);
-    const spec = nextLeaseSpec(current?.spec, observedAt, new Date(), identity, leaseDurationSeconds);
-    if (!spec) return false;
+    const holder = current?.spec?.holderIdentity ?? '';
+    if (leading && holder !== identity) return 'other-holder';
+    const spec = nextSpec(current);
+    if (!spec) return 'refused';
     const written = current ? await lock.update(current, spec, attemptSignal) : await lock.create(spec, attemptSignal);
-    if (!written) return false;
+    if (!written) return 'refused';
     observe(written);
-    return true;
+    return 'held';
   }
 
-  async function attempt(deadlineMs: number): Promise<boolean> {
-    const attemptSignal = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadlineMs))]);
+  async function attempt(deadlineMs: number): Promise<Attempt> {
+    const attemptSignal = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, Math.round(deadlineMs)))]);
     try {
       return await tryAcquireOrRenew(attemptSignal);
     } catch (error) {
       if (!signal.aborted) logger.warn({ ...where, err: error }, 'leader election: lease request failed');
-      return false;
+      return 'refused';
     }
   }
 
   // Acquire.
-  while (!signal.aborted) {
-    if (await attempt(renewDeadlineMs)) break;
+  let renewedAt = 0;
+  for (;;) {
+    if (signal.aborted) return;
+    const sentAt = clock.now();
+    if ((await attempt(renewDeadlineMs)) === 'held') {
+      renewedAt = sentAt;
+      break;
+    }
     await sleep(retryPeriodMs * (1 + JITTER * Math.random()), signal);
   }
   if (signal.aborted) return;
 
   logger.info(where, 'acquired the lease: leading');
   const leadership = new AbortController();
-  callbacks.onStartedLeading(leadership.signal);
-
-  // Renew: each round tries every retryPeriod until one renewal succeeds or renewDeadline passes.
-  let lost = false;
-  while (!signal.aborted && !lost) {
-    await sleep(retryPeriodMs, signal);
-    const roundEnds = Date.now() + renewDeadlineMs;
-    for (;;) {
-      if (signal.aborted) break;
-      if (await attempt(roundEnds - Date.now())) break;
-      if (Date.now() + retryPeriodMs >= roundEnds) {
-        lost = true;
-        break;
-      }
-      await sleep(retryPeriodMs, signal);
+  let lostBecause: string | undefined;
+  const lose = (reason: string): void => {
+    if (leadership.signal.aborted) return;
+    lostBecause = reason;
+    leadership.abort(new Error(`leadership lost: ${reason}`));
+  };
+  const stillLeading = (): boolean => {
+    if (!leadership.signal.aborted && clock.now() - renewedAt >= renewDeadlineMs) {
+      lose(`the lease was not renewed within ${renewDeadlineMs} ms`);
     }
+    return !leadership.signal.aborted;
+  };
+  let lastTick = clock.now();
+  const watchdog = setInterval(() => {
+    const now = clock.now();
+    const stalledMs = now - lastTick - WATCHDOG_MS;
+    lastTick = now;
+    if (stalledMs >= STALL_WARN_MS) logger.warn({ ...where, stalledMs: Math.round(stalledMs) }, 'event loop was blocked: checking the lease deadline');
+    stillLeading();
+  }, WATCHDOG_MS);
+  watchdog.unref();
+  callbacks.onStartedLeading(leadership.signal, stillLeading);
+
+  // Renew every retryPeriod; each try may last only until the renew deadline.
+  try {
+    while (!signal.aborted && stillLeading()) {
+      await sleep(Math.min(retryPeriodMs, Math.max(0, renewedAt + renewDeadlineMs - clock.now())), AbortSignal.any([signal, leadership.signal]));
+      if (signal.aborted || !stillLeading()) break;
+      const sentAt = clock.now();
+      const result = await attempt(renewedAt + renewDeadlineMs - sentAt);
+      if (result === 'held') renewedAt = sentAt;
+      else if (result === 'other-holder') lose(`another holder took the lease: ${lease?.spec?.holderIdentity ?? ''}`);
+    }
+  } finally {
+    clearInterval(watchdog);
   }
 
+  const lost = lostBecause !== undefined;
   leadership.abort();
   if (lost) {
-    logger.error({ ...where, renewDeadlineMs }, 'leader election lost: the lease was not renewed in time');
+    logger.error({ ...where, renewDeadlineMs, reason: lostBecause }, 'leader election lost');
+  } else if (options.abandon?.aborted) {
+    logger.warn(where, 'stopped renewing the lease without releasing it: it expires by itself');
   } else if (options.releaseOnCancel !== false) {
-    await release(lock, lease, renewDeadlineMs, logger, where);
+    await release(lock, lease, renewDeadlineMs, logger, where, clock);
   }
   callbacks.onStoppedLeading({ lost });
 }
 
-async function release(lock: LeaseLock, lease: Lease | undefined, timeoutMs: number, logger: LoggerLike, where: object): Promise<void> {
+async function release(lock: LeaseLock, lease: Lease | undefined, timeoutMs: number, logger: LoggerLike, where: object, clock: ElectionClock): Promise<void> {
   if (!lease?.spec) return;
   try {
-    const released = await lock.update(lease, releasedLeaseSpec(lease.spec, new Date()), AbortSignal.timeout(timeoutMs));
+    const released = await lock.update(lease, releasedLeaseSpec(lease.spec, clock.wall()), AbortSignal.timeout(timeoutMs));
     if (released) logger.info(where, 'released the lease');
   } catch (error) {
     logger.warn({ ...where, err: error }, 'leader election: could not release the lease');

@@ -4,11 +4,12 @@
  *
  * Public surface:
  * - `runLeaderElection(kubeConfig, { id, namespace?, identity?, leaseDurationMs?,
- *   renewDeadlineMs?, retryPeriodMs?, releaseOnCancel?, signal, logger? }, { onStartedLeading(signal),
+ *   renewDeadlineMs?, retryPeriodMs?, releaseOnCancel?, signal, abandon?, logger?, clock? },
+ *   { onStartedLeading(signal, stillLeading),
  *   onStoppedLeading({ lost }), onNewLeader?(identity) })`: resolves when leadership is
  *   lost (`lost: true`: the process should exit non-zero) or `signal` aborts (lease released).
  *
  * @module
  */
-export { runLeaderElection, type LeaderCallbacks, type LeaderElectionRun } from './elector.js';
+export { runLeaderElection, type ElectionClock, type LeaderCallbacks, type LeaderElectionRun } from './elector.js';
 export type { LeaderElectionOptions } from './types.js';

@@ -3,13 +3,14 @@ import type { LeaseSpec } from './lease-lock.js';
 
 /**
  * The spec this candidate writes to take or keep the lease at `now`, or `undefined` when
- * another holder's lease is still valid. Validity is judged by `observedAt`, the local
- * time this candidate first saw the current record, never by the holder's `renewTime`:
- * clocks of different machines need not agree (client-go does the same).
+ * another holder's lease is still valid. Validity is judged by `sinceObservedMs`, how long
+ * ago (on this process's monotonic clock) this candidate first saw the current record,
+ * never by the holder's `renewTime` nor by wall-clock time: clocks of different machines
+ * need not agree, and a wall clock may jump. `now` only stamps the record.
  */
 export function nextLeaseSpec(
   current: LeaseSpec | undefined,
-  observedAt: number,
+  sinceObservedMs: number,
   now: Date,
   identity: string,
   leaseDurationSeconds: number,
@@ -23,7 +24,7 @@ export function nextLeaseSpec(
     return { ...current, leaseDurationSeconds, renewTime: stamp };
   }
   const duration = (current.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
-  if (holder !== '' && observedAt + duration > now.getTime()) return undefined;
+  if (holder !== '' && sinceObservedMs < duration) return undefined;
   return {
     ...current,
     holderIdentity: identity,

@@ -13,8 +13,10 @@ export interface Campaign {
   metrics: Metrics;
   /** Ends the campaign; abort it only after the work started by `onLeading` has stopped. */
   signal: AbortSignal;
-  /** This process leads; `leaseSignal` aborts when it stops leading. */
-  onLeading(leaseSignal: AbortSignal): void;
+  /** Stops renewing without releasing the lease (shutdown timed out with work running). */
+  abandon: AbortSignal;
+  /** This process leads; `leaseSignal` aborts when it stops leading; `stillLeading` is the synchronous fence. */
+  onLeading(leaseSignal: AbortSignal, stillLeading: () => boolean): void;
   /** The lease could not be renewed in time: another replica may be leading already. */
   onLost(): void;
 }
@@ -36,12 +38,13 @@ export function campaign(c: Campaign): Promise<void> {
       retryPeriodMs: options.retryPeriodMs,
       releaseOnCancel: options.leaderElectionReleaseOnCancel,
       signal: c.signal,
+      abandon: c.abandon,
       logger: c.log,
     },
     {
-      onStartedLeading(leaseSignal) {
+      onStartedLeading(leaseSignal, stillLeading) {
         metrics.leaderStatus(leaseName, true);
-        c.onLeading(leaseSignal);
+        c.onLeading(leaseSignal, stillLeading);
       },
       onStoppedLeading({ lost }) {
         metrics.leaderStatus(leaseName, false);

@@ -1,4 +1,4 @@
-import { createCache } from '../cache/index.js';
+import { createCache, type InformerHealth } from '../cache/index.js';
 import { createClient } from '../client/index.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';
 import { createLogger } from '../log/index.js';
@@ -33,14 +33,26 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const metrics = createMetrics();
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }) });
-  const client = createClient(kubeConfig, { cache, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) });
+  const observer = metrics.restClient(new URL(kubeConfig.getCurrentCluster()?.server ?? 'https://unknown').host);
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), observer, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
+  const client = createClient(kubeConfig, {
+    cache,
+    observer,
+    ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
+    ...(options.qps ? { qps: options.qps, burst: options.burst } : {}),
+  });
+  // Aborts the reconciles' API calls: when the lease is lost, or the graceful shutdown timed out.
+  const cancelReconciles = new AbortController();
+  // Whether this process may still act as leader, checked right before each reconcile and
+  // each of its API calls; replaced by the elector's monotonic-clock fence once elected.
+  let stillLeading = (): boolean => true;
   const recorders = new Map<string, EventRecorder>();
 
   const registered: Registered[] = [];
   const names = new Set<string>();
   let cacheSynced = false;
   const healthz: Checks = new Map([['ping', () => {}]]);
+  metrics.informers(() => cache.health());
   const readyz: Checks = new Map([
     [
       'cache-sync',
@@ -48,9 +60,24 @@ export function createManager(options: ManagerOptions = {}): Manager {
         if (!cacheSynced) throw new Error('caches have not synced yet');
       },
     ],
+    [
+      'informers',
+      () => {
+        // A synced cache whose watch fails (stalled, forbidden, server gone) serves stale reads.
+        const failing = cache.health().filter((h) => h.synced && !h.healthy);
+        if (failing.length > 0) throw new Error(failing.map((h) => `${h.kind}: ${h.lastError ?? 'watch not open'}`).join('; '));
+      },
+    ],
   ]);
 
   let started = false;
+  /** Runs what is registered once the manager runs: set by start() while it takes work. */
+  let launchLate: ((runnable: Registered) => void) | undefined;
+  const register = (runnable: Registered): void => {
+    if (started && !launchLate) throw new Error(`cannot add "${runnable.name}": the manager is stopping or has stopped`);
+    registered.push(runnable);
+    launchLate?.(runnable);
+  };
   const stopRequest = new AbortController();
   let markElected!: () => void;
   const electedPromise = new Promise<void>((resolve) => (markElected = resolve));
@@ -90,6 +117,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     const otherRuns: Promise<void>[] = [];
     let election: Promise<void> | undefined;
     const electionStop = new AbortController();
+    const electionAbandon = new AbortController();
 
     const launch = (runnable: Registered, signal: AbortSignal, into: Promise<void>[]): void => {
       into.push(
@@ -99,7 +127,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
         }),
       );
     };
+    let leading = false;
+    // Added after start(): run at once (leader work only once elected), as controller-runtime does.
+    launchLate = (r) => {
+      if (!r.leader) launch(r, othersStop.signal, otherRuns);
+      else if (leading) launch(r, leaderStop.signal, leaderRuns);
+    };
     const startLeaderWork = (signal: AbortSignal): void => {
+      leading = true;
       for (const r of registered) if (r.leader) launch(r, signal, leaderRuns);
       markElected();
     };
@@ -122,7 +157,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
 
       const synced = await untilAborted(cache.waitForSync(options.cacheSyncTimeoutMs ?? 120_000), stopRequest.signal);
-      if (synced === false) throw new Error('timed out waiting for the cache to sync; is every watched kind installed?');
+      if (synced === false) throw new Error(`timed out waiting for the cache to sync: ${unsyncedReasons(cache.health())}`);
       if (synced === true) {
         cacheSynced = true;
         log.info('Caches synced');
@@ -134,8 +169,17 @@ export function createManager(options: ManagerOptions = {}): Manager {
             log: log.child({ logger: 'leader-election' }),
             metrics,
             signal: electionStop.signal,
-            onLeading: (leaseSignal) => {
-              leaseSignal.addEventListener('abort', () => leaderStop.abort(), { once: true });
+            abandon: electionAbandon.signal,
+            onLeading: (leaseSignal, fence) => {
+              stillLeading = fence;
+              leaseSignal.addEventListener(
+                'abort',
+                () => {
+                  cancelReconciles.abort(new Error('leadership lost'));
+                  leaderStop.abort();
+                },
+                { once: true },
+              );
               startLeaderWork(leaderStop.signal);
             },
             onLost: () => {
@@ -156,6 +200,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       failure ??= error;
     }
 
+    launchLate = undefined;
     // Shutdown, in controller-runtime's order: controllers first (while still holding the
     // lease, so no other replica starts meanwhile), then the election, then the rest.
     const deadline = performance.now() + (leaseLost ? 0 : gracefulMs);
@@ -167,7 +212,10 @@ export function createManager(options: ManagerOptions = {}): Manager {
       electionStop.abort();
       if (election) await settleBy([election], deadline);
     } else if (!leaseLost) {
-      // Reconciles are still running: keep the lease until the process exits.
+      // Reconciles are still running: cancel their API calls.
+      cancelReconciles.abort(new Error('graceful shutdown timed out'));
+      // Stop renewing: the lease expires by itself, and no renewal outlives the shutdown.
+      electionAbandon.abort();
       failure ??= new Error(`graceful shutdown timed out after ${gracefulMs} ms with reconciles still running`);
       log.error({ timeoutMs: gracefulMs }, 'Graceful shutdown timed out');
     }
@@ -198,11 +246,11 @@ export function createManager(options: ManagerOptions = {}): Manager {
       if (names.has(controller.name)) {
         throw new Error(`a controller named "${controller.name}" already exists: give one of them another name`);
       }
+      register({ name: controller.name, run: (signal) => controller.run(signal, { cancel: cancelReconciles.signal, fence: () => stillLeading() }), leader: true });
       names.add(controller.name);
-      registered.push({ name: controller.name, run: (signal) => controller.run(signal), leader: true });
     },
     addRunnable(runnable, runnableOptions = {}) {
-      registered.push({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
+      register({ name: runnable.name || 'runnable', run: runnable, leader: runnableOptions.needLeaderElection !== false });
     },
     addHealthzCheck(name, check) {
       healthz.set(name, check);
@@ -220,4 +268,12 @@ export function createManager(options: ManagerOptions = {}): Manager {
       return healthProbeAddress;
     },
   };
+}
+
+/** Why informers have not synced, from what each last saw: a 403 reads as a 403. */
+function unsyncedReasons(health: InformerHealth[]): string {
+  return health
+    .filter((h) => !h.synced)
+    .map((h) => `${h.kind}: ${h.lastError ?? 'no answer yet'}`)
+    .join('; ');
 }

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LevelWithSilent } from 'pino';
+import type { KindCache } from '../cache/index.js';
 import type { LoggerOptions, LogFormat } from '../log/index.js';
 
 /** Options of `createManager`. Durations are in milliseconds. */
@@ -10,6 +11,14 @@ export interface ManagerOptions {
   kubeconfigPath?: string;
   /** Watch and cache namespaced kinds in this namespace only; default all namespaces. */
   namespace?: string;
+  /**
+   * How particular kinds are cached (controller-runtime's `cache.Options.ByObject`): label
+   * and field selectors, metadata only, a transform. E.g. owned Secrets by a label:
+   * `[{ kind: kinds.Secret, labelSelector: 'app.kubernetes.io/managed-by=my-operator' }]`.
+   */
+  cacheByKind?: KindCache[];
+  /** Reconcile every cached object again this often, even unchanged (controller-runtime's `SyncPeriod`); off by default. */
+  syncPeriodMs?: number;
   /** `/metrics` address, e.g. `:8443`; `0` (the default) turns it off. */
   metricsBindAddress?: string;
   /**
@@ -55,6 +64,13 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** How long to wait for the cache's first list before failing; default 120 000. */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Client-side rate limit of the shared client, requests per second; off by default, as
+   * in controller-runtime (API Priority and Fairness limits on the server).
+   */
+  qps?: number;
+  /** Burst of the client-side rate limit; default `qps` rounded up. */
+  burst?: number;
   /** Field manager of the shared client's writes; each controller writes as its own name. */
   fieldManager?: string;
   /** Default: `LOG_FORMAT`, else `json`. */

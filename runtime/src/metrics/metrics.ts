@@ -1,6 +1,8 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { registerControllerMetrics, type ControllerMetricFamilies } from './controller-metrics.js';
+import { registerInformerMetrics, type InformerMetrics } from './informer-metrics.js';
 import { registerLeaderElectionMetrics, type LeaderStatus } from './leader-election-metrics.js';
+import { registerRestClientMetrics, type RestClientMetrics } from './rest-client-metrics.js';
 import { registerWorkQueueMetrics, type WorkQueueMetricFamilies } from './workqueue-metrics.js';
 
 /**
@@ -13,6 +15,10 @@ export interface Metrics {
   readonly controllers: ControllerMetricFamilies;
   readonly workQueues: WorkQueueMetricFamilies;
   readonly leaderStatus: LeaderStatus;
+  /** `rest_client_requests_total` / `rest_client_request_retries_total` of the clients talking to `host`. */
+  readonly restClient: RestClientMetrics;
+  /** Connects `opgen_informer_*` gauges to a cache's health. */
+  readonly informers: InformerMetrics;
 }
 
 /** Options of {@link createMetrics}. */
@@ -29,5 +35,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     controllers: registerControllerMetrics(registry),
     workQueues: registerWorkQueueMetrics(registry),
     leaderStatus: registerLeaderElectionMetrics(registry),
+    restClient: registerRestClientMetrics(registry),
+    informers: registerInformerMetrics(registry),
   };
 }

@@ -193,6 +193,7 @@ describe('a kind the API server does not serve yet', () => {
 
     await installWidgetCRD(cp.kubeConfig);
     expect(await informer.waitForSync(10_000)).toBe(true);
-    expect(informer.health()).toMatchObject({ synced: true, consecutiveFailures: 0 });
+    // Healthy again once the watch that follows the list is open.
+    await vi.waitFor(() => expect(informer.health()).toMatchObject({ synced: true, healthy: true, consecutiveFailures: 0 }));
   });
 });

@@ -16,6 +16,11 @@ export interface NetworkCut {
   cut(): void;
   /** Forwards nothing any more, in either direction, without closing anything: a black hole. */
   stall(): void;
+  /**
+   * Forwards nothing on the connections open now, without closing them, while new
+   * connections pass: what a NAT or load balancer that forgot its flows does.
+   */
+  blackHoleOpen(): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -65,6 +70,12 @@ export async function startNetworkCut(kubeConfig: KubeConfig): Promise<NetworkCu
     },
     stall() {
       stalled = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
+    blackHoleOpen() {
       for (const socket of sockets) {
         socket.unpipe();
         socket.pause();

@@ -29,14 +29,44 @@ it('fails a request the API server never answers after the timeout, and works ag
   expect(await client.get(kinds.ConfigMap, 'missing', 'default')).toBeUndefined();
 });
 
-it('surfaces a dropped connection as its network error, and recovers once the link is back', async () => {
+it('retries an idempotent call through dropped connections until the link is back; a create fails at once', async () => {
   const client = createClient(network.kubeConfig);
   network.cut();
+  let listed: Promise<unknown>;
   try {
-    const error = await client.list(kinds.ConfigMap, { namespace: 'default' }).catch((e: unknown) => e);
+    const error = await client.create(kinds.ConfigMap, { metadata: { name: 'during-cut', namespace: 'default' } }).catch((e: unknown) => e);
     expect((error as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+    listed = client.list(kinds.ConfigMap, { namespace: 'default' });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
   } finally {
     network.heal();
   }
-  expect(await client.list(kinds.ConfigMap, { namespace: 'default' })).toEqual([]);
+  expect(await listed).toEqual([]);
+});
+
+it('cancels a call hung on a silent connection when its signal aborts', async () => {
+  const abort = new AbortController();
+  const client = createClient(network.kubeConfig).withSignal(abort.signal);
+  network.stall();
+  try {
+    const hung = client.get(kinds.ConfigMap, 'missing', 'default').catch((e: unknown) => e);
+    setTimeout(() => abort.abort(new Error('test over')), 300);
+    const error = (await hung) as Error;
+    expect(error.name).toBe('AbortError');
+    expect(error.message).toBe('GET /api/v1/namespaces/default/configmaps/missing: cancelled');
+    expect(error.cause).toEqual(new Error('test over'));
+  } finally {
+    network.heal();
+  }
+});
+
+it('gives up on a connection that sends no response headers and retries the call on a new one', async () => {
+  const client = createClient(network.kubeConfig, { responseTimeoutMs: 500 });
+  expect(await client.get(kinds.ConfigMap, 'missing', 'default')).toBeUndefined();
+  network.stall();
+  const read = client.get(kinds.ConfigMap, 'missing', 'default');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  network.heal();
+  // The stalled connection stays silent forever; only a new one can answer.
+  expect(await read).toBeUndefined();
 });

@@ -148,4 +148,15 @@ describe('controllers against a real API server', () => {
     await client.patch(Widget, broken, { spec: { fail: false } });
     await eventually('broken fixed', async () => (await client.get(Widget, 'broken', NS))?.status?.observedSize === 1, 5_000);
   });
+
+  it('runs a controller added after start(), on a kind the cache did not watch yet', async () => {
+    const seen: string[] = [];
+    controller(mgr, { name: 'late-configmaps' })
+      .for(kinds.ConfigMap)
+      .reconcile((req) => {
+        seen.push(req.name);
+      });
+    await client.create(kinds.ConfigMap, { metadata: { name: 'for-the-late-one', namespace: NS } });
+    await eventually('the late controller reconciles', () => seen.includes('for-the-late-one'), 30_000);
+  });
 });

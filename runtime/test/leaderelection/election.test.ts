@@ -1,9 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient, kinds, type Client } from '../../src/client/index.js';
-import { runLeaderElection } from '../../src/leaderelection/index.js';
+import { createClient, kinds, type Client, type LoggerLike } from '../../src/client/index.js';
+import { runLeaderElection, type ElectionClock } from '../../src/leaderelection/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
-import { startNetworkCut } from '../cache/support.js';
+import { memoryLogger, startNetworkCut } from '../cache/support.js';
 
 let cp: ControlPlane;
 let client: Client;
@@ -33,12 +33,12 @@ interface Candidate {
   done: Promise<void>;
 }
 
-function campaign(identity: string, id: string, options: { kubeConfig?: KubeConfig; releaseOnCancel?: boolean } = {}): Candidate {
+function campaign(identity: string, id: string, options: { kubeConfig?: KubeConfig; releaseOnCancel?: boolean; clock?: ElectionClock; logger?: LoggerLike } = {}): Candidate {
   const stop = new AbortController();
   const candidate: Candidate = { identity, leading: false, leaders: [], stop, done: Promise.resolve() };
   candidate.done = runLeaderElection(
     options.kubeConfig ?? cp.kubeConfig,
-    { id, namespace: 'default', identity, ...timing, releaseOnCancel: options.releaseOnCancel, signal: stop.signal },
+    { id, namespace: 'default', identity, ...timing, releaseOnCancel: options.releaseOnCancel, signal: stop.signal, clock: options.clock, logger: options.logger },
     {
       onStartedLeading(signal) {
         candidate.leading = true;
@@ -140,6 +140,41 @@ describe('leader election on a Lease', () => {
     } finally {
       await network.close();
     }
+  });
+
+  it('keeps its leader when the wall clocks of both candidates jump an hour, in opposite directions', async () => {
+    let jumpMs = 0;
+    const jumping = (sign: number): ElectionClock => ({ now: () => performance.now(), wall: () => new Date(Date.now() + sign * jumpMs) });
+    const leader = campaign('steady', 'clock-jump', { clock: jumping(-1) });
+    await vi.waitFor(() => expect(leader.leading).toBe(true));
+    const follower = campaign('jumper', 'clock-jump', { clock: jumping(1) });
+    await vi.waitFor(() => expect(follower.leaders).toEqual(['steady']));
+
+    // An NTP step: the follower's clock leaps an hour ahead, the leader's an hour back.
+    jumpMs = 3_600_000;
+    await new Promise((resolve) => setTimeout(resolve, 2 * timing.leaseDurationMs));
+    expect(leader.leading).toBe(true);
+    expect(follower.leading).toBe(false);
+    const record = (await lease('clock-jump'))!.spec!;
+    expect(record).toMatchObject({ holderIdentity: 'steady', leaseTransitions: 0 });
+    // The stamps did follow the leader's wall clock; only durations ignore it.
+    expect(Date.now() - Date.parse(record.renewTime!)).toBeGreaterThan(3_500_000);
+
+    leader.stop.abort();
+    follower.stop.abort();
+    await Promise.all([leader.done, follower.done]);
+  });
+
+  it('stops leading as soon as it sees another holder in the Lease, without waiting for the renew deadline', async () => {
+    const logger = memoryLogger();
+    const ousted = campaign('ousted', 'usurped', { logger });
+    await vi.waitFor(() => expect(ousted.leading).toBe(true));
+    const held = (await lease('usurped'))!;
+    await client.update(kinds.Lease, { ...held, spec: { ...held.spec, holderIdentity: 'usurper' } });
+    await ousted.done;
+    expect(ousted).toMatchObject({ leading: false, lost: true, leadershipAborted: true });
+    expect(logger.lines.find((l) => l.message === 'leader election lost')?.fields).toMatchObject({ reason: 'another holder took the lease: usurper' });
+    expect((await lease('usurped'))?.spec?.holderIdentity).toBe('usurper');
   });
 
   it('refuses settings under which two leaders could overlap', async () => {

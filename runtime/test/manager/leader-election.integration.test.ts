@@ -82,4 +82,34 @@ describe('two managers with leader election (child processes)', () => {
     const released = (await client.get(kinds.Lease, LEASE, NS))!;
     expect(released.spec?.holderIdentity ?? '').toBe('');
   }, 240_000);
+
+  it('a leader whose event loop is blocked past the lease duration stops before the other replica starts, and exits 1', async () => {
+    await killAll(managers.splice(0));
+    const args = ['--kubeconfig', cp.kubeconfigPath, '--leader-elect', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
+    const blocked = startManagerProcess(args, { BLOCK_ON: 'frozen', BLOCK_MS: String(LEASE_DURATION_MS + 10_000) });
+    managers.push(blocked);
+    // The previous test's replica released the lease: this one leads at once.
+    await blocked.line('blocked replica leads', leading, 60_000);
+    const other = startManagerProcess(args);
+    managers.push(other);
+    await other.line('other replica sees the leader', (l) => l.msg === 'new leader' && l.holder === blocked.lines.find(leading)!.identity);
+
+    await client.create(Widget, { metadata: { name: 'frozen', namespace: NS }, spec: { size: 7 } });
+    await blocked.line('the blocking reconcile', (l) => reconciling(l) && l.name === 'frozen');
+    expect(await blocked.exited).toBe(1);
+    const takeover = await other.line('other replica takes over', leading, 60_000);
+    expect(await widgetReconciledBy('frozen')).toBe(String(other.pid));
+
+    // The blocked leader's write after the stall was fenced off: it never finished that
+    // reconcile, and nothing it logged about reconciling comes after the takeover.
+    expect(blocked.indexOf((l) => l.msg === 'reconcile finished' && l.name === 'frozen')).toBe(-1);
+    const lost = blocked.lines.find((l) => l.msg === 'leader election lost');
+    expect(String(lost?.reason)).toMatch(/not renewed within 10000 ms/);
+    const takeoverAt = Date.parse(String(takeover.time));
+    const lastBlockedWork = blocked.lines.filter((l) => l.msg === 'reconcile started' || l.msg === 'reconcile finished').map((l) => Date.parse(String(l.time)));
+    expect(lastBlockedWork.length).toBeGreaterThan(0);
+    for (const at of lastBlockedWork) expect(at).toBeLessThan(takeoverAt);
+    other.child.kill('SIGTERM');
+    expect(await other.exited).toBe(0);
+  }, 180_000);
 });

@@ -153,6 +153,42 @@ describe('manager against a real API server', () => {
     expect(lines.some((l) => l.level === 'error' && l.msg === 'Leader election lost, exiting')).toBe(true);
     expect(await mgr.metrics.registry.metrics()).toMatch(/^leader_election_master_status\{name="lease-loss.test"\} 0$/m);
   }, 60_000);
+
+  it('stops renewing the lease, without releasing it, when the graceful shutdown times out', async () => {
+    const mgr = createManager({
+      kubeConfig: cp.kubeConfig,
+      handleSignals: false,
+      logLevel: 'silent',
+      leaderElection: true,
+      leaderElectionId: 'shutdown-timeout.test',
+      leaseDurationMs: 3_000,
+      renewDeadlineMs: 2_000,
+      retryPeriodMs: 500,
+      gracefulShutdownTimeoutMs: 300,
+    });
+    let holding = false;
+    controller(mgr)
+      .for(kinds.ConfigMap)
+      .reconcile(async (req) => {
+        if (req.name !== 'never-ends') return;
+        holding = true;
+        // Ignores every signal, as a reconcile stuck in a loop would.
+        await new Promise((r) => setTimeout(r, 30_000));
+      });
+    const running = mgr.start();
+    await mgr.elected();
+    await client.create(kinds.ConfigMap, { metadata: { name: 'never-ends', namespace: NS } });
+    await eventually('the reconcile holding a worker', () => holding);
+    mgr.stop();
+    await expect(running).rejects.toThrow('graceful shutdown timed out');
+    const after = (await client.get(kinds.Lease, 'shutdown-timeout.test', NS))!.spec!;
+    // Several renew periods later the record is untouched: nobody renews it, it was not released.
+    await new Promise((r) => setTimeout(r, 4 * 500));
+    const later = (await client.get(kinds.Lease, 'shutdown-timeout.test', NS))!.spec!;
+    expect(later.renewTime).toBe(after.renewTime);
+    expect(later.holderIdentity).toBe(after.holderIdentity);
+    expect(later.holderIdentity).not.toBe('');
+  }, 60_000);
 });
 
 function escape(text: string): string {

@@ -1,8 +1,10 @@
+import { posix } from 'node:path';
 import { pluralOf } from '../../names/plural.js';
 import type { ProjectConfig, Resource } from '../../project/model.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { kindRoleFiles } from './config/rbac.js';
-import { kindNames } from './names.js';
+import { findBuiltinKind, isBuiltinPath, type BuiltinKind } from './builtin-kinds.js';
+import { kindNames, type KindNames } from './names.js';
 import { render } from './render.js';
 import { commonLabels, yamlFile } from './yaml-file.js';
 
@@ -73,10 +75,23 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
     // Roles are per group and kind: a second version shares the first one's.
     if (firstVersion) files.push(...kindRoleFiles(project.projectName, names));
   }
-  if (scaffold.withController) {
+  const builtin = isBuiltinPath(resource.path) ? findBuiltinKind(resource.group, resource.version, resource.kind) : undefined;
+  const external = externalKind(resource);
+  if (external?.localFile && scaffold.withController) {
+    files.push({
+      path: external.localFile,
+      ownership: 'once',
+      content: render('api/external_kind.ts', { header, kind: names.kind, apiGroup: names.fullGroup, version: names.version, plural: names.plural, namespaced: names.namespaced }),
+    });
+  }
+  if (scaffold.withController && builtin) files.push(...builtinControllerFiles(project, builtin, names, header));
+  else if (scaffold.withController && external) files.push(...externalControllerFiles(project, external, names, header));
+  else if (scaffold.withController) {
     const common = {
       header,
       kind: names.kind,
+      handle: names.handle,
+      handleImport: names.handleImport,
       lower: names.lower,
       variable: names.variable,
       typesImport: names.typesImportFromController,
@@ -102,6 +117,81 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
     );
   }
   return files;
+}
+
+/** The controller and test of a built-in kind: it uses the runtime's `kinds.*` handle, no types of the project's. */
+function builtinControllerFiles(project: ProjectConfig, builtin: BuiltinKind, names: KindNames, header: string): GeneratedFile[] {
+  return foreignControllerFiles(names, {
+    header,
+    kind: builtin.kind,
+    lower: names.lower,
+    variable: names.variable,
+    plural: builtin.plural,
+    namespaced: builtin.namespaced,
+    projectNamespaced: project.namespaced,
+    apiVersion: builtin.apiGroup ? `${builtin.apiGroup}/${builtin.version}` : builtin.version,
+    rbacGroup: builtin.apiGroup || 'core',
+    setupFunction: names.setupFunction,
+    reconcileFunction: names.reconcileFunction,
+    fromKinds: true,
+    handle: `kinds.${builtin.kind}`,
+    handleModule: '',
+    handleImport: '',
+    owner: 'the cluster',
+    crdNote: 'a built-in kind, no CRD to install.',
+    externalCrds: '',
+  });
+}
+
+/** Where an external kind's handle comes from: an npm module, or a file of the project opgen writes once. */
+interface ExternalKind {
+  module: string;
+  localFile: string | undefined;
+}
+
+/** The external kind PROJECT records (kubebuilder's `external: true`), if `resource` is one. */
+function externalKind(resource: Resource): ExternalKind | undefined {
+  if (resource.extra.external !== true || !resource.path) return undefined;
+  const local = resource.path.startsWith('src/') ? resource.path : undefined;
+  return { module: resource.path, localFile: local };
+}
+
+/** The controller and test of an external kind (kubebuilder's --external-api-path): its handle is imported from where PROJECT says. */
+function externalControllerFiles(project: ProjectConfig, external: ExternalKind, names: KindNames, header: string): GeneratedFile[] {
+  const controllerDir = posix.dirname(names.controllerFile);
+  const module = external.localFile ? relativeModule(controllerDir, external.localFile) : external.module;
+  return foreignControllerFiles(names, {
+    header,
+    kind: names.kind,
+    lower: names.lower,
+    variable: names.variable,
+    plural: names.plural,
+    namespaced: names.namespaced,
+    projectNamespaced: project.namespaced,
+    apiVersion: `${names.fullGroup}/${names.version}`,
+    rbacGroup: names.fullGroup,
+    setupFunction: names.setupFunction,
+    reconcileFunction: names.reconcileFunction,
+    fromKinds: false,
+    handle: names.handle,
+    handleModule: module,
+    handleImport: names.handleImport,
+    owner: 'its own project',
+    crdNote: 'its CRD comes from its own project: put it in config/crd/external/.',
+    externalCrds: posix.relative(controllerDir, 'config/crd/external'),
+  });
+}
+
+function relativeModule(fromDir: string, file: string): string {
+  const path = posix.relative(fromDir, file).replace(/\.ts$/, '.js');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
+function foreignControllerFiles(names: KindNames, data: Record<string, unknown>): GeneratedFile[] {
+  return [
+    { path: names.controllerFile, ownership: 'user', content: render('api/foreign_controller.ts', data) },
+    { path: names.controllerTestFile, ownership: 'user', content: render('api/foreign_controller.test.ts', data) },
+  ];
 }
 
 /** `Storage` + `DemoVolume` → `setupStorageDemoVolumeController`: the import alias when a kind's name repeats across groups. */

@@ -7,8 +7,9 @@ import { networkPolicyFiles, prometheusFiles } from './config/extras.js';
 import { crdKustomization, samplesKustomization } from './config/kustomize.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
-import { deployScript, packageJson, tsconfigFiles } from './package.js';
+import { packageJson, tsconfigFiles } from './package.js';
 import { render } from './render.js';
+import { workflowFiles } from './workflows.js';
 
 /** Where the license header of new source files lives; `create api` reads it back. */
 export const boilerplatePath = 'hack/boilerplate.txt';
@@ -39,7 +40,10 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     ...tsconfigFiles().map((f) => user(f.path, f.content)),
     user('vitest.config.ts', render('init/vitest.config.ts', { header })),
     user('vitest.global-setup.ts', render('init/vitest.global-setup.ts', { header })),
-    { path: deployScript, content: render('init/deploy.mjs', {}), ownership: 'user', executable: true },
+    user('vitest.e2e.config.ts', render('init/vitest.e2e.config.ts', { header })),
+    user('test/e2e/operator.test.ts', render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced })),
+    user('eslint.config.js', render('init/eslint.config.js', { header })),
+    ...workflowFiles(),
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),
     user('.gitignore', render('init/gitignore', {})),
@@ -63,7 +67,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
  * `<hash>.<domain>`: a Lease name unique to the project and stable across runs, like
  * kubebuilder's, so replicas of one operator compete and other operators never do.
  */
-function leaderElectionId(project: ProjectConfig): string {
+export function leaderElectionId(project: ProjectConfig): string {
   const hash = createHash('sha256').update(`${project.projectName}.${project.domain}`).digest('hex').slice(0, 8);
   return `${hash}.${project.domain}`;
 }

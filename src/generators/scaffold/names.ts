@@ -8,6 +8,13 @@ export interface KindNames {
   lower: string;
   /** `demoVolume`: the variable holding one object in generated code. */
   variable: string;
+  /**
+   * The local name of the kind's run-time handle in the controller and its test: the kind,
+   * or `PromiseKind` when the kind would shadow a global or an import those files use.
+   */
+  handle: string;
+  /** The import binding of {@link handle}: `DemoVolume` or `Promise as PromiseKind`. */
+  handleImport: string;
   fullGroup: string;
   version: string;
   plural: string;
@@ -46,10 +53,11 @@ export function kindNames(project: Pick<ProjectConfig, 'multigroup'>, resource: 
     kind: resource.kind,
     lower,
     variable: variableName(resource.kind),
+    ...handleNames(resource.kind),
     fullGroup: fullGroup(resource),
     version: resource.version,
     plural: resource.plural,
-    namespaced: resource.api?.namespaced ?? true,
+    namespaced: resource.api?.namespaced ?? resource.extra.namespaced !== false,
     apiDir,
     typesFile,
     groupVersionFile: `${apiDir}/groupversion_info.ts`,
@@ -72,6 +80,23 @@ function importPath(from: string, to: string): string {
   const path = posix.relative(posix.dirname(from), to).replace(/\.ts$/, '.js');
   return path.startsWith('.') ? path : `./${path}`;
 }
+
+function handleNames(kind: string): { handle: string; handleImport: string } {
+  if (!shadowing.has(kind)) return { handle: kind, handleImport: kind };
+  return { handle: `${kind}Kind`, handleImport: `${kind} as ${kind}Kind` };
+}
+
+/**
+ * Names the generated controller and its test use besides the kind: their imports, and the
+ * globals they rely on (`Promise` for async functions, `URL`), which an import of the same
+ * name would hide, and the standard globals a user might pick for a kind.
+ */
+const shadowing = new Set([
+  ...['controller', 'setCondition', 'Manager', 'ReconcileContext', 'Request', 'Result', 'createManager'],
+  ...['installCRDs', 'startControlPlane', 'ControlPlane', 'fileURLToPath', 'afterAll', 'beforeAll', 'describe', 'expect', 'it'],
+  ...['Promise', 'URL', 'Error', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'Date', 'JSON', 'Math', 'Map', 'Set'],
+  ...['Record', 'Partial', 'Readonly', 'Required', 'Pick', 'Omit'],
+]);
 
 /**
  * `DemoVolume` → `demoVolume`, `URLMap` → `urlMap`; never a reserved word nor a name the

@@ -2,13 +2,11 @@ import type { InitScaffold } from './init.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-/** What the deploy, install and installer scripts run: plain Node.js and kubectl, no opgen. */
-export const deployScript = 'scripts/deploy.mjs';
-
 /**
  * The project's package.json. Its scripts stand in for kubebuilder's Makefile targets;
- * none is named `install`, which npm would run on every `npm install`. Those that talk to
- * a cluster run {@link deployScript}, so deploying needs only Node.js and kubectl.
+ * none is named `install`, which npm would run on every `npm install`. Those that deploy run
+ * the opgen commands (opgen is a dev dependency), so a fix to deploying reaches every
+ * project with the next opgen, not only those scaffolded after it.
  */
 export function packageJson(scaffold: InitScaffold): string {
   const { project } = scaffold;
@@ -25,12 +23,14 @@ export function packageJson(scaffold: InitScaffold): string {
       build: 'tsc -p tsconfig.build.json',
       start: 'npm run build && node dist/main.js',
       test: 'opgen manifests && vitest run',
+      'test:e2e': 'opgen manifests && vitest run --config vitest.e2e.config.ts',
+      lint: 'eslint .',
       manifests: 'opgen manifests',
-      'crds:install': `node ${deployScript} crds:install`,
-      'crds:uninstall': `node ${deployScript} crds:uninstall`,
-      deploy: `node ${deployScript} deploy`,
-      undeploy: `node ${deployScript} undeploy`,
-      'build-installer': `node ${deployScript} build-installer`,
+      'crds:install': 'opgen install',
+      'crds:uninstall': 'opgen uninstall',
+      deploy: 'opgen deploy',
+      undeploy: 'opgen undeploy',
+      'build-installer': 'opgen build-installer',
       'docker:build': 'docker build -t ${IMG:-controller:latest} .',
     },
     dependencies: { '@opgen/runtime': scaffold.runtimeSpec },

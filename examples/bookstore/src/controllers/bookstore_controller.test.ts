@@ -23,7 +23,7 @@ import { setupBookStoreController } from './bookstore_controller.js';
 
 // A real API server and etcd with the project's CRDs (`npm run manifests` writes them to
 // config/crd/bases), and a manager running this controller. Without kube-controller-manager
-// no claims are made for the StatefulSet: test/e2e.test.ts covers volume expansion.
+// no claims are made for the StatefulSet: test/e2e/operator.test.ts covers volume expansion.
 let controlPlane: ControlPlane | undefined;
 let mgr: Manager | undefined;
 let running: Promise<void> | undefined;

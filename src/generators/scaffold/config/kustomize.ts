@@ -47,3 +47,23 @@ export function addResources(text: string, entries: readonly string[], file: str
   resources.flow = false;
   return doc.toString({ lineWidth: 0, indentSeq: true });
 }
+
+/**
+ * Takes each of `entries` out of the `resources` list of a kustomization.yaml, keeping
+ * everything else in the file; the inverse of {@link addResources}.
+ */
+export function removeResources(text: string, entries: readonly string[], file: string): string {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { file, line, column: col });
+  }
+  const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;
+  if (!isSeq(resources)) return text;
+  const before = resources.items.length;
+  resources.items = resources.items.filter((item) => !(isScalar(item) && entries.includes(String(item.value))));
+  if (resources.items.length === before) return text;
+  return doc.toString({ lineWidth: 0, indentSeq: true });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { EventHandler } from '../../src/cache/index.js';
+import { createReflector } from '../../src/cache/reflector.js';
+import { createStore } from '../../src/cache/store.js';
+import type { KubeObject } from '../../src/object.js';
+import { recordEvents } from './support.js';
+
+type Obj = KubeObject & { data?: Record<string, string> };
+const obj = (name: string, rv: string, data: Record<string, string> = {}): Obj => ({ metadata: { name, namespace: 'ns', resourceVersion: rv }, data });
+
+function reflectorWithRecorder() {
+  const store = createStore<Obj>();
+  const { handler, events } = recordEvents<Obj>((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`);
+  const handlers: EventHandler<Obj>[] = [handler];
+  const reflector = createReflector<Obj>(
+    store,
+    (o) => ({ ...o, data: { kept: o.data?.kept ?? '' } }),
+    (deliver) => handlers.forEach(deliver),
+  );
+  return { store, events, reflector };
+}
+
+describe('reflector (watcher output → store → handlers)', () => {
+  it('stores prepared objects and emits each change once, in watch order', () => {
+    const { store, events, reflector } = reflectorWithRecorder();
+    reflector.apply({ type: 'listed', items: [obj('a', '1', { kept: 'x', dropped: 'y' }), obj('b', '1')], resourceVersion: '1' });
+    reflector.apply({ type: 'event', event: { type: 'MODIFIED', object: obj('a', '2') } });
+    reflector.apply({ type: 'event', event: { type: 'MODIFIED', object: obj('a', '2') } });
+    reflector.apply({ type: 'event', event: { type: 'BOOKMARK', object: { metadata: { resourceVersion: '3' } } } });
+    reflector.apply({ type: 'event', event: { type: 'DELETED', object: obj('b', '4') } });
+    reflector.apply({ type: 'event', event: { type: 'DELETED', object: obj('gone', '5') } });
+    expect(events).toEqual(['add a@1', 'add b@1', 'update a@1 -> a@2', 'delete b@4']);
+    expect(store.get('ns/a')?.data).toEqual({ kept: '' });
+    expect(store.size).toBe(1);
+  });
+
+  it('a relist replaces the content and emits only the difference, deletions included', () => {
+    const { store, events, reflector } = reflectorWithRecorder();
+    reflector.apply({ type: 'listed', items: [obj('same', '1'), obj('changed', '1'), obj('vanished', '1')], resourceVersion: '1' });
+    const same = store.get('ns/same');
+    events.length = 0;
+    const diff = reflector.apply({ type: 'listed', items: [obj('same', '1'), obj('changed', '7'), obj('new', '8')], resourceVersion: '9' });
+    expect(events.sort()).toEqual(['add new@8', 'delete vanished@1', 'update changed@1 -> changed@7']);
+    expect(diff).toMatchObject({ unchanged: 1 });
+    expect(store.get('ns/same')).toBe(same);
+    expect([...store.keys()].sort()).toEqual(['ns/changed', 'ns/new', 'ns/same']);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * What `opgen --help` lists for each top-level command, so that listing them loads none of
+ * their modules (`opgen manifests` alone pulls in TypeScript). test/cli-startup.test.ts checks
+ * every entry against the command it summarises.
+ */
+export interface CommandSummary {
+  readonly name: string;
+  /** The command as the help's "Commands:" list shows it, e.g. `init [options]`. */
+  readonly term: string;
+  readonly description: string;
+}
+
+export const commandSummaries: readonly CommandSummary[] = [
+  { name: 'init', term: 'init [options]', description: 'scaffold a new operator project in the current directory' },
+  { name: 'create', term: 'create', description: 'add an API (kind) and its controller to the project' },
+  {
+    name: 'manifests',
+    term: 'manifests [options]',
+    description: 'generate CRDs, RBAC roles, webhook configurations and samples from src/api and the markers under src/',
+  },
+  {
+    name: 'edit',
+    term: 'edit [options]',
+    description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/",
+  },
+  { name: 'delete', term: 'delete', description: 'remove an API (kind) that opgen create api added' },
+  { name: 'install', term: 'install [options]', description: 'apply the CRDs of config/crd to the cluster (server-side, so large CRDs fit)' },
+  { name: 'uninstall', term: 'uninstall [options]', description: 'delete the CRDs of config/crd from the cluster, and with them every object of their kinds' },
+  { name: 'deploy', term: 'deploy [options]', description: "apply config/default (CRDs, RBAC, the manager) to the cluster with the manager's image set" },
+  { name: 'undeploy', term: 'undeploy [options]', description: 'delete every object of config/default from the cluster, the CRDs and their objects first' },
+  {
+    name: 'build-installer',
+    term: 'build-installer [options]',
+    description: "write config/default with the manager's image set to dist/install.yaml, one file that installs the operator",
+  },
+  { name: 'version', term: 'version', description: 'print the opgen version' },
+];

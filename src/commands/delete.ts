@@ -1,0 +1,115 @@
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { UserError } from '../errors.js';
+import { projectWidePaths } from '../generators/scaffold/api-updates.js';
+import { deleteApiPlan } from '../generators/scaffold/delete-api.js';
+import { boilerplatePath } from '../generators/scaffold/init.js';
+import { kindNames } from '../generators/scaffold/names.js';
+import { loadProject } from '../project/load.js';
+import { fullGroup, projectFileName } from '../project/model.js';
+import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+
+interface DeleteApiOptions {
+  group: string;
+  version: string;
+  kind: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+const examples = `
+Examples:
+  # Remove the DemoVolume kind of storage.<domain>/v1: types, controller, sample, roles, CRD
+  $ opgen delete api --group storage --version v1 --kind DemoVolume
+
+  # Remove one version of a kind that has several: its CRD keeps the others
+  $ opgen delete api --group storage --version v2beta1 --kind DemoVolume
+
+  # Remove the files you changed too
+  $ opgen delete api --group storage --version v1 --kind DemoVolume --force`;
+
+/** `opgen delete`: the inverse of `opgen create`. */
+export function deleteCommand(): Command {
+  return new Command('delete')
+    .description('remove an API (kind) that opgen create api added')
+    .addHelpText('after', '\nExample:\n  $ opgen delete api --group storage --version v1 --kind DemoVolume')
+    .addCommand(
+      new Command('api')
+        .description('remove what create api and manifests generated for a kind: types, controller and its registration, sample, roles, CRD, kustomize entries, PROJECT record')
+        .requiredOption('--group <group>', 'API group without the domain, as given to create api')
+        .requiredOption('--version <version>', 'API version, e.g. v1')
+        .requiredOption('--kind <kind>', 'kind, e.g. DemoVolume')
+        .option('--force', 'also delete the files you changed since opgen wrote them')
+        .option('--dry-run', 'print what would be deleted and changed; change nothing')
+        .addHelpText('after', examples)
+        .action(async (options: DeleteApiOptions) => {
+          await runDeleteApi(process.cwd(), options);
+        }),
+    );
+}
+
+/** Removes a kind version from the project at `root`; see {@link deleteCommand}. */
+export async function runDeleteApi(root: string, options: DeleteApiOptions): Promise<void> {
+  const dir = resolve(root);
+  const project = await loadProject(dir, 'opgen delete api');
+  const resource = project.resources.find((r) => r.group === options.group && r.version === options.version && r.kind === options.kind);
+  if (!resource) {
+    const known = project.resources.map((r) => `--group ${r.group} --version ${r.version} --kind ${r.kind}`);
+    throw new UserError(
+      `no kind ${options.kind} in group ${options.group}, version ${options.version}; nothing was deleted`,
+      { file: projectFileName },
+      known.length ? `PROJECT records: ${known.join('; ')}` : 'PROJECT records no kinds',
+    );
+  }
+  const names = kindNames(project, resource);
+  const paths = [
+    names.typesFile,
+    names.groupVersionFile,
+    names.sampleFile,
+    names.controllerFile,
+    names.controllerTestFile,
+    `config/crd/${names.crdEntry}`,
+    ...['admin', 'editor', 'viewer'].map((suffix) => `config/rbac/${names.roleFileStem}_${suffix}_role.yaml`),
+    ...Object.values(projectWidePaths),
+    ...(resource.extra.external === true && resource.path?.startsWith('src/') ? [resource.path] : []),
+  ];
+  const disk = new Map(await Promise.all(paths.map(async (path) => [path, await readIfExists(join(dir, path))] as const)));
+  const plan = deleteApiPlan(project, resource, disk, {
+    boilerplate: (await readIfExists(join(dir, boilerplatePath))) ?? '',
+    force: options.force ?? false,
+  });
+
+  const changes = await planChanges(dir, plan.updates);
+  const dryRun = options.dryRun ?? false;
+  if (!dryRun) {
+    await applyChanges(dir, changes);
+    for (const path of plan.deletes) await rm(join(dir, path), { force: true });
+    await removeEmptyFolders(dir, plan.deletes);
+  }
+  const lines = [...plan.deletes.map((path) => `DELETE ${path}`), formatPlan(changes, { dryRun })].filter(Boolean);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  for (const path of plan.kept) process.stdout.write(`  kept ${path}: you changed it since opgen wrote it; delete it yourself, or pass --force\n`);
+  if (plan.kept.includes(names.typesFile)) {
+    process.stdout.write(`  (while ${names.typesFile} is there, opgen manifests still writes a CRD for ${resource.kind})\n`);
+  }
+  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring config/rbac/role.yaml up to date without ${resource.kind} (${fullGroup(resource) || 'core'}).\n`);
+}
+
+/** The folders the deleted files leave empty (src/api/v1, src/controllers/<group>), up to the project root. */
+async function removeEmptyFolders(root: string, deleted: readonly string[]): Promise<void> {
+  const folders = new Set(deleted.flatMap((path) => path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+    const entries = await readdir(join(root, folder)).catch(() => undefined);
+    if (entries?.length === 0) await rmdir(join(root, folder));
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import type { GeneratedFile } from '../../writer/index.js';
+import { yamlFile } from './yaml-file.js';
+
+const checkout = { name: 'Clone the code', uses: 'actions/checkout@v4' };
+const node = { name: 'Set up Node.js', uses: 'actions/setup-node@v4', with: { 'node-version': 20, cache: 'npm' } };
+const install = { name: 'Install the dependencies', run: 'npm ci' };
+const on = { push: null, pull_request: null };
+
+/**
+ * The control plane the tests start (etcd, kube-apiserver): built from Go modules on the
+ * first run, then restored from the Actions cache (`~/.cache/opgen`), keyed on the lock file
+ * so a new @opgen/runtime (a new Kubernetes version) builds afresh.
+ */
+const controlPlane = [
+  { name: 'Set up Go (builds the test control plane when the cache is empty)', uses: 'actions/setup-go@v5', with: { 'go-version': 'stable', cache: false } },
+  {
+    name: 'Cache the test control plane',
+    uses: 'actions/cache@v4',
+    with: {
+      path: '~/.cache/opgen',
+      key: "opgen-controlplane-${{ runner.os }}-${{ hashFiles('package-lock.json') }}",
+      'restore-keys': 'opgen-controlplane-${{ runner.os }}-',
+    },
+  },
+];
+
+/** kubebuilder's .github/workflows (lint, test, test-e2e), for an npm project. */
+export function workflowFiles(): GeneratedFile[] {
+  const workflow = (path: string, comment: string, name: string, steps: unknown[]): GeneratedFile => ({
+    path: `.github/workflows/${path}`,
+    ownership: 'user',
+    content: yamlFile([comment], { name, on, jobs: { [path.replace(/\.yml$/, '')]: { name: 'Run on Ubuntu', 'runs-on': 'ubuntu-latest', steps } } }),
+  });
+  return [
+    workflow('lint.yml', 'ESLint, the compiler, and the generated manifests up to date with the code.', 'Lint', [
+      checkout,
+      node,
+      install,
+      { name: 'Run ESLint', run: 'npm run lint' },
+      { name: 'Type-check', run: 'npx tsc --noEmit' },
+      { name: 'Check that the manifests are up to date (else run npm run manifests and commit)', run: 'npx opgen manifests --check' },
+    ]),
+    workflow('test.yml', 'The controllers\' tests, against a real API server and etcd.', 'Tests', [
+      checkout,
+      node,
+      ...controlPlane,
+      install,
+      { name: 'Run the tests', run: 'npm test' },
+    ]),
+    workflow('test-e2e.yml', 'The operator built and run as a process against a real API server, with the RBAC of config/.', 'E2E Tests', [
+      checkout,
+      node,
+      ...controlPlane,
+      install,
+      { name: 'Run the end-to-end tests', run: 'npm run test:e2e' },
+    ]),
+  ];
+}

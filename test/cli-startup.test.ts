@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { program } from '../src/cli.js';
+import { commandSummaries } from '../src/command-summaries.js';
+import { opgen } from './scaffold/run.js';
+
+// `opgen --help` lists every command from src/command-summaries.ts and `opgen version` runs
+// alone, so neither loads the other commands nor TypeScript. Needs `npm run build` first.
+
+const bin = fileURLToPath(new URL('../bin/opgen.js', import.meta.url));
+const run = promisify(execFile);
+let scratch: string;
+
+beforeAll(() => {
+  if (!existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) throw new Error('run npm run build first');
+  scratch = mkdtempSync(join(tmpdir(), 'opgen-startup-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * Every file the built CLI loads for `args`: ES modules through a loader hook, CommonJS
+ * through Module._load (TypeScript and ts-morph are required, not imported).
+ */
+async function loadedFiles(...args: string[]): Promise<string[]> {
+  const log = join(scratch, `loaded-${args.join('-')}.txt`);
+  const hooks = join(scratch, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\n` +
+      `export async function load(url, context, next) { appendFileSync(process.env.LOADED_LOG, url + '\\n'); return next(url, context); }\n`,
+  );
+  const preload = join(scratch, 'preload.mjs');
+  writeFileSync(
+    preload,
+    `import { register, default as Module } from 'node:module';\nimport { appendFileSync } from 'node:fs';\n` +
+      `register(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+      `const load = Module._load;\n` +
+      `Module._load = function (request, parent, isMain) { appendFileSync(process.env.LOADED_LOG, 'require:' + request + '\\n'); return load.apply(this, arguments); };\n`,
+  );
+  writeFileSync(log, '');
+  await run('node', ['--import', pathToFileURL(preload).href, bin, ...args], { env: { ...process.env, LOADED_LOG: log } });
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+describe('start-up', () => {
+  it('summarises every command as the command itself describes it', async () => {
+    const cli = await program();
+    const help = cli.createHelp();
+    const actual = cli.commands.map((c) => ({ name: c.name(), term: help.subcommandTerm(c), description: c.description() }));
+    expect(commandSummaries).toEqual(actual);
+  });
+
+  it('prints the same --help as with every command loaded', async () => {
+    const full = (await program()).helpInformation();
+    const { code, stdout } = await opgen(process.cwd(), '--help');
+    expect(code).toBe(0);
+    expect(stdout).toBe(full);
+  });
+
+  it('shows the full help of one command through opgen help <command>', async () => {
+    const { stdout } = await opgen(process.cwd(), 'help', 'manifests');
+    expect(stdout).toContain('--max-desc-len');
+  });
+
+  it.each([['--help'], ['version']])('opgen %s loads no command it does not run and no TypeScript', async (arg) => {
+    const loaded = await loadedFiles(arg);
+    expect(loaded.some((f) => f.endsWith('/dist/cli.js'))).toBe(true); // the hook saw the CLI load
+    const commands = loaded.filter((f) => /\/dist\/commands\//.test(f));
+    expect(commands).toEqual(arg === 'version' ? [expect.stringMatching(/\/dist\/commands\/version\.js$/)] : []);
+    expect(loaded.filter((f) => /typescript|ts-morph|handlebars|\/dist\/ts-morph\.js/.test(f))).toEqual([]);
+  });
+
+  it('opgen manifests --help does load its command', async () => {
+    const loaded = await loadedFiles('manifests', '--help');
+    expect(loaded.some((f) => f.endsWith('/dist/commands/manifests.js'))).toBe(true);
+  });
+});
