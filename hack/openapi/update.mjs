@@ -1,6 +1,7 @@
 // Regenerates src/data/kubernetes-openapi.json: the OpenAPI v3 schemas of every built-in
-// type of the pinned Kubernetes release, read from a real kube-apiserver. `opgen manifests`
-// inlines them where an API type embeds a built-in type (e.g. V1PodTemplateSpec).
+// type of the pinned Kubernetes release, read from a real kube-apiserver. They are the source
+// hack/api-types/generate.mjs declares the runtime's Kubernetes types from; the CRD schemas
+// `opgen manifests` writes for those types come from src/data/builtins.json (hack/builtins).
 //
 //   npx tsc -b runtime && node hack/openapi/update.mjs           rewrite the file
 //   npx tsc -b runtime && node hack/openapi/update.mjs --check   exit 1 if it is stale

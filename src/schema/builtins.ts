@@ -8,10 +8,9 @@ const memo = new Map<string, JSONSchemaProps>();
  * The CRD schema of a Kubernetes built-in type, for API fields typed with a
  * `@kubernetes/client-node` model (`V1PodTemplateSpec`, `V1ResourceRequirements`,
  * `V1Condition`, `RbacV1Subject`, …) or named by OpenAPI definition
- * (`io.k8s.api.core.v1.PodTemplateSpec`): the official OpenAPI schema of the Kubernetes
- * version opgen pins, fully inlined and structural. Quantities and int-or-strings take the
- * form controller-gen writes, `Time` is a date-time string, `RawExtension` an object that
- * preserves unknown fields, and an embedded ObjectMeta keeps `name`, `namespace`,
+ * (`io.k8s.api.core.v1.PodTemplateSpec`): exactly the schema controller-gen v0.21 writes for
+ * the same Go type of the `k8s.io/api` version opgen pins (src/data/builtins.json), fully
+ * inlined and structural, except that an embedded ObjectMeta keeps `name`, `namespace`,
  * `labels`, `annotations` and `finalizers`.
  *
  * @returns a fresh copy the caller may change, or `undefined` for an unknown (or

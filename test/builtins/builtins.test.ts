@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinSchema } from '../../src/schema/builtins.js';
-import { openApiSchemas } from '../../src/schema/builtins/data.js';
+import { readFileSync } from 'node:fs';
+import { builtinData, builtinDefinitionNames } from '../../src/schema/builtins/data.js';
 import { quantityPattern } from '../../src/schema/builtins/known.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
@@ -34,9 +35,36 @@ describe('builtinSchema', () => {
     const container = containers.items as JSONSchemaProps;
     expect(container.required).toEqual(['name']);
     expect(container.properties?.image).toMatchObject({ type: 'string' });
-    expect(container.properties?.ports?.items?.properties?.protocol).toMatchObject({ default: 'TCP', enum: ['SCTP', 'TCP', 'UDP'] });
+    // controller-gen writes the `+default` marker of k8s.io/api, not the enum its `+enum` documents.
+    expect(container.properties?.ports?.items?.properties?.protocol).toMatchObject({ default: 'TCP', type: 'string' });
+    expect(container.properties?.ports?.items?.properties?.protocol).not.toHaveProperty('enum');
     expect(container.properties?.resources?.properties?.limits?.additionalProperties).toEqual({ ...intOrString, pattern: quantityPattern });
     expect(JSON.stringify(template)).not.toMatch(/"\$ref"|"allOf"|x-kubernetes-group-version-kind|x-kubernetes-patch|x-kubernetes-unions/);
+  });
+
+  it('is no stricter than the Pod API: no enum lists and no "Possible enum values" text', () => {
+    const template = JSON.stringify(get('V1PodTemplateSpec'));
+    expect(template).not.toContain('"enum"');
+    expect(template).not.toContain('Possible enum values');
+    const spec = get('V1PodTemplateSpec').properties?.spec as JSONSchemaProps;
+    expect(spec.properties?.restartPolicy).not.toHaveProperty('default');
+    expect(spec.properties?.dnsPolicy).not.toHaveProperty('default');
+  });
+
+  it('marks the atomic structs controller-gen marks: envFrom references and volume sources', () => {
+    const spec = get('V1PodTemplateSpec').properties?.spec as JSONSchemaProps;
+    const envFrom = spec.properties?.containers?.items?.properties?.envFrom?.items as JSONSchemaProps;
+    expect(envFrom.properties?.configMapRef).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
+    expect(envFrom.properties?.secretRef).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
+    const volume = spec.properties?.volumes?.items as JSONSchemaProps;
+    expect(volume.properties?.configMap).toMatchObject({ 'x-kubernetes-map-type': 'atomic' });
+  });
+
+  it('keeps the line breaks of Go doc comments in descriptions', () => {
+    const containers = get('V1PodSpec').properties?.containers as JSONSchemaProps;
+    expect(containers.description).toBe(
+      'List of containers belonging to the pod.\nContainers cannot currently be added or removed.\nThere must be at least one container in a Pod.\nCannot be updated.',
+    );
   });
 
   it('keeps name, namespace, labels, annotations and finalizers of an embedded ObjectMeta', () => {
@@ -67,7 +95,7 @@ describe('builtinSchema', () => {
     expect(condition.properties?.type).toMatchObject({ maxLength: 316 });
   });
 
-  it('drops Go zero-value defaults that a CRD would apply, keeps declared ones', () => {
+  it('writes only the defaults the Go types declare with markers', () => {
     const template = get('V1PodTemplateSpec');
     expect(template.properties?.spec).not.toHaveProperty('default');
     expect(template.properties?.metadata).not.toHaveProperty('default');
@@ -77,15 +105,15 @@ describe('builtinSchema', () => {
     expect(get('V1LocalObjectReference').properties?.name).toMatchObject({ default: '' });
   });
 
-  it('makes a map list whose key is neither required nor defaulted atomic', () => {
+  it('makes a map list whose key is neither required nor defaulted atomic (the API server refuses it)', () => {
     expect(get('V1ServiceAccount').properties?.secrets).toMatchObject({ type: 'array', 'x-kubernetes-list-type': 'atomic' });
     expect(get('V1ServiceAccount').properties?.secrets).not.toHaveProperty('x-kubernetes-list-map-keys');
   });
 
-  it('turns a type that contains itself into an object preserving unknown fields where it recurs', () => {
-    const props = get('V1JSONSchemaProps');
-    expect(props.properties?.properties?.additionalProperties).toMatchObject({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
-    expect(props.properties?.default).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true });
+  it('knows no type controller-gen cannot generate (JSONSchemaProps has floats and untagged fields)', () => {
+    expect(builtinSchema('V1JSONSchemaProps')).toBeUndefined();
+    expect(builtinSchema('V1CustomResourceDefinition')).toBeUndefined();
+    expect(get('V1CustomResourceDefinitionNames').required).toEqual(['kind', 'plural']);
   });
 
   it('resolves client-node model names, group-qualified names and definition names', () => {
@@ -100,6 +128,12 @@ describe('builtinSchema', () => {
     expect(builtinSchema('V1NoSuchThing')).toBeUndefined();
     expect(builtinSchema('V1Subject')).toBeUndefined();
     expect(builtinSchema('V1Event')).toBeUndefined();
+  });
+
+  it('holds the types of the Kubernetes release the control plane pins, generated by controller-tools v0.21', () => {
+    const versions = readFileSync(new URL('../../runtime/controlplane/versions.env', import.meta.url), 'utf8');
+    expect(builtinData().kubernetesVersion).toBe(/^KUBERNETES_VERSION=(\S+)$/m.exec(versions)?.[1]);
+    expect(builtinData().controllerTools).toMatch(/^v0\.21\./);
   });
 
   it('returns a fresh copy every time', () => {
@@ -119,12 +153,12 @@ describe('builtinSchema', () => {
 
   it('produces a structural schema with valid defaults for every built-in definition', () => {
     const problems: string[] = [];
-    for (const name of Object.keys(openApiSchemas())) {
+    for (const name of builtinDefinitionNames()) {
       // Built-ins are embedded as fields of a CRD's spec.
       const crd: JSONSchemaProps = { type: 'object', properties: { spec: get(name) } };
       for (const p of [...checkStructural(crd), ...checkDefaults(crd)]) problems.push(`${name}: ${p.path}: ${p.message}`);
     }
-    expect(Object.keys(openApiSchemas()).length).toBeGreaterThan(500);
+    expect(builtinDefinitionNames().length).toBeGreaterThan(700);
     expect(problems).toEqual([]);
   });
 });

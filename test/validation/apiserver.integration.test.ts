@@ -15,7 +15,7 @@ import { generateWebhooks } from '../../src/generators/webhook.js';
 import type { RbacMarker, WebhookRuleMarker } from '../../src/markers/types.js';
 import { pluralOf } from '../../src/names/plural.js';
 import { builtinSchema } from '../../src/schema/builtins.js';
-import { openApiSchemas } from '../../src/schema/builtins/data.js';
+import { builtinDefinitionNames } from '../../src/schema/builtins/data.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { checkCelRule } from '../../src/validation/cel.js';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
@@ -109,7 +109,7 @@ describe('the API server agrees with checkStructural and checkDefaults', () => {
 
 describe('the API server accepts what opgen produces', () => {
   it('accepts the schema of every built-in definition embedded in a CRD', async () => {
-    const names = Object.keys(openApiSchemas());
+    const names = builtinDefinitionNames();
     // Batches small enough for one request; descriptions do not change what is valid.
     const batches: Record<string, JSONSchemaProps>[] = [{}];
     let size = 0;

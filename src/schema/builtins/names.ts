@@ -1,4 +1,4 @@
-import { openApiSchemas } from './data.js';
+import { builtinData, builtinDefinitionNames } from './data.js';
 
 /** Where a definition lives: `io.k8s.api.apps.v1.Deployment` → group apps, version v1, kind Deployment. */
 const definitionPatterns: readonly RegExp[] = [
@@ -21,8 +21,8 @@ let index: Map<string, string> | undefined;
  * Versionless apimachinery types answer to their kind (`Quantity`, `IntOrString`).
  */
 export function definitionName(typeName: string): string | undefined {
-  if (typeName in openApiSchemas()) return typeName;
-  index ??= buildIndex(Object.keys(openApiSchemas()));
+  if (typeName in builtinData().types) return typeName;
+  index ??= buildIndex(builtinDefinitionNames());
   return index.get(typeName);
 }
 

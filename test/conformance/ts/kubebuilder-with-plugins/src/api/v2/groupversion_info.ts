@@ -1,0 +1,7 @@
+// TypeScript twin of kubebuilder's testdata/project-v4-with-plugins/api/v2/groupversion_info.go
+// (test/conformance/go/kubebuilder), translated by hand for the conformance suite.
+
+// Package v2 contains API Schema definitions for the example.com v2 API group.
+// +kubebuilder:object:generate=true
+// +groupName=example.com.testproject.org
+export const groupVersion = { group: 'example.com.testproject.org', version: 'v2' } as const;

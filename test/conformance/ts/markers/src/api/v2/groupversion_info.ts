@@ -1,0 +1,6 @@
+/**
+ * The TypeScript twin of test/conformance/go/markers/v2: every marker and type mapping of
+ * docs/api-types.md, run through `opgen manifests` by the conformance suite.
+ * +groupName=markers.conformance.opgen.dev
+ */
+export const groupVersion = { group: 'markers.conformance.opgen.dev', version: 'v2' } as const;
