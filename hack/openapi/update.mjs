@@ -1,4 +1,4 @@
-// Regenerates src/data/kubernetes-openapi.json: the OpenAPI v3 schemas of every built-in
+// Regenerates hack/openapi/kubernetes-openapi.json (beside this script, not shipped): the OpenAPI v3 schemas of every built-in
 // type of the pinned Kubernetes release, read from a real kube-apiserver. They are the source
 // hack/api-types/generate.mjs declares the runtime's Kubernetes types from; the CRD schemas
 // `opgen manifests` writes for those types come from src/data/builtins.json (hack/builtins).
@@ -10,7 +10,7 @@ import { get } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { KUBERNETES_VERSION, startControlPlane } from '../../runtime/dist/testing/index.js';
 
-const output = fileURLToPath(new URL('../../src/data/kubernetes-openapi.json', import.meta.url));
+const output = fileURLToPath(new URL('./kubernetes-openapi.json', import.meta.url));
 
 const controlPlane = await startControlPlane();
 try {
