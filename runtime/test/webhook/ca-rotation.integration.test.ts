@@ -57,7 +57,9 @@ describe('a CA rotation of the built-in certificates', () => {
       serveWebhooks(mgr, {
         host: '127.0.0.1',
         port,
-        certificate: { builtIn: { secret: SECRET, hosts: HOSTS, mutatingWebhookConfigurations: ['shelf-mutating'], refreshMs: 200, caOverlapMs: 2_000 } },
+        // The overlap starts with the replicas, before the test's first call: it must outlast a slow
+        // first create on a loaded machine so that calls land while both CAs are trusted.
+        certificate: { builtIn: { secret: SECRET, hosts: HOSTS, mutatingWebhookConfigurations: ['shelf-mutating'], refreshMs: 200, caOverlapMs: 15_000 } },
       });
       webhook(mgr).for(ShelfV2).default((shelf) => {
         shelf.spec.image ??= 'nginx:1.27';
@@ -101,7 +103,7 @@ describe('a CA rotation of the built-in certificates', () => {
     await eventually('every replica serving a leaf of the new CA', async () => {
       for (const r of replicas) if (!(await servedCertificate(r.port)).verify(newCa.publicKey)) return false;
       return true;
-    }, 30_000);
+    }, 45_000);
     const secret = await client.get(kinds.Secret, SECRET.name, SECRET.namespace);
     expect(pemOf(secret?.data, 'ca.crt')).toBe(next);
     expect(pemOf(secret?.data, 'ca-previous.crt')).toBe(ageingCa.certPem);
