@@ -6,13 +6,12 @@
 // Needs `npm run build` first (it runs the built CLI, as a user would) and Go for controller-gen.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeSyntheticApi } from './synthetic-api.mjs';
 import { watchSaves } from './watch.mjs';
 
-const controllerToolsVersion = 'v0.21.0';
 // k8s.io/api and k8s.io/apimachinery of the Kubernetes version opgen pins (controller-tools v0.21 builds on 0.36).
 const kubernetesModulesVersion = 'v0.36.3';
 
@@ -22,15 +21,9 @@ const { values } = parseArgs({
 const repo = new URL('../../', import.meta.url).pathname;
 const runs = Number(values.runs);
 
+/** controller-gen of the version opgen's built-in data and conformance suite pin, built once into the shared cache. */
 function controllerGen() {
-  const env = process.env;
-  const cache = env.OPGEN_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'opgen');
-  const bin = join(cache, 'bench', controllerToolsVersion);
-  execFileSync('go', ['install', `sigs.k8s.io/controller-tools/cmd/controller-gen@${controllerToolsVersion}`], {
-    env: { ...process.env, GOBIN: bin, GOFLAGS: '-mod=mod' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return join(bin, 'controller-gen');
+  return execFileSync('bash', [join(repo, 'hack/controller-gen/build.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 }
 
 /** Wall time in seconds of one fresh process. */
@@ -51,7 +44,8 @@ function median(samples) {
 }
 
 const gen = controllerGen();
-console.log(`controller-gen ${controllerToolsVersion}, opgen from ${repo}, ${values.fields} fields per kind${values.builtins ? ' + pod template + resources' : ''}, median of ${runs} runs, load average ${loadavg()[0].toFixed(2)}`);
+const genVersion = execFileSync(gen, ['--version'], { encoding: 'utf8' }).trim().replace(/^Version: /, '');
+console.log(`controller-gen ${genVersion}, opgen from ${repo}, ${values.fields} fields per kind${values.builtins ? ' + pod template + resources' : ''}, median of ${runs} runs, load average ${loadavg()[0].toFixed(2)}`);
 // opgen keeps V8's compiled TypeScript between runs (src/compile-cache.ts): the first run after
 // an install fills that cache, later runs read it. Both are fresh processes, as in CI.
 const helpRuns = 20;

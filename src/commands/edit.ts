@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { isMap, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
 import { UserError } from '../errors.js';
+import { kubectl, kubectlError } from '../kubectl.js';
 import { parseBool } from './bool-flag.js';
 import { layoutEdit } from './edit-layout.js';
 import { chartDir, helmChartFiles, type Manifest } from '../generators/helm/index.js';
@@ -113,10 +114,10 @@ function withPlugins(project: ProjectConfig, names: readonly PluginName[]): Proj
 
 /** The chart's files, from what kustomize builds out of config/. */
 async function helmFiles(root: string, project: ProjectConfig, force: boolean): Promise<{ files: GeneratedFile[]; namespace: string }> {
-  const manifests = await kustomize(root, 'config/default');
+  const manifests = kustomize(root, 'config/default');
   const optional: Manifest[] = [];
   for (const extra of ['config/prometheus', 'config/network-policy']) {
-    if (existsSync(join(root, extra, 'kustomization.yaml'))) optional.push(...(await kustomize(root, extra)));
+    if (existsSync(join(root, extra, 'kustomization.yaml'))) optional.push(...kustomize(root, extra));
   }
   const kustomization = await defaultKustomization(root);
   const namespace = kustomization.namespace ?? `${project.projectName}-system`;
@@ -136,22 +137,13 @@ async function helmFiles(root: string, project: ProjectConfig, force: boolean): 
 }
 
 /** `kubectl kustomize <dir>` (kubectl's built-in kustomize), as parsed objects. */
-async function kustomize(root: string, dir: string): Promise<Manifest[]> {
-  // Loaded here: only this command and init run processes.
-  const { execa } = await import('execa');
-  const result = await execa('kubectl', ['kustomize', dir], { cwd: root, reject: false });
-  if ((result as { code?: string }).code === 'ENOENT') {
-    throw new UserError(
-      `kubectl not found: opgen edit --plugins helm builds ${dir} with \`kubectl kustomize\``,
-      undefined,
-      'install kubectl (it has kustomize built in) and put it on PATH',
-    );
-  }
-  if (result.exitCode !== 0) {
-    throw new UserError(`kubectl kustomize ${dir} failed: ${kubectlError(String(result.stderr))}`, { file: `${dir}/kustomization.yaml` });
+function kustomize(root: string, dir: string): Manifest[] {
+  const result = kubectl(['kustomize', dir], { cwd: root, purpose: `opgen edit --plugins helm builds ${dir} with \`kubectl kustomize\`` });
+  if (!result.ok) {
+    throw new UserError(`kubectl kustomize ${dir} failed: ${kubectlError(result.stderr)}`, { file: `${dir}/kustomization.yaml` });
   }
   const objects: Manifest[] = [];
-  for (const doc of parseAllDocuments(String(result.stdout))) {
+  for (const doc of parseAllDocuments(result.stdout)) {
     if (doc.errors[0]) throw new UserError(`kubectl kustomize ${dir} printed YAML that does not parse: ${doc.errors[0].message.split('\n')[0]}`);
     const object = doc.toJS() as unknown;
     if (object === null) continue;
@@ -162,14 +154,6 @@ async function kustomize(root: string, dir: string): Promise<Manifest[]> {
     objects.push(object as Manifest);
   }
   return objects;
-}
-
-/** kubectl's error without its log prefix: `E1121 ... run.go:72] "command failed" err="..."` → the err text. */
-function kubectlError(stderr: string): string {
-  const quoted = /err="((?:[^"\\]|\\.)*)"/.exec(stderr)?.[1];
-  if (quoted !== undefined) return JSON.parse(`"${quoted}"`) as string;
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  return (lines.at(-1) ?? 'no error message').replace(/^error: /, '');
 }
 
 /** config/default's namespace and namePrefix, which the chart replaces with the release's. */

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js';
 import type { Cluster } from './cluster.js';
-import { kubectl } from './kubectl.js';
+import { kubectl } from '../kubectl.js';
 
 /**
  * Server-side apply of everything in one kubectl call, as `fieldManager`: no last-applied

@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { firstLine, kubectl } from './kubectl.js';
+import { firstLine, kubectl } from '../kubectl.js';
 
 /** How to pick the cluster, from the command's flags. */
 export interface ClusterOptions {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { UserError } from '../errors.js';
-import { firstLine, kubectl } from './kubectl.js';
+import { kubectl, kubectlError } from '../kubectl.js';
 
 /** The Deployment whose first container is the manager (config/manager/manager.yaml). */
 export const managerSelector = 'control-plane=controller-manager';
@@ -50,7 +50,7 @@ function kustomize(root: string, path: string, shown: string, allowEmpty: boolea
   if (!existsSync(join(root, shown))) throw new UserError(`${shown} does not exist in ${root}: run this in the project's root, or pass --dir <project>`);
   const result = kubectl(['kustomize', path]);
   if (!result.ok) {
-    const message = firstLine(result.stderr).replace(/^error: /, '');
+    const message = kubectlError(result.stderr);
     if (/containers\/0\/name failed/.test(message)) {
       throw new UserError(`the first container of the Deployment labelled ${managerSelector} must be the one named "manager", whose image is set`);
     }

@@ -1,3 +1,5 @@
+import { deepEqual } from '../helpers/merge-patch.js';
+
 /** One RFC 6902 operation; only the three a diff needs. */
 export type PatchOperation = { op: 'add' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
 
@@ -28,21 +30,11 @@ function diff(from: Json, to: Json, path: string, out: PatchOperation[]): void {
     }
     return;
   }
-  if (!equal(from, to)) out.push({ op: 'replace', path, value: to });
+  if (!deepEqual(from, to)) out.push({ op: 'replace', path, value: to });
 }
 
 function isObject(value: Json): value is { [key: string]: Json } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function equal(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => equal(item, b[i] as Json));
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a).filter((k) => a[k] !== undefined);
-    return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => k in b && equal(a[k] as Json, b[k] as Json));
-  }
-  return false;
 }
 
 // RFC 6901: `~` then `/` are escaped in a path segment.
