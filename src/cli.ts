@@ -20,6 +20,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   deploy: async () => (await import('./commands/deploy.js')).deployCommand(),
   undeploy: async () => (await import('./commands/deploy.js')).undeployCommand(),
   'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
+  bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
 };
 
 /**

@@ -33,5 +33,10 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'build-installer [options]',
     description: "write config/default with the manager's image set to dist/install.yaml, one file that installs the operator",
   },
+  {
+    name: 'bundle',
+    term: 'bundle [options] [command]',
+    description: 'write an OLM bundle (bundle/manifests with the ClusterServiceVersion, bundle/metadata, bundle.Dockerfile) from config/',
+  },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

@@ -1,0 +1,132 @@
+import { UserError, UserErrors } from '../errors.js';
+import type { GeneratedFile } from '../writer/index.js';
+import { toYaml } from '../yaml.js';
+import { baseCsvPath, initialBaseCsv, readBaseCsv } from './base-csv.js';
+import { buildCsv } from './csv.js';
+import { almExamples, type MissingSample } from './examples.js';
+import { manifestFileName, supportedKinds } from './files.js';
+import type { BundleInputs } from './inputs.js';
+import { foldInstall } from './install.js';
+import { annotationsFile, bundleDockerfile } from './metadata.js';
+import { describeObject, type KubeObject } from './objects.js';
+import { ownedEntries, type OwnedCrd } from './owned.js';
+import { foldWebhooks } from './webhooks.js';
+
+/** The flags of `opgen bundle`. */
+export interface BundleOptions {
+  version?: string;
+  channels?: string;
+  defaultChannel?: string;
+  packageName?: string;
+}
+
+/** The directory the bundle is written to, under the project root. */
+export const bundleDir = 'bundle';
+
+const semver = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * The files of an OLM registry+v1 bundle for the project: bundle/manifests (the CSV, the
+ * CRDs, and the objects OLM installs as they are), bundle/metadata/annotations.yaml,
+ * bundle.Dockerfile, and the base CSV when the project has none yet. Everything missing
+ * for the CSV (a kind's sample or description, the operator's description) is reported at
+ * once, and then nothing is written.
+ */
+export async function bundleFiles(root: string, inputs: BundleInputs, options: BundleOptions): Promise<GeneratedFile[]> {
+  const { project, packageJson, objects, samples } = inputs;
+  const version = options.version ?? packageJson.version ?? '0.0.1';
+  if (!semver.test(version)) throw new UserError(`version ${JSON.stringify(version)} is not a semantic version (such as 0.1.0)`);
+  const packageName = options.packageName ?? project.projectName;
+  if (!dnsLabel.test(packageName)) throw new UserError(`package name ${JSON.stringify(packageName)} must be lower-case letters, digits and dashes`);
+  const channels = (options.channels ?? 'alpha').split(',').map((c) => c.trim());
+  if (channels.some((c) => !c)) throw new UserError(`--channels ${JSON.stringify(options.channels)} has an empty channel name`);
+  if (options.defaultChannel && !channels.includes(options.defaultChannel)) {
+    throw new UserError(`--default-channel ${options.defaultChannel} is not one of the channels (${channels.join(', ')})`);
+  }
+
+  const basePath = baseCsvPath(project.projectName);
+  const existingBase = await readBaseCsv(root, basePath);
+  const base = existingBase ?? initialBaseCsv({ projectName: project.projectName, domain: project.domain, description: packageJson.description });
+
+  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition').sort(byName);
+  if (!crds.length) throw new UserError('config/default renders no CustomResourceDefinition: add an API (opgen create api) and run opgen manifests');
+  const install = foldInstall(objects);
+  const webhooks = foldWebhooks(objects, crds, install.deploymentName);
+  const missingSamples: MissingSample[] = [];
+  const examples = almExamples(samples, crds, missingSamples);
+  const csv = buildCsv(base, {
+    packageName,
+    version,
+    install: install.install,
+    owned: crds.flatMap(ownedEntries),
+    webhooks: webhooks.definitions,
+    almExamples: examples,
+  });
+  const owned = (csv.spec.customresourcedefinitions as { owned: OwnedCrd[] }).owned;
+  reportMissing(inputs, basePath, existingBase !== undefined, missingSamples, owned, csv.spec.description);
+
+  const rest = objects.filter((o) => o.kind !== 'CustomResourceDefinition' && o.kind !== 'Namespace' && !install.folded.has(o) && !webhooks.folded.has(o));
+  const unsupported = rest.filter((o) => !supportedKinds.has(o.kind));
+  if (unsupported.length) {
+    throw new UserErrors(
+      unsupported.map((o) => new UserError(`config/default renders ${describeObject(o)}, which an OLM registry+v1 bundle cannot carry: leave it out of config/default, or ship it another way`)),
+    );
+  }
+  const manifests = [...crds, ...rest.map(withoutNamespace)].map((o) => manifest(manifestFileName(o), o));
+  const meta = { packageName, channels, defaultChannel: options.defaultChannel };
+  const files: GeneratedFile[] = [
+    manifest(`${packageName}.clusterserviceversion.yaml`, csv),
+    ...manifests,
+    { path: `${bundleDir}/metadata/annotations.yaml`, content: toYaml([annotationsFile(meta)]), ownership: 'generated' },
+    { path: 'bundle.Dockerfile', content: bundleDockerfile(meta), ownership: 'generated' },
+  ];
+  if (!existingBase) files.push({ path: basePath, content: toYaml([base]), ownership: 'once' });
+  return files;
+}
+
+function manifest(name: string, object: unknown): GeneratedFile {
+  return { path: `${bundleDir}/manifests/${name}`, content: toYaml([object]), ownership: 'generated' };
+}
+
+/** OLM installs the objects into the namespace the operator is installed in. */
+function withoutNamespace(object: KubeObject): KubeObject {
+  const { namespace: _ignored, ...metadata } = object.metadata;
+  return { ...object, metadata };
+}
+
+function byName(a: KubeObject, b: KubeObject): number {
+  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+}
+
+function reportMissing(
+  inputs: BundleInputs,
+  basePath: string,
+  baseExists: boolean,
+  samples: readonly MissingSample[],
+  owned: readonly OwnedCrd[],
+  description: unknown,
+): void {
+  const problems: UserError[] = [];
+  for (const s of samples) {
+    problems.push(new UserError(`no sample of ${s.kind} (${s.apiVersion}) for the CSV's alm-examples`, { file: 'config/samples/kustomization.yaml' }, 'add one to config/samples and list it there'));
+  }
+  for (const entry of owned.filter((e) => !e.description)) {
+    const resource = inputs.project.resources.find((r) => r.kind === entry.kind && r.version === entry.version);
+    problems.push(
+      new UserError(
+        `${entry.kind} (${entry.version}) has no description for the CSV`,
+        resource?.path ? { file: resource.path } : undefined,
+        `write a doc comment above class ${entry.kind} and run opgen manifests, or set it under spec.customresourcedefinitions.owned in ${basePath}`,
+      ),
+    );
+  }
+  if (typeof description !== 'string' || !description.trim()) {
+    problems.push(
+      baseExists
+        ? new UserError('spec.description is empty: say what the operator does', { file: basePath })
+        : new UserError('the operator has no description for the CSV', { file: 'package.json' }, `set "description" in package.json, or write ${basePath}`),
+    );
+  }
+  if (problems.length) throw new UserErrors(problems);
+}
