@@ -35,7 +35,7 @@ export const commandSummaries: readonly CommandSummary[] = [
   },
   {
     name: 'bundle',
-    term: 'bundle [options] [command]',
+    term: 'bundle [options]',
     description: 'write an OLM bundle (bundle/manifests with the ClusterServiceVersion, bundle/metadata, bundle.Dockerfile) from config/',
   },
   { name: 'version', term: 'version', description: 'print the opgen version' },

@@ -1,4 +1,4 @@
-import type { KubeObject } from './objects.js';
+import { sortKeys, type KubeObject } from './objects.js';
 
 /** A kind with no sample object: `opgen bundle` names each before writing anything. */
 export interface MissingSample {
@@ -22,7 +22,7 @@ export function almExamples(samples: readonly KubeObject[], crds: readonly KubeO
       examples.push(...found);
     }
   }
-  return JSON.stringify(examples.map(withoutNamespace), null, 2);
+  return JSON.stringify(examples.map((e) => sortKeys(withoutNamespace(e))), null, 2);
 }
 
 /** OLM creates the example in the namespace the user picks. */

@@ -1,7 +1,7 @@
 import { UserError, UserErrors } from '../errors.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { toYaml } from '../yaml.js';
-import { baseCsvPath, initialBaseCsv, readBaseCsv } from './base-csv.js';
+import { baseCsvPath, initialBaseCsv, installModeTypes, readBaseCsv } from './base-csv.js';
 import { buildCsv } from './csv.js';
 import { almExamples, type MissingSample } from './examples.js';
 import { manifestFileName, supportedKinds } from './files.js';
@@ -53,6 +53,10 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
   if (!crds.length) throw new UserError('config/default renders no CustomResourceDefinition: add an API (opgen create api) and run opgen manifests');
   const install = foldInstall(objects);
   const webhooks = foldWebhooks(objects, crds, install.deploymentName);
+  // OLM installs an operator that converts CRDs (cluster-wide) only for all namespaces.
+  if (!existingBase && webhooks.definitions.some((d) => d.type === 'ConversionWebhook')) {
+    base.spec.installModes = installModeTypes.map((type) => ({ type, supported: type === 'AllNamespaces' }));
+  }
   const missingSamples: MissingSample[] = [];
   const examples = almExamples(samples, crds, missingSamples);
   const csv = buildCsv(base, {

@@ -19,7 +19,8 @@ export function checkCsv({ object, doc }: BundleObject, findings: Findings): voi
   const csv = object as unknown as Csv;
   if (typeof csv.spec !== 'object' || csv.spec === null) return;
   const name = csv.metadata.name ?? '';
-  if (name.length > 253 || !dnsSubdomain.test(name)) findings.error(doc, ['metadata', 'name'], `metadata.name ${JSON.stringify(name)} is not a DNS subdomain (lower-case, digits, '-' and '.')`);
+  // OLM also puts the name in a label, whose values stop at 63 characters.
+  if (name.length > 63 || !dnsSubdomain.test(name)) findings.error(doc, ['metadata', 'name'], `metadata.name ${JSON.stringify(name)} must be a DNS subdomain of at most 63 characters (lower-case, digits, '-' and '.')`);
   const version = csv.spec.version;
   if (typeof version !== 'string' || !semver.test(version)) findings.error(doc, ['spec', 'version'], `spec.version ${JSON.stringify(version ?? null)} is not a semantic version`);
   for (const field of ['displayName', 'description', 'provider', 'maintainers'] as const) {
