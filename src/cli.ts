@@ -21,6 +21,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   undeploy: async () => (await import('./commands/deploy.js')).undeployCommand(),
   'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
   bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
+  scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
 };
 
 /**

@@ -38,5 +38,10 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'bundle [options]',
     description: 'write an OLM bundle (bundle/manifests with the ClusterServiceVersion, bundle/metadata, bundle.Dockerfile) from config/',
   },
+  {
+    name: 'scorecard',
+    term: 'scorecard [options] [bundle]',
+    description: "run operator-sdk's basic and OLM scorecard checks against a bundle and the cluster",
+  },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];
