@@ -23,6 +23,19 @@ async function written(root: string): Promise<Map<string, string>> {
   return files;
 }
 
+describe('opgen bundle --dry-run', () => {
+  it('prints what it would write and writes nothing', async () => {
+    dir = await copyExample('podset');
+    const result = await opgen(dir, 'bundle', '--dry-run');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('CREATE bundle/manifests/podset.clusterserviceversion.yaml\n');
+    expect(result.stdout).toContain('CREATE config/manifests/bases/podset.clusterserviceversion.yaml\n');
+    expect(result.stdout.endsWith('(dry run: nothing was written)\n')).toBe(true);
+    expect(existsSync(join(dir, 'bundle'))).toBe(false);
+    expect(existsSync(join(dir, 'config/manifests'))).toBe(false);
+  });
+});
+
 describe.each([
   ['podset', ['bundle', '--version', '0.1.0']],
   ['bookstore', ['bundle', '--version', '1.2.3', '--channels', 'stable,alpha', '--default-channel', 'stable', '--image', 'ghcr.io/example/bookstore:1.2.3']],

@@ -15,6 +15,19 @@ let dir: string;
 const csvFile = 'bundle/manifests/podset.clusterserviceversion.yaml';
 const base = 'config/manifests/bases/podset.clusterserviceversion.yaml';
 
+/** A kind whose spec declares no field, so that an empty spec is valid. */
+const widgetCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.test.opgen.dev' },
+  spec: {
+    group: 'test.opgen.dev',
+    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+    scope: 'Namespaced',
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' } } } } }],
+  },
+};
+
 beforeAll(async () => {
   controlPlane = await startControlPlane();
   dir = await copyExample('podset');
@@ -25,7 +38,10 @@ beforeAll(async () => {
   await writeFile(join(dir, base), JSON.stringify(edited));
   expect((await opgen(dir, 'bundle')).code).toBe(0);
   execFileSync(controlPlane.kubectlPath, ['--kubeconfig', controlPlane.kubeconfigPath, 'apply', '--server-side', '-f', join(dir, 'bundle/manifests/app.example.com_podsets.yaml')]);
-  execFileSync(controlPlane.kubectlPath, ['--kubeconfig', controlPlane.kubeconfigPath, 'wait', '--for=condition=Established', 'crd/podsets.app.example.com', '--timeout=60s']);
+  execFileSync(controlPlane.kubectlPath, ['--kubeconfig', controlPlane.kubeconfigPath, 'apply', '--server-side', '-f', '-'], { input: JSON.stringify(widgetCrd) });
+  for (const crd of ['podsets.app.example.com', 'widgets.test.opgen.dev']) {
+    execFileSync(controlPlane.kubectlPath, ['--kubeconfig', controlPlane.kubeconfigPath, 'wait', '--for=condition=Established', `crd/${crd}`, '--timeout=60s']);
+  }
 });
 
 afterAll(async () => {
@@ -70,6 +86,24 @@ describe('opgen scorecard', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('error: 1 of 1 scorecard checks did not pass: basic-check-spec\n');
       expect(result.stdout).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuite name="scorecard" tests="1" failures="1" errors="0">\n {2}<testcase classname="basic" name="basic-check-spec">\n {4}<failure message="creating PodSet podset-sample failed: [^"]*spec\.replicas[^"]*"/);
+    } finally {
+      await writeFile(join(dir, csvFile), original);
+    }
+  });
+
+  it('fails basic-check-spec for an example created with an empty spec', async () => {
+    const original = await readFile(join(dir, csvFile), 'utf8');
+    const csv = parse(original);
+    const examples = JSON.parse(csv.metadata.annotations['alm-examples']);
+    examples.push({ apiVersion: 'test.opgen.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} });
+    csv.metadata.annotations['alm-examples'] = JSON.stringify(examples);
+    await writeFile(join(dir, csvFile), stringify(csv));
+    try {
+      const result = await scorecard('--selector', 'basic-check-spec');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe(
+        'FAIL  basic-check-spec (suite: basic)\n      error: Widget w has no spec once created\n      suggestion: give the sample a spec its schema declares\nscorecard: 0 of 1 checks passed\n',
+      );
     } finally {
       await writeFile(join(dir, csvFile), original);
     }

@@ -13,9 +13,9 @@ export interface ClusterTarget {
  * basic-check-spec: each alm-example, created on the cluster, has a spec. The create is a
  * server-side dry run: the API server validates, defaults and prunes the object (and calls
  * the admission webhooks) exactly as for a real create, but stores nothing, so the check
- * leaves no object behind and cannot collide with one of the same name. The spec is read
- * from what the server returned, after pruning: a spec made only of fields the schema does
- * not declare comes back empty and fails.
+ * leaves no object behind and cannot collide with one of the same name. Field validation is
+ * kubectl's strict default: a field the schema does not declare is an error, as it is for
+ * `kubectl create`. The spec is read from what the server returned.
  */
 export function basicCheckSpec(bundle: ScorecardBundle, cluster: ClusterTarget): CheckResult {
   const result = newResult('basic-check-spec', 'basic');
