@@ -20,6 +20,12 @@ export interface BundleOptions {
   packageName?: string;
 }
 
+/** What `opgen bundle` writes, and what it noticed but did not stop for. */
+export interface BundlePlan {
+  files: GeneratedFile[];
+  warnings: UserError[];
+}
+
 /** The directory the bundle is written to, under the project root. */
 export const bundleDir = 'bundle';
 
@@ -31,9 +37,10 @@ const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * CRDs, and the objects OLM installs as they are), bundle/metadata/annotations.yaml,
  * bundle.Dockerfile, and the base CSV when the project has none yet. Everything missing
  * for the CSV (a kind's sample or description, the operator's description) is reported at
- * once, and then nothing is written.
+ * once, and then nothing is written. A kind the base CSV describes but the project no longer
+ * has is a warning: its entry stays in the base and leaves the bundle.
  */
-export async function bundleFiles(root: string, inputs: BundleInputs, options: BundleOptions): Promise<GeneratedFile[]> {
+export async function bundleFiles(root: string, inputs: BundleInputs, options: BundleOptions): Promise<BundlePlan> {
   const { project, packageJson, objects, samples } = inputs;
   const version = options.version ?? packageJson.version ?? '0.0.1';
   if (!semver.test(version)) throw new UserError(`version ${JSON.stringify(version)} is not a semantic version (such as 0.1.0)`);
@@ -86,7 +93,11 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
     { path: 'bundle.Dockerfile', content: bundleDockerfile(meta), ownership: 'generated' },
   ];
   if (!existingBase) files.push({ path: basePath, content: toYaml([base]), ownership: 'once' });
-  return files;
+  const baseOwned = (base.spec.customresourcedefinitions as { owned?: OwnedCrd[] } | undefined)?.owned ?? [];
+  const warnings = baseOwned
+    .filter((b) => !owned.some((e) => e.name === b.name && e.version === b.version))
+    .map((b) => new UserError(`spec.customresourcedefinitions.owned describes ${b.name} ${b.version}, which config/default does not render: left out of the bundle`, { file: basePath }));
+  return { files, warnings };
 }
 
 function manifest(name: string, object: unknown): GeneratedFile {

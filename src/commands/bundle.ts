@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
+import { formatUserWarning } from '../errors.js';
 import { bundleFiles, type BundleOptions } from '../bundle/generate.js';
 import { readBundleInputs } from '../bundle/inputs.js';
 import { staleManifests } from '../bundle/stale.js';
@@ -39,7 +40,8 @@ Examples:
     .action(async (options: BundleCommandOptions) => {
       const root = resolve(options.dir);
       const inputs = await readBundleInputs(root, options.image);
-      const files = await bundleFiles(root, inputs, { ...options, packageName: options.package });
+      const { files, warnings } = await bundleFiles(root, inputs, { ...options, packageName: options.package });
+      for (const warning of warnings) process.stderr.write(`${formatUserWarning(warning)}\n`);
       const changes = await planChanges(root, files);
       const stale = await staleManifests(root, files);
       const deletions = stale.map((path) => `DELETE ${path}`);

@@ -68,6 +68,21 @@ describe('the base CSV', () => {
     expect((await opgen(dir, 'bundle', 'validate')).code).toBe(0);
   });
 
+  it('warns about a kind it describes that the project no longer has', async () => {
+    dir = await copyExample('podset');
+    expect((await opgen(dir, 'bundle')).code).toBe(0);
+    const edited = parse(await readFile(join(dir, base), 'utf8'));
+    edited.spec.customresourcedefinitions = { owned: [{ name: 'podgroups.app.example.com', version: 'v1', kind: 'PodGroup', displayName: 'Pod Group' }] };
+    await writeFile(join(dir, base), JSON.stringify(edited));
+    const again = await opgen(dir, 'bundle');
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(
+      `${base}: warning: spec.customresourcedefinitions.owned describes podgroups.app.example.com v1, which config/default does not render: left out of the bundle\n`,
+    );
+    const csv = parse(await readFile(join(dir, csvPath), 'utf8'));
+    expect(csv.spec.customresourcedefinitions.owned.map((o: { name: string }) => o.name)).toEqual(['podsets.app.example.com']);
+  });
+
   it('drops a bundle file config/ no longer renders', async () => {
     dir = await copyExample('podset');
     expect((await opgen(dir, 'bundle')).code).toBe(0);
