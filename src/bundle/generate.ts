@@ -6,10 +6,11 @@ import { buildCsv } from './csv.js';
 import { almExamples, type MissingSample } from './examples.js';
 import { manifestFileName, supportedKinds } from './files.js';
 import type { BundleInputs } from './inputs.js';
-import { foldInstall } from './install.js';
+import { foldInstall, type InstallStrategy } from './install.js';
 import { annotationsFile, bundleDockerfile } from './metadata.js';
 import { describeObject, type KubeObject } from './objects.js';
 import { ownedEntries, type OwnedCrd } from './owned.js';
+import { createdResources } from './resources.js';
 import { foldWebhooks } from './webhooks.js';
 
 /** The flags of `opgen bundle`. */
@@ -70,7 +71,7 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
     packageName,
     version,
     install: install.install,
-    owned: crds.flatMap(ownedEntries),
+    owned: withResources(crds.flatMap(ownedEntries), crds.length, install.install),
     webhooks: webhooks.definitions,
     almExamples: examples,
   });
@@ -98,6 +99,17 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
     .filter((b) => !owned.some((e) => e.name === b.name && e.version === b.version))
     .map((b) => new UserError(`spec.customresourcedefinitions.owned describes ${b.name} ${b.version}, which config/default does not render: left out of the bundle`, { file: basePath }));
   return { files, warnings };
+}
+
+/**
+ * With one kind, every built-in kind the manager may create is that kind's: its owned entry
+ * lists them. With several, which kind's controller creates what is not in the RBAC, so the
+ * base CSV says it (the scorecard's olm-crds-have-resources asks for it).
+ */
+function withResources(owned: OwnedCrd[], kinds: number, install: InstallStrategy): OwnedCrd[] {
+  if (kinds !== 1) return owned;
+  const resources = createdResources([...(install.spec.clusterPermissions ?? []), ...(install.spec.permissions ?? [])]);
+  return resources.length ? owned.map((entry) => ({ ...entry, resources })) : owned;
 }
 
 function manifest(name: string, object: unknown): GeneratedFile {

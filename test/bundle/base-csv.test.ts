@@ -35,7 +35,7 @@ describe('the base CSV', () => {
           version: 'v1alpha1',
           kind: 'PodSet',
           displayName: 'Pod Set (busybox)',
-          resources: [{ kind: 'Pod', name: '', version: 'v1' }],
+          resources: [{ kind: 'Pod', name: 'podset-sample-*', version: 'v1' }],
           specDescriptors: [{ path: 'replicas', displayName: 'Pods', description: 'How many Pods.', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:podCount'] }],
         },
       ],
@@ -59,7 +59,7 @@ describe('the base CSV', () => {
     expect(owned.displayName).toBe('Pod Set (busybox)');
     // The description the base leaves out still comes from the kind's doc comment.
     expect(owned.description).toBe('PodSet keeps a number of busybox Pods running, like a small ReplicaSet.');
-    expect(owned.resources).toEqual([{ kind: 'Pod', name: '', version: 'v1' }]);
+    expect(owned.resources).toEqual([{ kind: 'Pod', name: 'podset-sample-*', version: 'v1' }]);
     expect(owned.specDescriptors).toEqual([
       { path: 'replicas', displayName: 'Pods', description: 'How many Pods.', 'x-descriptors': ['urn:alm:descriptor:com.tectonic.ui:podCount'] },
     ]);

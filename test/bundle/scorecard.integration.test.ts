@@ -13,7 +13,6 @@ import { copyExample } from './project.js';
 let controlPlane: ControlPlane;
 let dir: string;
 const csvFile = 'bundle/manifests/podset.clusterserviceversion.yaml';
-const base = 'config/manifests/bases/podset.clusterserviceversion.yaml';
 
 /** A kind whose spec declares no field, so that an empty spec is valid. */
 const widgetCrd = {
@@ -31,11 +30,6 @@ const widgetCrd = {
 beforeAll(async () => {
   controlPlane = await startControlPlane();
   dir = await copyExample('podset');
-  // A first run writes the base CSV; the user lists the kinds the controller creates.
-  expect((await opgen(dir, 'bundle')).code).toBe(0);
-  const edited = parse(await readFile(join(dir, base), 'utf8'));
-  edited.spec.customresourcedefinitions = { owned: [{ name: 'podsets.app.example.com', version: 'v1alpha1', kind: 'PodSet', resources: [{ kind: 'Pod', name: '', version: 'v1' }] }] };
-  await writeFile(join(dir, base), JSON.stringify(edited));
   expect((await opgen(dir, 'bundle')).code).toBe(0);
   execFileSync(controlPlane.kubectlPath, ['--kubeconfig', controlPlane.kubeconfigPath, 'apply', '--server-side', '-f', join(dir, 'bundle/manifests/app.example.com_podsets.yaml')]);
   execFileSync(controlPlane.kubectlPath, ['--kubeconfig', controlPlane.kubeconfigPath, 'apply', '--server-side', '-f', '-'], { input: JSON.stringify(widgetCrd) });
@@ -60,7 +54,7 @@ async function editCsv(change: (text: string) => string): Promise<string> {
 }
 
 describe('opgen scorecard', () => {
-  it('passes every check on the bundle opgen writes, and says so in operator-sdk\'s JSON', async () => {
+  it('passes every check on the bundle opgen writes as it is, and says so in operator-sdk\'s JSON', async () => {
     const result = await scorecard('--output', 'json');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
