@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { cleanUp, opgen, readTree } from '../scaffold/run.js';
 import { copyExample, repo } from './project.js';
 
@@ -62,5 +63,18 @@ describe.each([
     const validated = await opgen(dir, 'bundle', 'validate');
     expect(validated.code).toBe(0);
     expect(validated.stdout).toBe('bundle: the bundle is valid\n');
+  });
+});
+
+describe('owned resources', () => {
+  it('are left to the base CSV in an operator of two kinds, whose RBAC does not say which creates what', async () => {
+    dir = await copyExample('echo');
+    expect((await opgen(dir, 'bundle')).code).toBe(0);
+    const csv = parse(await readFile(join(dir, 'bundle/manifests/echoperator.clusterserviceversion.yaml'), 'utf8'));
+    const owned = csv.spec.customresourcedefinitions.owned as { kind: string; resources?: unknown }[];
+    expect(owned.map((o) => [o.kind, o.resources])).toEqual([
+      ['Echo', undefined],
+      ['ScheduledEcho', undefined],
+    ]);
   });
 });
