@@ -1,13 +1,13 @@
 import { UserError, UserErrors } from '../errors.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { toYaml } from '../yaml.js';
-import { baseCsvPath, initialBaseCsv, installModeTypes, readBaseCsv } from './base-csv.js';
+import { baseCsvPath, initialBaseCsv, installModeTypes, readBaseCsv, type Csv } from './base-csv.js';
 import { buildCsv } from './csv.js';
 import { almExamples, type MissingSample } from './examples.js';
 import { manifestFileName, supportedKinds } from './files.js';
 import type { BundleInputs } from './inputs.js';
 import { foldInstall, type InstallStrategy } from './install.js';
-import { annotationsFile, bundleDockerfile } from './metadata.js';
+import { annotationsFile, bundleDockerfile, type BundleMetadata } from './metadata.js';
 import { describeObject, type KubeObject } from './objects.js';
 import { ownedEntries, type OwnedCrd } from './owned.js';
 import { createdResources } from './resources.js';
@@ -42,20 +42,13 @@ const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * has is a warning: its entry stays in the base and leaves the bundle.
  */
 export async function bundleFiles(root: string, inputs: BundleInputs, options: BundleOptions): Promise<BundlePlan> {
-  const { project, packageJson, objects, samples } = inputs;
-  const version = options.version ?? packageJson.version ?? '0.0.1';
-  if (!semver.test(version)) throw new UserError(`version ${JSON.stringify(version)} is not a semantic version (such as 0.1.0)`);
-  const packageName = options.packageName ?? project.projectName;
-  if (!dnsLabel.test(packageName)) throw new UserError(`package name ${JSON.stringify(packageName)} must be lower-case letters, digits and dashes`);
-  const channels = (options.channels ?? 'alpha').split(',').map((c) => c.trim());
-  if (channels.some((c) => !c)) throw new UserError(`--channels ${JSON.stringify(options.channels)} has an empty channel name`);
-  if (options.defaultChannel && !channels.includes(options.defaultChannel)) {
-    throw new UserError(`--default-channel ${options.defaultChannel} is not one of the channels (${channels.join(', ')})`);
-  }
+  const { project, objects, samples } = inputs;
+  const { version, ...meta } = publication(inputs, options);
+  const { packageName } = meta;
 
   const basePath = baseCsvPath(project.projectName);
   const existingBase = await readBaseCsv(root, basePath);
-  const base = existingBase ?? initialBaseCsv({ projectName: project.projectName, domain: project.domain, description: packageJson.description });
+  const base = existingBase ?? initialBaseCsv({ projectName: project.projectName, domain: project.domain, description: inputs.packageJson.description });
 
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition').sort(byName);
   if (!crds.length) throw new UserError('config/default renders no CustomResourceDefinition: add an API (opgen create api) and run opgen manifests');
@@ -86,7 +79,6 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
     );
   }
   const manifests = [...crds, ...rest.map(withoutNamespace)].map((o) => manifest(manifestFileName(o), o));
-  const meta = { packageName, channels, defaultChannel: options.defaultChannel };
   const files: GeneratedFile[] = [
     manifest(`${packageName}.clusterserviceversion.yaml`, csv),
     ...manifests,
@@ -94,11 +86,29 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
     { path: 'bundle.Dockerfile', content: bundleDockerfile(meta), ownership: 'generated' },
   ];
   if (!existingBase) files.push({ path: basePath, content: toYaml([base]), ownership: 'once' });
-  const baseOwned = (base.spec.customresourcedefinitions as { owned?: OwnedCrd[] } | undefined)?.owned ?? [];
-  const warnings = baseOwned
+  return { files, warnings: kindsGone(base, owned, basePath) };
+}
+
+/** The version, package and channels from the flags (package.json's version by default), checked. */
+function publication(inputs: BundleInputs, options: BundleOptions): BundleMetadata & { version: string } {
+  const version = options.version ?? inputs.packageJson.version ?? '0.0.1';
+  if (!semver.test(version)) throw new UserError(`version ${JSON.stringify(version)} is not a semantic version (such as 0.1.0)`);
+  const packageName = options.packageName ?? inputs.project.projectName;
+  if (!dnsLabel.test(packageName)) throw new UserError(`package name ${JSON.stringify(packageName)} must be lower-case letters, digits and dashes`);
+  const channels = (options.channels ?? 'alpha').split(',').map((c) => c.trim());
+  if (channels.some((c) => !c)) throw new UserError(`--channels ${JSON.stringify(options.channels)} has an empty channel name`);
+  if (options.defaultChannel && !channels.includes(options.defaultChannel)) {
+    throw new UserError(`--default-channel ${options.defaultChannel} is not one of the channels (${channels.join(', ')})`);
+  }
+  return { version, packageName, channels, defaultChannel: options.defaultChannel };
+}
+
+/** The base CSV's owned kinds that the bundle no longer has, as warnings at the base. */
+function kindsGone(base: Csv, owned: readonly OwnedCrd[], basePath: string): UserError[] {
+  const described = (base.spec.customresourcedefinitions as { owned?: OwnedCrd[] } | undefined)?.owned ?? [];
+  return described
     .filter((b) => !owned.some((e) => e.name === b.name && e.version === b.version))
     .map((b) => new UserError(`spec.customresourcedefinitions.owned describes ${b.name} ${b.version}, which config/default does not render: left out of the bundle`, { file: basePath }));
-  return { files, warnings };
 }
 
 /**
