@@ -131,3 +131,20 @@ describe('opgen bundle validate finds', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: bundle is not a directory: pass the bundle\'s directory (opgen bundle writes bundle/)\n' });
   });
 });
+
+describe('opgen scorecard', () => {
+  it('refuses a missing bundle directory in one line, before any check', async () => {
+    dir = await copyExample('podset');
+    const result = await opgen(dir, 'scorecard', 'nowhere');
+    expect(result).toEqual({ code: 1, stdout: '', stderr: "error: nowhere is not a directory: pass the bundle's directory (opgen bundle writes bundle/)\n" });
+  });
+
+  it('runs the OLM checks without a cluster, in JUnit XML', async () => {
+    dir = await bundled('podset');
+    const result = await opgen(dir, 'scorecard', '--selector', 'suite=olm', '--output', 'xml');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuite name="scorecard" tests="5" failures="0" errors="0">\n/);
+    expect(result.stdout.match(/<testcase classname="olm" name="[a-z-]+">/g)).toHaveLength(5);
+  });
+});
