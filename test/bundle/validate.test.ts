@@ -98,6 +98,18 @@ describe('opgen bundle validate finds', () => {
     expect(olm(dir).errors.join('\n')).toMatch(/metadata\.name "PodSet_v0\.1\.0" is invalid/);
   });
 
+  it('a minKubeVersion and a replaces that are not what they name, as operator-framework/api does', async () => {
+    dir = await bundled('podset');
+    await edit(csvFile, (t) => t.replace('  maturity: alpha\n', '  maturity: alpha\n  minKubeVersion: "1.33"\n  replaces: PodSet v0.0.9\n'));
+    expect(await errors()).toEqual([
+      expect.stringMatching(new RegExp(`^${csvFile}:\\d+: error: spec\\.minKubeVersion "1\\.33" is not a semantic version \\(such as 1\\.33\\.0\\)$`)),
+      expect.stringMatching(new RegExp(`^${csvFile}:\\d+: error: spec\\.replaces "PodSet v0\\.0\\.9" must be the name of a CSV`)),
+    ]);
+    const olmErrors = olm(dir).errors.join('\n');
+    expect(olmErrors).toMatch(/MinKubeVersion has an invalid value: 1\.33/);
+    expect(olmErrors).toMatch(/spec\.replaces "PodSet v0\.0\.9" is invalid/);
+  });
+
   it('an install strategy with no deployment', async () => {
     dir = await bundled('podset');
     await edit(csvFile, (t) => t.replace('strategy: deployment', 'strategy: helm'));

@@ -26,7 +26,13 @@ export function checkCsv({ object, doc }: BundleObject, findings: Findings): voi
   for (const field of ['displayName', 'description', 'provider', 'maintainers'] as const) {
     if (!csv.spec[field]) findings.warning(doc, ['spec'], `spec.${field} is empty: OperatorHub and the OLM console show it`);
   }
-  if (!csv.spec.minKubeVersion) findings.warning(doc, ['spec'], 'spec.minKubeVersion is not set: OLM would install the operator on any Kubernetes version');
+  const minKube = csv.spec.minKubeVersion;
+  if (!minKube) findings.warning(doc, ['spec'], 'spec.minKubeVersion is not set: OLM would install the operator on any Kubernetes version');
+  else if (typeof minKube !== 'string' || !semver.test(minKube)) findings.error(doc, ['spec', 'minKubeVersion'], `spec.minKubeVersion ${JSON.stringify(minKube)} is not a semantic version (such as 1.33.0)`);
+  const replaces = csv.spec.replaces;
+  if (typeof replaces === 'string' && replaces && (replaces.length > 63 || !dnsSubdomain.test(replaces))) {
+    findings.error(doc, ['spec', 'replaces'], `spec.replaces ${JSON.stringify(replaces)} must be the name of a CSV (a DNS subdomain of at most 63 characters)`);
+  }
 
   const install = csv.spec.install as { strategy?: unknown; spec?: { deployments?: unknown; permissions?: unknown; clusterPermissions?: unknown } } | undefined;
   if (!install) return findings.error(doc, ['spec'], 'spec.install is missing: OLM installs the operator from its deployments');
