@@ -37,3 +37,19 @@ export async function editFile(dir: string, path: string, from: string, to: stri
   expect(text, `${path} should contain ${from}`).toContain(from);
   await writeFile(join(dir, path), text.replace(from, to));
 }
+
+/** The controller of the kind Widget the upgrade tests scaffold. */
+export const controller = 'src/controllers/widget_controller.ts';
+
+/**
+ * What a user changes in a project with the kind Widget: controller logic, a dependency and a
+ * script in package.json, a patch of their own in config/default.
+ */
+export async function applyUserEdits(dir: string): Promise<void> {
+  await editFile(dir, controller, "ctx.log.info('reconciling Widget');", "ctx.log.info('reconciling Widget, counting its gadgets');");
+  await editFile(dir, 'package.json', '"@opgen/runtime": "^0.1.0"', '"@opgen/runtime": "^0.1.0",\n    "yaml": "^2.9.1"');
+  await editFile(dir, 'package.json', '"build": "tsc -p tsconfig.build.json",', '"build": "tsc -p tsconfig.build.json",\n    "smoke": "node dist/main.js --help",');
+  await writeFile(join(dir, 'config/default/manager_resources_patch.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\n');
+  const kustomization = await readFile(join(dir, 'config/default/kustomization.yaml'), 'utf8');
+  await writeFile(join(dir, 'config/default/kustomization.yaml'), `${kustomization}patches:\n  - path: manager_resources_patch.yaml\n`);
+}

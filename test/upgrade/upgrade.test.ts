@@ -4,27 +4,20 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanUp, opgen, projectDir, readTree } from '../scaffold/run.js';
 import { fixtureScaffold, fixtureVersion, nodeVersionLine } from './fixture-scaffold.js';
-import { editFile, upgradeTo } from './run-upgrade.js';
+import { applyUserEdits, controller, editFile, upgradeTo } from './run-upgrade.js';
 
 // A project scaffolded by this opgen, edited the way users edit one, upgraded to a fixture
 // scaffold version whose changes touch the same files.
 
 let dir: string;
 const read = (path: string) => readFile(join(dir, path), 'utf8');
-const controller = 'src/controllers/widget_controller.ts';
 const crd = 'config/crd/bases/shop.example.com_widgets.yaml';
 
 beforeEach(async () => {
   dir = await projectDir('shop-operator');
   expect((await opgen(dir, 'init', '--domain', 'example.com', '--skip-install')).code).toBe(0);
   expect((await opgen(dir, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Widget')).code).toBe(0);
-  // The user's edits: controller logic, a dependency and a script, a config/ patch.
-  await editFile(dir, controller, "ctx.log.info('reconciling Widget');", "ctx.log.info('reconciling Widget, counting its gadgets');");
-  await editFile(dir, 'package.json', '"@opgen/runtime": "^0.1.0"', '"@opgen/runtime": "^0.1.0",\n    "yaml": "^2.9.1"');
-  await editFile(dir, 'package.json', '"build": "tsc -p tsconfig.build.json",', '"build": "tsc -p tsconfig.build.json",\n    "smoke": "node dist/main.js --help",');
-  await writeFile(join(dir, 'config/default/manager_resources_patch.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\n');
-  await writeFile(join(dir, 'config/default/kustomization.yaml'), `${await read('config/default/kustomization.yaml')}patches:\n  - path: manager_resources_patch.yaml\n`);
-  // A hand edit of a generated file, which upgrade regenerates rather than merges.
+  await applyUserEdits(dir);
   await writeFile(join(dir, 'config/rbac/role.yaml'), '# edited by hand\n');
 });
 afterEach(() => cleanUp(dir));
