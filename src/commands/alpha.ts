@@ -56,8 +56,9 @@ export async function runAlphaGenerate(root: string, options: GenerateOptions): 
   const files = scaffold(project, currentScaffold, await readProjectSettings(dir));
   // In place, a file that differs is the user's unless --force; elsewhere, --force lets the writer overwrite.
   const ownership: GeneratedFile['ownership'] = options.force ? 'generated' : inPlace ? 'once' : 'user';
+  // Elsewhere PROJECT says whose scaffold it is; in place it stays as it is, since the files that differ do too.
   const generated: GeneratedFile[] = [
-    { path: projectFileName, content: serializeProject(project), ownership },
+    ...(inPlace ? [] : [{ path: projectFileName, content: serializeProject({ ...project, cliVersion: currentScaffold.version }), ownership }]),
     ...[...files].map(([path, file]) => ({ path, content: file.content, ownership, ...(file.executable ? { executable: true } : {}) })),
   ];
   const changes = await planChanges(out, generated);
