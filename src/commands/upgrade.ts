@@ -78,7 +78,8 @@ export async function runUpgrade(root: string, options: UpgradeOptions, running:
   steps.sort((a, b) => a.path.localeCompare(b.path));
 
   if (!options.dryRun) await applyChanges(dir, steps.flatMap(writerChange));
-  process.stdout.write(`Upgrading from opgen ${fromLabel}'s scaffold to ${running.version}'s\n${formatUpgrade(steps, { dryRun: options.dryRun ?? false })}\n`);
+  const origin = project.cliVersion ? '' : ' (PROJECT records none: the first release)';
+  process.stdout.write(`Upgrading from opgen ${fromLabel}'s scaffold${origin} to ${running.version}'s\n${formatUpgrade(steps, { dryRun: options.dryRun ?? false })}\n`);
   for (const kind of unreplayedWebhooks(project)) {
     process.stdout.write(`  note: the webhook of ${kind} is not scaffolded by this opgen; its files were left as they are\n`);
   }
@@ -94,6 +95,7 @@ export async function runUpgrade(root: string, options: UpgradeOptions, running:
   }
   process.stdout.write('\nRegenerating what opgen generates:\n');
   await regenerate(dir, project);
+  if (steps.some((s) => s.path === 'package.json')) process.stdout.write('\nNext: npm install (package.json changed), then npm test.\n');
 }
 
 /** Refuses a work tree with uncommitted changes: the upgrade must be reviewable and undoable with git. */

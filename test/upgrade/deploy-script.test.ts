@@ -31,7 +31,8 @@ describe('opgen upgrade of a 0.1.0 project', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^DELETE   scripts\/deploy\.mjs$/m);
     expect(result.stdout).toMatch(/^UPDATE   package\.json$/m);
-    expect(result.stdout).toContain("Upgrading from opgen 0.1.0's scaffold");
+    expect(result.stdout).toContain(`Upgrading from opgen 0.1.0's scaffold (PROJECT records none: the first release) to ${cliVersion}'s`);
+    expect(result.stdout).toContain('Next: npm install (package.json changed), then npm test.');
     expect(result.stdout).toContain('What changed (CHANGELOG.md):\n\n## 0.1.0\n');
     expect(existsSync(join(dir, deployScript))).toBe(false);
     const { scripts } = JSON.parse(await read('package.json')) as { scripts: Record<string, string> };
