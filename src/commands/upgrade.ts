@@ -11,7 +11,8 @@ import { planUpgrade, type UpgradeStep } from '../upgrade/plan.js';
 import { scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
 import { formatUpgrade } from '../upgrade/report.js';
 import { currentScaffold, firstRelease, scaffoldOf, type ScaffoldVersion } from '../upgrade/scaffold-version.js';
-import { readIfExists, readProjectSettings } from '../upgrade/settings.js';
+import { readIfExists } from '../upgrade/read-if-exists.js';
+import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, type PlannedChange } from '../writer/index.js';
 
 export interface UpgradeOptions {

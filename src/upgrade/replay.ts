@@ -56,6 +56,7 @@ export function scaffold(project: ProjectConfig, version: ScaffoldVersion, setti
           project: { ...project, resources: [] },
           license: settings.license,
           owner: settings.owner,
+          // The header is the project's own hack/boilerplate.txt, so no year is rendered.
           year: 0,
           boilerplate: settings.boilerplate,
           runtimeSpec: settings.runtimeSpec,

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
+import { readIfExists } from './read-if-exists.js';
 import type { ProjectSettings } from './replay.js';
 
 /** The dev tools `init` writes into package.json, whose versions the replay takes from the project. */
@@ -33,15 +33,4 @@ export async function readProjectSettings(root: string): Promise<ProjectSettings
     cliSpec: devDependencies.opgen ?? '',
     devTools: Object.fromEntries(devToolNames.filter((name) => devDependencies[name] !== undefined).map((name) => [name, devDependencies[name]!])),
   };
-}
-
-export async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // A folder where a file goes counts as no file: writing one there fails, atomically.
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-    throw error;
-  }
 }
