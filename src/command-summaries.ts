@@ -33,5 +33,11 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'build-installer [options]',
     description: "write config/default with the manager's image set to dist/install.yaml, one file that installs the operator",
   },
+  {
+    name: 'upgrade',
+    term: 'upgrade [options]',
+    description: "bring the project to this opgen's scaffold: your edits kept, opgen's changes merged in, generated files regenerated",
+  },
+  { name: 'alpha', term: 'alpha', description: 'experimental commands: generate re-scaffolds the project from PROJECT' },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];
