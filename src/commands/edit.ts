@@ -91,6 +91,11 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
     process.stdout.write(`\nThe kinds you have stay where PROJECT's path says; new kinds go to ${project.multigroup ? 'src/api/<group>/<version>/' : 'src/api/<version>/'}.\n`);
   }
   if (loaded.namespaced !== project.namespaced && !options.dryRun) process.stdout.write('\nNext: npm run manifests, which writes the new config/rbac/role.yaml.\n');
+  if (names.includes('grafana') && !options.dryRun) {
+    process.stdout.write(
+      `\nNext: import grafana/*.json in Grafana (Dashboards → New → Import); list your own metrics in ${customMetricsConfigPath} and run opgen edit --plugins grafana again for their dashboard.\n`,
+    );
+  }
   if (helm && !options.dryRun) {
     process.stdout.write(
       `\nNext: helm lint ${chartDir} && helm install ${project.projectName} ${chartDir} --namespace ${helm.namespace} --create-namespace\n`,

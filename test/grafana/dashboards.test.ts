@@ -55,6 +55,7 @@ describe('opgen edit --plugins grafana', () => {
     expect(out).toContain('CREATE grafana/controller-runtime-metrics.json');
     expect(out).toContain('CREATE grafana/controller-resources-metrics.json');
     expect(out).toContain('CREATE grafana/custom-metrics/config.yaml');
+    expect(out).toContain('Next: import grafana/*.json in Grafana');
     // The config as written lists nothing yet, so there is no custom dashboard.
     expect(existsSync(join(dir!, 'grafana/custom-metrics/custom-metrics-dashboard.json'))).toBe(false);
     expect(await readFile(join(dir!, 'PROJECT'), 'utf8')).toContain('plugins:\n  grafana.opgen.dev/v1-alpha: {}\n');
