@@ -61,7 +61,7 @@ MOD
 # Nothing else is required, so module selection takes the versions Prometheus' own go.mod pins.
 
 start=$(date +%s)
-log "building prometheus v$PROMETHEUS_VERSION without service discovery plugins"
+log "building prometheus v$PROMETHEUS_VERSION without service discovery plugins (cold: six to twelve minutes)"
 (cd "$work" && go build -trimpath -tags remove_all_sd \
   -ldflags "-s -w -X github.com/prometheus/common/version.Version=$PROMETHEUS_VERSION" \
   -o "$binary.tmp" github.com/prometheus/prometheus/cmd/prometheus)
