@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 /**
  * Provisions the tools the tests run for real, once, before any test file starts, so that
  * parallel files never race to build them and no test's timeout includes a cold build:
- * the control plane (KUBEBUILDER_ASSETS, when set, wins) and helm. Each is built from Go
+ * the control plane (KUBEBUILDER_ASSETS, when set, wins), helm and prometheus. Each is built from Go
  * modules on first use and cached outside the repository.
  */
 export default function setup(): void {
   if (!process.env.KUBEBUILDER_ASSETS) process.env.KUBEBUILDER_ASSETS = build('hack/controlplane/build.sh');
   build('hack/helm/build.sh');
+  build('hack/prometheus/build.sh');
 }
 
 function build(script: string): string {
