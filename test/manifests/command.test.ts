@@ -77,6 +77,23 @@ describe('opgen manifests', () => {
     expect(existsSync(join(dir, 'config'))).toBe(false);
   });
 
+  it('syntax-checks the CEL of a webhook match condition and reports it at its character', async () => {
+    const dir = fixture();
+    const marker =
+      '// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=fail,sideEffects=None,groups=core,resources=pods,' +
+      'verbs=create,versions=v1,name=vpod.example.com,admissionReviewVersions=v1,' +
+      'matchConditions=[{"name": "ok", "expression": "true"}, {"name": "broken", "expression": "object.metadata.name == \\"a\\" &&"}]';
+    writeFileSync(join(dir, 'src/webhooks.ts'), `${marker}\nexport {};\n`);
+    const run = await opgen('manifests', '--dir', dir);
+    expect(run.code).toBe(1);
+    // The column is the end of the expression, where CEL wanted an operand after "&&" (past the escaped quotes as written).
+    const column = marker.indexOf('&&"') + 3;
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `src/webhooks.ts:1:${column}: error: +kubebuilder:webhook: matchConditions [1] expression "broken" is not valid CEL: unexpected end of expression, expected an expression`,
+    ]);
+    expect(existsSync(join(dir, 'config'))).toBe(false);
+  });
+
   it('refuses to run outside a project', async () => {
     const dir = fixture();
     rmSync(join(dir, 'PROJECT'));
