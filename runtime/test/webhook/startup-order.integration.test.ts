@@ -1,5 +1,7 @@
+import { createServer, connect, type Socket } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type Client } from '../../src/client/index.js';
+import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { controller } from '../../src/controller/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
 import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
@@ -80,5 +82,103 @@ describe('a webhook server started before the caches, on a real API server', () 
     await installCRDs(cp.kubeConfig, GADGET_CRD);
     await eventually('ready', async () => (await readyz()).status === 200, 40_000);
     await eventually('the v1alpha1 informer lists both shelves', () => ['early', 'stored'].every((name) => reconciled.includes(name)));
+  });
+});
+
+/**
+ * A TCP relay to the API server that holds every connection (accepted, nothing forwarded)
+ * until `release()`, then forwards them all: an API server that is slow to answer.
+ */
+async function heldRelay(kubeConfig: KubeConfig): Promise<{ kubeConfig: KubeConfig; held(): number; release(): void; close(): Promise<void> }> {
+  const target = new URL(kubeConfig.getCurrentCluster()!.server);
+  const sockets = new Set<Socket>();
+  const waiting: Socket[] = [];
+  let released = false;
+  const forward = (client: Socket) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+    client.resume();
+  };
+  const server = createServer((client) => {
+    sockets.add(client);
+    if (released) forward(client);
+    else {
+      client.pause();
+      waiting.push(client);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const relayed = new KubeConfig();
+  relayed.loadFromString(kubeConfig.exportConfig());
+  const cluster = relayed.getCurrentCluster()!;
+  relayed.loadFromOptions({
+    clusters: relayed.clusters.map((c) => (c.name === cluster.name ? { ...c, server: `https://127.0.0.1:${(server.address() as { port: number }).port}` } : c)),
+    users: relayed.users,
+    contexts: relayed.contexts,
+    currentContext: relayed.currentContext,
+  });
+  return {
+    kubeConfig: relayed,
+    held: () => waiting.length,
+    release() {
+      released = true;
+      for (const client of waiting.splice(0)) forward(client);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// The built-in certificates come from a Secret: until the API server answers, there is
+// nothing to serve, and /readyz must say so rather than send traffic to a closed port.
+describe('/readyz of a manager whose webhook listener has not started', () => {
+  let cp: ControlPlane;
+  beforeAll(async () => {
+    cp = await startControlPlane();
+  });
+  afterAll(async () => {
+    await cp?.stop();
+  });
+
+  it('fails the webhook check until the listener answers TLS, then passes', async () => {
+    const relay = await heldRelay(cp.kubeConfig);
+    const mgr = createManager({ kubeConfig: relay.kubeConfig, handleSignals: false, logLevel: 'silent', healthProbeBindAddress: '127.0.0.1:0' });
+    const server = serveWebhooks(mgr, { host: '127.0.0.1', port: 0, certificate: { builtIn: { secret: { namespace: 'default', name: 'held-cert' }, hosts: ['127.0.0.1'] } } });
+    webhook(mgr)
+      .for(ShelfV2)
+      .default(() => {});
+    const running = mgr.start();
+    const check = async () => {
+      const response = await fetch(`http://${mgr.healthProbeAddress}/readyz/webhook`);
+      return { status: response.status, body: await response.text() };
+    };
+    try {
+      await eventually('the probe server', () => mgr.healthProbeAddress);
+      await eventually('the certificate Secret read held by the relay', () => relay.held() > 0);
+      const held = await check();
+      expect(held.status).toBe(500);
+      expect(held.body).toBe('[-]webhook failed: the webhook server is not listening yet\nreadyz check failed\n');
+      expect(server.url).toBeUndefined();
+
+      relay.release();
+      await eventually('the webhook check passes', async () => (await check()).status === 200, 30_000);
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(await createClient(cp.kubeConfig).get(kinds.Secret, 'held-cert', 'default')).toBeDefined();
+    } finally {
+      mgr.stop();
+      await running.catch(() => {});
+      await relay.close();
+    }
   });
 });
