@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyFixture, opgen } from './run.js';
@@ -92,6 +92,21 @@ describe('opgen manifests', () => {
       `src/webhooks.ts:1:${column}: error: +kubebuilder:webhook: matchConditions [1] expression "broken" is not valid CEL: unexpected end of expression, expected an expression`,
     ]);
     expect(existsSync(join(dir, 'config'))).toBe(false);
+  });
+
+  it("keeps a webhook on Pods out of the namespace config/default deploys to, and reports a corrupt kustomization at its line", async () => {
+    const dir = fixture('everything');
+    mkdirSync(join(dir, 'config/default'), { recursive: true });
+    writeFileSync(join(dir, 'config/default/kustomization.yaml'), 'namespace: shop-operators\nnamePrefix: shop-\n');
+    expect((await opgen('manifests', '--dir', dir)).code).toBe(0);
+    const webhooks = readFileSync(join(dir, 'config/webhook/manifests.yaml'), 'utf8');
+    expect(webhooks).toContain('          values:\n            - shop-operators\n            - kube-system\n');
+
+    writeFileSync(join(dir, 'config/default/kustomization.yaml'), 'namespace: shop-operators\nresources: [../crd\n');
+    const run = await opgen('manifests', '--dir', dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^config\/default\/kustomization\.yaml:3:1: error: corrupt kustomization: /);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('refuses to run outside a project', async () => {
