@@ -86,7 +86,8 @@ export async function bundleFiles(root: string, inputs: BundleInputs, options: B
     { path: 'bundle.Dockerfile', content: bundleDockerfile(meta), ownership: 'generated' },
   ];
   if (!existingBase) files.push({ path: basePath, content: toYaml([base]), ownership: 'once' });
-  return { files, warnings: kindsGone(base, owned, basePath) };
+  const webhookWarnings = webhooks.lost.map((message) => new UserError(message, { file: 'config/webhook/manifests.yaml' }));
+  return { files, warnings: [...kindsGone(base, owned, basePath), ...webhookWarnings] };
 }
 
 /** The version, package and channels from the flags (package.json's version by default), checked. */

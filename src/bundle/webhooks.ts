@@ -24,6 +24,8 @@ export interface FoldedWebhooks {
   definitions: WebhookDefinition[];
   /** The configurations, the Service they call and cert-manager's objects: OLM makes its own. */
   folded: Set<KubeObject>;
+  /** What a webhook sets that a definition cannot carry, one sentence each. */
+  lost: string[];
 }
 
 interface Webhook {
@@ -37,6 +39,8 @@ interface Webhook {
   rules?: unknown[];
   timeoutSeconds?: number;
   reinvocationPolicy?: string;
+  namespaceSelector?: unknown;
+  matchConditions?: unknown[];
 }
 
 const types = {
@@ -55,6 +59,7 @@ export function foldWebhooks(objects: readonly KubeObject[], crds: readonly Kube
   const folded = new Set<KubeObject>();
   const definitions: WebhookDefinition[] = [];
   const services = new Set<string>();
+  const lost: string[] = [];
   for (const config of objects) {
     const type = types[config.kind as keyof typeof types];
     if (!type) continue;
@@ -62,6 +67,9 @@ export function foldWebhooks(objects: readonly KubeObject[], crds: readonly Kube
     for (const hook of (config.webhooks ?? []) as Webhook[]) {
       const service = hook.clientConfig?.service;
       if (service) services.add(service.name);
+      // OLM's webhook definitions have no field for these: say so rather than drop them unseen.
+      if (hook.namespaceSelector) lost.push(`webhook ${hook.name}: OLM sets the namespaceSelector itself, to the namespaces the operator is installed for; the one in config/webhook is not used`);
+      if (hook.matchConditions?.length) lost.push(`webhook ${hook.name}: an OLM webhook definition cannot carry matchConditions; OLM registers the webhook without them, so it is called for every object its rules match`);
       definitions.push({
         type,
         generateName: hook.name,
@@ -101,7 +109,7 @@ export function foldWebhooks(objects: readonly KubeObject[], crds: readonly Kube
     if ((o.kind === 'Service' && services.has(o.metadata.name)) || o.apiVersion.startsWith('cert-manager.io/')) folded.add(o);
   }
   definitions.sort((a, b) => (a.generateName < b.generateName ? -1 : a.generateName > b.generateName ? 1 : 0));
-  return { definitions, folded };
+  return { definitions, folded, lost };
 }
 
 /** The port the webhook Service sends to on the manager's pod (kubebuilder's 9443 when unknown). */

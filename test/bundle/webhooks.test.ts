@@ -90,6 +90,19 @@ describe('opgen bundle with webhooks', () => {
     expect(spawnSync(olmValidate, [join(dir, 'bundle')]).status).toBe(0);
   });
 
+  it('warns about what a definition cannot carry: matchConditions and a namespaceSelector', async () => {
+    dir = await copyExample('podset');
+    await mkdir(join(dir, 'config/webhook'));
+    const extra = '    namespaceSelector: {matchLabels: {team: a}}\n    matchConditions:\n      - {name: not-system, expression: "!request.userInfo.username.startsWith(\'system:\')"}\n';
+    await writeFile(join(dir, 'config/webhook/manifests.yaml'), webhookManifests.replace('    name: vpodset-v1alpha1.kb.io\n', `    name: vpodset-v1alpha1.kb.io\n${extra}`));
+    const result = await opgen(dir, 'bundle');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'config/webhook/manifests.yaml: warning: webhook vpodset-v1alpha1.kb.io: OLM sets the namespaceSelector itself, to the namespaces the operator is installed for; the one in config/webhook is not used\n' +
+        'config/webhook/manifests.yaml: warning: webhook vpodset-v1alpha1.kb.io: an OLM webhook definition cannot carry matchConditions; OLM registers the webhook without them, so it is called for every object its rules match\n',
+    );
+  });
+
   it('makes a conversion webhook a definition, installable in AllNamespaces only', async () => {
     dir = await copyExample('podset');
     const crd = join(dir, 'config/crd/bases/app.example.com_podsets.yaml');
