@@ -22,6 +22,8 @@ const commandModules: Record<string, () => Promise<Command>> = {
   'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
   upgrade: async () => (await import('./commands/upgrade.js')).upgradeCommand(),
   alpha: async () => (await import('./commands/alpha.js')).alphaCommand(),
+  bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
+  scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
 };
 
 /**
