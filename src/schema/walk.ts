@@ -485,7 +485,10 @@ function objectOf(
         broken = true;
         continue;
       }
-      into.properties = { ...into.properties, [prop.name]: prop.schema };
+      // `into` and its properties are this walk's own (mergeObjects copies the bases'), so
+      // they are filled in place rather than copied for every property.
+      // defineProperty: a property called __proto__ is a key like any other.
+      Object.defineProperty((into.properties ??= {}), prop.name, { value: prop.schema, enumerable: true, writable: true, configurable: true });
       if (prop.required) required.add(prop.name);
       else required.delete(prop.name);
       if (prop.immutable) immutable.push(prop.name);
