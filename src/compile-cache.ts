@@ -78,8 +78,11 @@ export function loadCompiled(from: string, chain: readonly string[]): void {
 function loadCached(file: string, dir: string, writes: Array<() => void>): void {
   const require = createRequire(file);
   if (require.cache[file]) return;
-  const source = readFileSync(file, 'utf8');
-  const checksum = crc32(source);
+  // Read as bytes, checksummed and then decoded: in a fresh process this takes half the
+  // time of reading the 13 MB as a string and checksumming that.
+  const bytes = readFileSync(file);
+  const checksum = crc32(bytes);
+  const source = bytes.toString('utf8');
   const header = Buffer.alloc(8);
   header.writeUInt32LE(checksum, 0);
   header.writeUInt32LE(source.length, 4);
