@@ -83,7 +83,7 @@ function loadCached(file: string, dir: string, writes: Array<() => void>): void 
   // time of reading the 13 MB as a string and checksumming that.
   const bytes = readFileSync(file);
   const checksum = crc32(bytes);
-  const deferred = basename(file) === libFilesModule ? deferLibFiles(bytes.toString('utf8')) : undefined;
+  const deferred = basename(file) === libFilesModule ? deferLibFiles(bytes) : undefined;
   const source = deferred?.source ?? bytes.toString('utf8');
   const parameters = ['exports', 'require', 'module', '__filename', '__dirname', ...(deferred?.libFiles ? [deferred.parameter] : [])];
   const header = Buffer.alloc(8);

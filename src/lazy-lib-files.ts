@@ -13,10 +13,11 @@ import { runInThisContext } from 'node:vm';
 /** The module file that holds the lib files. */
 export const libFilesModule = 'ts-morph-common.js';
 
-const declaration = 'const libFiles = [';
-const getter = '\n    }];\n\nfunction getLibFiles() {\n    return libFiles;\n}\n';
+const declaration = Buffer.from('\nconst libFiles = [');
+const getter = Buffer.from('\n    }];\n\nfunction getLibFiles() {\n    return libFiles;\n}\n');
+const parameter = '__opgenLibFiles';
 
-/** What `deferLibFiles` makes of a source: the source to compile, and the extra wrapper parameter it needs. */
+/** What `deferLibFiles` makes of a module's bytes: the source to compile, and the extra wrapper parameter it needs. */
 export interface DeferredLibFiles {
   source: string;
   /** Evaluates the array the source no longer holds; passed to the module as `parameter`. */
@@ -25,21 +26,25 @@ export interface DeferredLibFiles {
 }
 
 /**
- * The source of @ts-morph/common with its lib files evaluated on first use, or the source as
- * it is when it does not have exactly the expected shape (another version of the package).
- * Lines are kept where they were, so that stack traces still point at the installed file.
+ * The source of @ts-morph/common (its file's bytes) with its lib files evaluated on first
+ * use, or the source as it is when it does not have exactly the expected shape (another
+ * version of the package). Lines are kept where they were, so that stack traces still point
+ * at the installed file. Searched as bytes: the 3 MB literal is decoded only when used.
  */
-export function deferLibFiles(source: string): DeferredLibFiles {
-  const parameter = '__opgenLibFiles';
-  const start = source.indexOf(`\n${declaration}`) + 1;
-  const end = source.indexOf(getter);
-  if (start === 0 || end < start || source.indexOf(`\n${declaration}`, start) >= 0 || source.indexOf(getter, end + 1) >= 0) return { source, parameter };
-  const literal = source.slice(start + declaration.length - 1, end + '\n    }]'.length);
-  const newlines = '\n'.repeat(source.slice(start, end + getter.length).split('\n').length - 1);
+export function deferLibFiles(bytes: Buffer): DeferredLibFiles {
+  const start = bytes.indexOf(declaration) + 1;
+  const end = bytes.indexOf(getter);
+  if (start === 0 || end < start || bytes.indexOf(declaration, start) >= 0 || bytes.indexOf(getter, end + 1) >= 0) {
+    return { source: bytes.toString('utf8'), parameter };
+  }
+  const cut = end + getter.length;
+  let newlines = 0;
+  for (let at = bytes.indexOf(10, start); at >= 0 && at < cut; at = bytes.indexOf(10, at + 1)) newlines++;
   const lazy = `let libFiles; function getLibFiles() { return libFiles ??= ${parameter}(); }`;
+  const literal = bytes.subarray(start + declaration.length - 2, end + '\n    }]'.length);
   return {
-    source: `${source.slice(0, start)}${lazy}${newlines}${source.slice(end + getter.length)}`,
-    libFiles: () => runInThisContext(`(${literal})`, { filename: `${libFilesModule} (lib files)` }),
+    source: `${bytes.toString('utf8', 0, start)}${lazy}${'\n'.repeat(newlines)}${bytes.toString('utf8', cut)}`,
+    libFiles: () => runInThisContext(`(${literal.toString('utf8')})`, { filename: `${libFilesModule} (lib files)` }),
     parameter,
   };
 }
