@@ -10,11 +10,9 @@ import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
 import { readSources, samplesNotToWrite } from '../project/sources.js';
 import { paint } from '../ui.js';
-import { watchManifests } from '../watch/manifests.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
 import { resolveMaxDescLen } from './manifests-settings.js';
 import { readSamples } from './read-samples.js';
-import { staleDiff } from './stale-diff.js';
 
 interface ManifestsOptions {
   check?: boolean;
@@ -36,7 +34,8 @@ export function manifestsCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --dry-run\n  $ opgen manifests --max-desc-len 0\n  $ opgen manifests --watch')
     .action(async (options: ManifestsOptions) => {
       if (options.watch && (options.check || options.dryRun)) throw new UserError(`--watch and ${options.check ? '--check' : '--dry-run'} cannot be used together`, undefined, 'use --check in CI, --watch while editing');
-      if (options.watch) await watchManifests(options);
+      // --watch and --check's diff are imported only when asked for: a plain run need not load them.
+      if (options.watch) await (await import('../watch/manifests.js')).watchManifests(options);
       else await runManifests(options);
     });
 }
@@ -67,6 +66,7 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
   const changes = await planChanges(root, files);
   if (options.check) {
     const stale = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
+    const { staleDiff } = await import('./stale-diff.js');
     process.stdout.write(await staleDiff(root, stale));
     const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems];
     if (problems.length) throw new UserErrors(problems);

@@ -9,7 +9,7 @@ import { UserError } from '../errors.js';
 import type { ProjectConfig } from '../project/model.js';
 import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
 import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
-import { dropDescriptions, isRootDeclaration, walkDeclaration } from '../schema/walk.js';
+import { checkDeclaration, dropDescriptions, isRootDeclaration } from '../schema/walk.js';
 import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
@@ -151,7 +151,7 @@ function checkOtherDeclarations(ctx: WalkContext, file: SourceFile): void {
     if (!decl.isExported()) continue;
     if (!Node.isEnumDeclaration(decl) && decl.getTypeParameters().length) continue;
     if (Node.isInterfaceDeclaration(decl) && isRootInterface(decl)) continue;
-    walkDeclaration(ctx, decl, [], decl.getNameNode());
+    checkDeclaration(ctx, decl);
   }
 }
 

@@ -48,25 +48,47 @@ function localDeclaration(file: SourceFile, name: string): Declaration | undefin
   return byName.get(name);
 }
 
+/** A file's imports by the name they are used under: the module and the name it exports. */
+interface Imports {
+  named: Map<string, { module: string; name: string }>;
+  /** `import * as ns from '…'`: namespace → module. */
+  namespaces: Map<string, string>;
+}
+
+const importsByFile = new WeakMap<SourceFile, Imports>();
+
+/**
+ * The file's imports, indexed once per file: every type reference of a walk is resolved
+ * through them, and reading them through ts-morph wraps all of the file's statements again.
+ * The first import of a name wins, as the loops over the declarations did.
+ */
+function importsOf(file: SourceFile): Imports {
+  let imports = importsByFile.get(file);
+  if (imports) return imports;
+  imports = { named: new Map(), namespaces: new Map() };
+  for (const imp of file.getImportDeclarations()) {
+    const module = imp.getModuleSpecifierValue();
+    for (const named of imp.getNamedImports()) {
+      const local = named.getAliasNode()?.getText() ?? named.getName();
+      if (!imports.named.has(local)) imports.named.set(local, { module, name: named.getName() });
+    }
+    const namespace = imp.getNamespaceImport()?.getText();
+    if (namespace !== undefined && !imports.namespaces.has(namespace)) imports.namespaces.set(namespace, module);
+  }
+  importsByFile.set(file, imports);
+  return imports;
+}
+
 function resolveLocal(file: SourceFile, name: string, files: FileIndex, seen: Set<string>): Resolved {
   const decl = localDeclaration(file, name);
   if (decl) return { kind: 'decl', decl };
-  for (const imp of file.getImportDeclarations()) {
-    for (const named of imp.getNamedImports()) {
-      const local = named.getAliasNode()?.getText() ?? named.getName();
-      if (local === name) return fromModule(file, imp.getModuleSpecifierValue(), named.getName(), files, seen);
-    }
-  }
-  return { kind: 'missing' };
+  const imported = importsOf(file).named.get(name);
+  return imported ? fromModule(file, imported.module, imported.name, files, seen) : { kind: 'missing' };
 }
 
 function resolveQualified(file: SourceFile, namespace: string, name: string, files: FileIndex): Resolved {
-  for (const imp of file.getImportDeclarations()) {
-    if (imp.getNamespaceImport()?.getText() === namespace) {
-      return fromModule(file, imp.getModuleSpecifierValue(), name, files, new Set());
-    }
-  }
-  return { kind: 'missing' };
+  const module = importsOf(file).namespaces.get(namespace);
+  return module === undefined ? { kind: 'missing' } : fromModule(file, module, name, files, new Set());
 }
 
 function fromModule(file: SourceFile, module: string, name: string, files: FileIndex, seen: Set<string>): Resolved {

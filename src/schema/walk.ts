@@ -13,7 +13,7 @@ import { leadingCommentLines } from '../markers/comments.js';
 import { type CsvMarker, csvMarkerName, readCsvMarker } from '../markers/olm.js';
 import type { Marker } from '../markers/parse.js';
 import type { Target } from '../markers/registry.js';
-import { Node, SyntaxKind } from '../ts-morph.js';
+import { Node, SyntaxKind, ts } from '../ts-morph.js';
 import { applySchemaMarkers, immutableParentRule } from './apply.js';
 import { builtinSchema } from './builtins.js';
 import { type WalkContext, copySchema, displayPath, fail, locationOf } from './context.js';
@@ -82,7 +82,9 @@ export function walkType(ctx: WalkContext, node: TypeNode, env: Env): JSONSchema
       return walkType(ctx, node.asKindOrThrow(SyntaxKind.ParenthesizedType).getTypeNode(), env);
     case SyntaxKind.TypeReference: {
       const ref = node.asKindOrThrow(SyntaxKind.TypeReference);
-      return walkReference(ctx, ref.getTypeName().getText(), ref.getTypeArguments(), node, env);
+      // The name is read from TypeScript's node: wrapping it in a ts-morph node only to read its text costs measurably.
+      const name = ref.compilerNode.typeName.getText(node.getSourceFile().compilerNode);
+      return walkReference(ctx, name, ref.getTypeArguments(), node, env);
     }
     case SyntaxKind.ArrayType:
       return arrayOf(ctx, node.asKindOrThrow(SyntaxKind.ArrayType).getElementTypeNode(), env);
@@ -388,10 +390,23 @@ function argKey(bound: Bound): string {
   return `${node.getText()}@${bound.env.file.getFilePath()}`;
 }
 
+/** The walk cache's key of a declaration with these type arguments. */
+function declarationKey(decl: Declaration, args: Bound[]): string {
+  return `${decl.getSourceFile().getFilePath()}#${decl.getName()}${args.length ? `<${args.map(argKey).join(',')}>` : ''}`;
+}
+
+/**
+ * Walks a declaration without type arguments for the errors of its markers and types alone;
+ * one a Kind already used was checked by that walk, and is not copied out of the cache again.
+ */
+export function checkDeclaration(ctx: WalkContext, decl: Declaration): void {
+  if (!ctx.cache.has(declarationKey(decl, []))) walkDeclaration(ctx, decl, [], decl.getNameNode());
+}
+
 /** Walks a named declaration (with type arguments), its own markers and description included. */
 export function walkDeclaration(ctx: WalkContext, decl: Declaration, args: Bound[], use: Node): JSONSchemaProps {
   const name = decl.getName();
-  const key = `${decl.getSourceFile().getFilePath()}#${name}${args.length ? `<${args.map(argKey).join(',')}>` : ''}`;
+  const key = declarationKey(decl, args);
   const at = ctx.stack.findIndex((f) => f.key === key);
   if (at >= 0) {
     const cycle = [...ctx.stack.slice(at).map((f) => `${f.name}${f.path}`), name].join(' -> ');
@@ -485,7 +500,10 @@ function objectOf(
         broken = true;
         continue;
       }
-      into.properties = { ...into.properties, [prop.name]: prop.schema };
+      // `into` and its properties are this walk's own (mergeObjects copies the bases'), so
+      // they are filled in place rather than copied for every property.
+      // defineProperty: a property called __proto__ is a key like any other.
+      Object.defineProperty((into.properties ??= {}), prop.name, { value: prop.schema, enumerable: true, writable: true, configurable: true });
       if (prop.required) required.add(prop.name);
       else required.delete(prop.name);
       if (prop.immutable) immutable.push(prop.name);
@@ -533,6 +551,9 @@ function objectOf(
 
 /** The name a property is written under in JSON. */
 function propertyName(ctx: WalkContext, member: PropertySignature): string | undefined {
+  // Most names are identifiers, read from TypeScript's node without wrapping the name in a ts-morph node.
+  const name = member.compilerNode.name;
+  if (ts.isIdentifier(name)) return name.getText(member.getSourceFile().compilerNode);
   const nameNode = member.getNameNode();
   if (Node.isIdentifier(nameNode)) return nameNode.getText();
   if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) return nameNode.getLiteralText();

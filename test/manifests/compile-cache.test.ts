@@ -102,6 +102,25 @@ describe('the compile cache of opgen', () => {
     expectGoldenCrds(await manifests(blocked));
   });
 
+  it("leaves TypeScript's lib files to ts-morph projects that type-check, loaded on their first use", async () => {
+    // An in-memory project reads the lib .d.ts files that opgen's cache leaves out of the compiled module.
+    const script = [
+      `import { enableCompileCache } from ${JSON.stringify(fileURLToPath(new URL('../../dist/compile-cache.js', import.meta.url)))};`,
+      'enableCompileCache();',
+      `const { Project } = await import(${JSON.stringify(fileURLToPath(new URL('../../dist/ts-morph.js', import.meta.url)))});`,
+      "const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { lib: ['lib.es5.d.ts'] } });",
+      `project.createSourceFile('a.ts', 'const xs: Array<number> = [1];\\nexport const s: string = xs.map((n) => n + 1).join();\\nconst n: number = "x";\\n');`,
+      'console.log(project.getPreEmitDiagnostics().map((d) => d.getMessageText()).join("\\n"));',
+    ].join('\n');
+    const cache = tempDir();
+    const { OPGEN_DISABLE_COMPILE_CACHE: _, ...inherited } = process.env;
+    const check = async (env: NodeJS.ProcessEnv) => (await run('node', ['--input-type=module', '-e', script], { env: { ...inherited, OPGEN_CACHE_DIR: cache, ...env } })).stdout;
+    const expected = "Type 'string' is not assignable to type 'number'.\n";
+    expect(await check({ OPGEN_DISABLE_COMPILE_CACHE: '1' })).toBe(expected);
+    expect(await check({})).toBe(expected);
+    expect(await check({})).toBe(expected);
+  });
+
   it('is off with OPGEN_DISABLE_COMPILE_CACHE=1', async () => {
     const cache = tempDir();
     expectGoldenCrds(await manifests(cache, { OPGEN_DISABLE_COMPILE_CACHE: '1' }));
