@@ -17,7 +17,8 @@ export function checkSamples(input: readonly SampleInput[], files: ReadonlyMap<s
     const text = files.get(path);
     if (text === undefined) continue;
     const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    // YAML 1.1, as opgen writes samples and as kubectl reads them (`yes` is a boolean, `0755` octal).
+    const doc = parseDocument(text, { version: '1.1', lineCounter, prettyErrors: false });
     const at = (node: Node | undefined) => {
       const offset = node?.range?.[0];
       if (offset === undefined) return { file: path };
