@@ -131,14 +131,14 @@ describe('samples and the schema', () => {
     expect(low.stderr).toMatch(new RegExp(`^${sample}:${specLine + 1}:13: warning: spec\\.replicas must be greater than or equal to 1, got 0: `));
   });
 
-  it('reads a sample as YAML 1.1, as kubectl does: an unquoted yes is a boolean the string field refuses', async () => {
+  it('reads a sample as YAML 1.1, as kubectl does: an unquoted yes is a boolean the string field refuses, an unquoted 0o17 a string', async () => {
     await ok('manifests');
     await writeFile(join(dir, sample), (await read(sample)).replace('spec: {}', 'spec:\n  foo: yes'));
     const specLine = (await read(sample)).split('\n').findIndex((line) => line.startsWith('spec:')) + 1;
     const warned = await ok('manifests');
     expect(warned.stderr).toMatch(new RegExp(`^${sample}:${specLine + 1}:8: warning: spec\\.foo must be of type string, got boolean: `));
 
-    await writeFile(join(dir, sample), (await read(sample)).replace('foo: yes', "foo: '0o17'"));
+    await writeFile(join(dir, sample), (await read(sample)).replace('foo: yes', 'foo: 0o17'));
     expect((await ok('manifests')).stderr).toBe('');
   });
 });
