@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineKind } from '../../src/api/kind.js';
+import { createClient, kinds, type Client } from '../../src/client/index.js';
+import type { Condition } from '../../src/api/index.js';
+import { watchCharts, UNINSTALL_FINALIZER, type ChartResource, type ChartWatch } from '../../src/helm/index.js';
+import { createManager, type Manager } from '../../src/manager/index.js';
+import { installCRDs, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
+import { eventually } from '../fixtures/eventually.js';
+
+const NS = 'default';
+const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/helm/${path}`, import.meta.url));
+const HELM = execFileSync('bash', [fileURLToPath(new URL('../../../hack/helm/build.sh', import.meta.url)), '--print'], { encoding: 'utf8' }).trim();
+const Webapp = defineKind<ChartResource>({ group: 'charts.example.com', version: 'v1alpha1', kind: 'Webapp', plural: 'webapps', namespaced: true });
+
+const watch: ChartWatch = {
+  group: 'charts.example.com',
+  version: 'v1alpha1',
+  kind: 'Webapp',
+  chart: fixture('webapp'),
+  watchDependentResources: true,
+  overrideValues: { owner: '$WEBAPP_OWNER' },
+  // No periodic reconcile: drift must be repaired from the watches alone.
+  reconcilePeriodMs: 0,
+  maxConcurrentReconciles: 2,
+};
+
+function condition(cr: ChartResource | undefined, type: string): Condition | undefined {
+  return cr?.status?.conditions?.find((c) => c.type === type);
+}
+
+describe('chart reconciler against a real API server', () => {
+  let cp: ControlPlane;
+  let client: Client;
+  let mgr: Manager;
+  let running: Promise<void>;
+
+  beforeAll(async () => {
+    process.env.WEBAPP_OWNER = 'platform-team';
+    cp = await startControlPlane();
+    client = createClient(cp.kubeConfig);
+    await installCRDs(cp.kubeConfig, fixture('webapp-crd.yaml'));
+    mgr = createManager({ kubeConfig: cp.kubeConfig, handleSignals: false, logLevel: 'silent', healthProbeBindAddress: '0', metricsBindAddress: '0' });
+    await watchCharts(mgr, { watches: [watch], helm: HELM });
+    running = mgr.start();
+    await mgr.elected();
+  });
+  afterAll(async () => {
+    mgr?.stop();
+    await running?.catch(() => undefined);
+    await cp?.stop();
+  });
+
+  const config = (name: string) => client.get(kinds.ConfigMap, `${name}-config`, NS);
+  const webapp = (name: string) => client.get(Webapp, name, NS);
+
+  it('installs the chart with the spec as values (overrides win), then upgrades it when the spec changes', async () => {
+    await client.create(Webapp, { metadata: { name: 'shop', namespace: NS }, spec: { message: 'first', owner: 'someone-else' } });
+    const installed = await eventually('ConfigMap rendered from the spec', async () => (await config('shop'))?.data?.message === 'first' && config('shop'));
+    expect(installed.data?.owner).toBe('platform-team');
+    const shop = await eventually('Deployed', async () => condition(await webapp('shop'), 'Deployed')?.status === 'True' && webapp('shop'));
+    expect(condition(shop, 'Deployed')?.reason).toBe('InstallSuccessful');
+    expect(condition(shop, 'Initialized')?.status).toBe('True');
+    expect(shop?.status?.deployedRelease?.name).toBe('shop');
+    expect(shop?.status?.deployedRelease?.manifest).toContain('name: shop-config');
+    expect(shop?.metadata?.finalizers).toContain(UNINSTALL_FINALIZER);
+    expect(installed.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Webapp', name: 'shop', uid: shop?.metadata?.uid, controller: true });
+
+    await client.patch(Webapp, shop!, { spec: { message: 'second' } });
+    await eventually('ConfigMap upgraded', async () => (await config('shop'))?.data?.message === 'second');
+    await eventually('UpgradeSuccessful', async () => condition(await webapp('shop'), 'Deployed')?.reason === 'UpgradeSuccessful');
+  });
+
+  it('prunes what the chart no longer renders', async () => {
+    await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: true, port: 8080 } } });
+    const service = await eventually('Service rendered', () => client.get(kinds.Service, 'shop', NS));
+    expect(service.spec?.ports?.[0]?.port).toBe(8080);
+    await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: false } } });
+    await eventually('Service pruned', async () => (await client.get(kinds.Service, 'shop', NS)) === undefined);
+    expect((await webapp('shop'))?.status?.deployedRelease?.manifest).not.toContain('kind: Service');
+    expect(await config('shop')).toBeDefined();
+  });
+
+  it('repairs drift: a changed object is changed back, a deleted one is recreated', async () => {
+    const before = await config('shop');
+    await client.withFieldManager('kubectl-edit').apply(kinds.ConfigMap, { metadata: { name: 'shop-config', namespace: NS }, data: { message: 'tampered' } }, { force: true });
+    await eventually('ConfigMap repaired', async () => (await client.uncached().get(kinds.ConfigMap, 'shop-config', NS))?.data?.message === 'second');
+    await client.delete(kinds.ConfigMap, { metadata: { name: 'shop-config', namespace: NS } });
+    const recreated = await eventually('ConfigMap recreated', async () => {
+      const cm = await client.uncached().get(kinds.ConfigMap, 'shop-config', NS);
+      return cm && cm.metadata?.uid !== before?.metadata?.uid && cm;
+    });
+    expect(recreated.data?.message).toBe('second');
+  });
+
+  it('reports a chart that does not render in the status and keeps reconciling other CRs', async () => {
+    await client.create(Webapp, { metadata: { name: 'broken', namespace: NS }, spec: { fail: true } });
+    const failed = await eventually('ReleaseFailed', async () => condition(await webapp('broken'), 'ReleaseFailed')?.status === 'True' && condition(await webapp('broken'), 'ReleaseFailed'));
+    expect(failed.reason).toBe('InstallError');
+    expect(failed.message).toContain('the values ask this chart to fail');
+    expect(await config('broken')).toBeUndefined();
+
+    await client.create(Webapp, { metadata: { name: 'other', namespace: NS }, spec: { message: 'still running' } });
+    await eventually('other CR installed', async () => (await config('other'))?.data?.message === 'still running');
+
+    await client.patch(Webapp, { metadata: { name: 'broken', namespace: NS } }, { spec: { fail: false } });
+    const fixed = await eventually('Deployed after the fix', async () => condition(await webapp('broken'), 'Deployed')?.status === 'True' && webapp('broken'));
+    expect(condition(fixed, 'ReleaseFailed')).toBeUndefined();
+  });
+
+  it('uninstalls through the finalizer when the CR is deleted (no garbage collector runs here)', async () => {
+    await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: true } } });
+    await eventually('Service rendered again', () => client.get(kinds.Service, 'shop', NS));
+    await client.delete(Webapp, { metadata: { name: 'shop', namespace: NS } });
+    await eventually('CR gone', async () => (await client.uncached().get(Webapp, 'shop', NS)) === undefined);
+    expect(await client.uncached().get(kinds.ConfigMap, 'shop-config', NS)).toBeUndefined();
+    expect(await client.uncached().get(kinds.Service, 'shop', NS)).toBeUndefined();
+    expect(await client.uncached().get(kinds.ConfigMap, 'other-config', NS)).toBeDefined();
+  });
+});
