@@ -63,9 +63,10 @@ function run(helm: string, args: string[], signal: AbortSignal | undefined): Pro
   });
 }
 
-/** helm's `Error: …` line, without the warnings printed before it. */
+/** helm's error on one line, from its `Error:` line on (a values.schema.json failure lists each problem below it), without the warnings before it. */
 function helmMessage(stderr: string): string {
   const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
-  const error = lines.find((line) => line.startsWith('Error:'));
-  return (error ?? lines.at(-1) ?? '').replace(/^Error:\s*/, '');
+  const start = lines.findIndex((line) => line.startsWith('Error:'));
+  const kept = start >= 0 ? lines.slice(start) : lines.slice(-1);
+  return kept.filter((line) => !line.startsWith('Use --debug')).join(' ').replace(/^Error:\s*/, '');
 }
