@@ -144,4 +144,17 @@ describe('a chart-backed project', () => {
     expect(failed.stderr).toContain('this chart is broken');
     expect(await readTree(dir)).toEqual(before);
   });
+
+  it('refuses opgen manifests and delete api, which would empty the CRDs and role the charts gave', async () => {
+    await helmProject();
+    await ok('create', 'api', '--group', 'web', '--version', 'v1alpha1', '--kind', 'StaticSite', '--helm-chart', chart);
+    const before = await readTree(dir);
+    for (const args of [['manifests'], ['delete', 'api', '--group', 'web', '--version', 'v1alpha1', '--kind', 'StaticSite']]) {
+      const result = await opgen(dir, ...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`PROJECT: error: opgen ${args[0]}`);
+      expect(result.stderr).toContain('this project is backed by Helm charts');
+    }
+    expect(await readTree(dir)).toEqual(before);
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatches, releaseValues } from '../../src/helm/index.js';
+import { parseDuration } from '../../src/helm/duration.js';
+import { matchesSelector } from '../../src/helm/selector.js';
 
 describe('watches.yaml as operator-sdk writes it', () => {
   it('reads every field, with operator-sdk defaults, charts resolved against the file', () => {
@@ -54,5 +56,21 @@ describe('release values', () => {
     const values = releaseValues(spec, { 'image.repository': '${REGISTRY}/app', 'labels.team\\.name': '$TEAM', unset: '$NOPE' }, { REGISTRY: 'quay.io', TEAM: 'web' });
     expect(values).toEqual({ image: { repository: 'quay.io/app', tag: '1' }, replicas: 2, labels: { 'team.name': 'web' }, unset: '' });
     expect(spec.image.repository).toBe('user/repo');
+  });
+});
+
+describe('the rest of a watch', () => {
+  it('reads Go durations', () => {
+    expect([parseDuration('1m'), parseDuration('1h30m'), parseDuration('500ms'), parseDuration('0'), parseDuration('1.5s')]).toEqual([60_000, 5_400_000, 500, 0, 1_500]);
+    expect([parseDuration('1'), parseDuration('1 m'), parseDuration(''), parseDuration('1d')]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('matches label selectors with Kubernetes\' operators', () => {
+    const selector = { matchLabels: { tier: 'web' }, matchExpressions: [{ key: 'env', operator: 'In' as const, values: ['prod', 'stage'] }, { key: 'legacy', operator: 'DoesNotExist' as const }] };
+    expect(matchesSelector(selector, { tier: 'web', env: 'prod' })).toBe(true);
+    expect(matchesSelector(selector, { tier: 'web', env: 'dev' })).toBe(false);
+    expect(matchesSelector(selector, { tier: 'web', env: 'prod', legacy: '' })).toBe(false);
+    expect(matchesSelector({ matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['prod'] }] }, {})).toBe(true);
+    expect(matchesSelector({ matchExpressions: [{ key: 'env', operator: 'Exists' }] }, {})).toBe(false);
   });
 });
