@@ -8,6 +8,7 @@ import { helmApiFiles } from '../generators/helm-operator/api.js';
 import { readLocalChart, type LocalChart } from '../generators/helm-operator/chart.js';
 import { isHelmOperatorProject, watchesFile } from '../generators/helm-operator/plugin.js';
 import { valuesSchemaToCrd } from '../generators/helm-operator/values-schema.js';
+import { kindNames } from '../generators/scaffold/names.js';
 import { pluralOf } from '../names/plural.js';
 import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
@@ -65,6 +66,7 @@ export async function runCreateHelmApi(dir: string, project: ProjectConfig, opti
     // A schema that cannot become the CRD's is the more precise message: before helm's.
     if (chart.schema !== undefined) valuesSchemaToCrd(chart.schema, `${shownAs}/values.schema.json`);
     const renderedKinds = await renderedKindsOf(helm, chart, shownAs);
+    const names = kindNames(project, resource);
     const read = (path: string) => readFile(join(dir, path), 'utf8');
     const files = helmApiFiles({
       projectName: project.projectName,
@@ -73,11 +75,13 @@ export async function runCreateHelmApi(dir: string, project: ProjectConfig, opti
       chart,
       chartShownAs: shownAs,
       renderedKinds,
+      roleStems: { file: names.roleFileStem, name: names.roleNameStem },
       current: {
         watches: existsSync(join(dir, watchesFile)) ? await read(watchesFile) : '',
         crdKustomization: await read('config/crd/kustomization.yaml'),
         samplesKustomization: await read('config/samples/kustomization.yaml'),
         role: await read('config/rbac/role.yaml'),
+        rbacKustomization: await read('config/rbac/kustomization.yaml'),
       },
     });
     const updated: ProjectConfig = { ...project, resources: existing ? project.resources.map((r) => (r === existing ? resource : r)) : [...project.resources, resource] };

@@ -32,8 +32,10 @@ export interface WatchChartsOptions {
  * await mgr.start();
  */
 export async function watchCharts(mgr: Manager, options: WatchChartsOptions): Promise<Controller[]> {
-  const watches = options.watches ?? (options.watchesFile ? await readWatches(options.watchesFile) : []);
-  if (watches.length === 0) throw new Error('watchCharts: no watches: give watchesFile or watches');
+  if (!options.watches && !options.watchesFile) throw new Error('watchCharts: give watchesFile or watches');
+  const watches = options.watches ?? (await readWatches(options.watchesFile!));
+  // A new project's watches.yaml is empty until create api adds a kind: the manager still runs.
+  if (watches.length === 0) mgr.log.info({ watchesFile: options.watchesFile }, 'no watches: this operator reconciles nothing yet');
   const resolveKind = kindResolver(mgr.kubeConfig);
   const controllers: Controller[] = [];
   for (const watch of watches) {

@@ -5,6 +5,7 @@ import { fullGroup, type Resource } from '../../project/model.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { generatedHeader, toYaml } from '../../yaml.js';
 import { addResources } from '../scaffold/config/kustomize.js';
+import { kindRoleFiles } from '../scaffold/config/rbac.js';
 import { commonLabels, yamlFile } from '../scaffold/yaml-file.js';
 import type { LocalChart } from './chart.js';
 import { chartsDir, watchesFile } from './plugin.js';
@@ -20,14 +21,17 @@ export interface HelmApi {
   chartShownAs: string;
   /** `apiVersion`/`kind` of each object the chart renders with its default values: the manager's RBAC. */
   renderedKinds: { apiVersion: string; kind: string }[];
+  /** The per-kind roles' file and name stems (kindNames' roleFileStem and roleNameStem). */
+  roleStems: { file: string; name: string };
   /** The current text of the files this command extends. */
-  current: { watches: string; crdKustomization: string; samplesKustomization: string; role: string };
+  current: { watches: string; crdKustomization: string; samplesKustomization: string; role: string; rbacKustomization: string };
 }
 
 const paths = {
   crdKustomization: 'config/crd/kustomization.yaml',
   samplesKustomization: 'config/samples/kustomization.yaml',
   role: 'config/rbac/role.yaml',
+  rbacKustomization: 'config/rbac/kustomization.yaml',
 };
 const allVerbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -41,6 +45,8 @@ export function helmApiFiles(api: HelmApi): GeneratedFile[] {
   const spec = chart.schema === undefined
     ? { type: 'object', description: `The values of the ${chart.name} chart.`, 'x-kubernetes-preserve-unknown-fields': true }
     : { description: `The values of the ${chart.name} chart.`, ...valuesSchemaToCrd(chart.schema, `${api.chartShownAs}/values.schema.json`) };
+  // The admin, editor and viewer roles kubebuilder and operator-sdk give each kind, for the cluster's users.
+  const roles = kindRoleFiles(api.projectName, { kind: resource.kind, fullGroup: group, plural: resource.plural, roleFileStem: api.roleStems.file, roleNameStem: api.roleStems.name });
   return [
     ...chart.files.map((f): GeneratedFile => ({ path: `${chartPath}/${f.path}`, content: f.content, ownership: 'user' })),
     { path: watchesFile, content: addWatch(api.current.watches, { group, version: resource.version, kind: resource.kind, chart: chartPath }), ownership: 'generated' },
@@ -53,6 +59,8 @@ export function helmApiFiles(api: HelmApi): GeneratedFile[] {
     },
     { path: paths.samplesKustomization, content: addResources(api.current.samplesKustomization, [sampleFile], paths.samplesKustomization), ownership: 'generated' },
     { path: paths.role, content: withRules(api.current.role, rulesFor(resource, api.renderedKinds)), ownership: 'generated' },
+    ...roles,
+    { path: paths.rbacKustomization, content: addResources(api.current.rbacKustomization, roles.map((r) => r.path.slice('config/rbac/'.length)), paths.rbacKustomization), ownership: 'generated' },
   ];
 }
 

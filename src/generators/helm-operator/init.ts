@@ -23,6 +23,7 @@ export function helmOperatorInitFiles(scaffold: InitScaffold): GeneratedFile[] {
     'config/manager/manager.yaml': (f) => ({ ...f, content: withTmpVolume(f.content) }),
     '.github/workflows/lint.yml': (f) => ({ ...f, content: withoutManifestsCheck(f.content) }),
     '.github/workflows/test-e2e.yml': (f) => ({ ...f, content: withHelm(f.content) }),
+    'config/rbac/kustomization.yaml': (f) => ({ ...f, content: chartRoleComment(f.content) }),
     'README.md': (f) => ({ ...f, content: render('helm-operator/README.md', { projectName: project.projectName, domain: project.domain }) }),
   };
   return [
@@ -83,4 +84,11 @@ function withHelm(text: string): string {
     '',
   ].join('\n');
   return text.replace(anchor, step + anchor);
+}
+
+/** The RBAC kustomization's comment, saying who writes the manager's role here. */
+function chartRoleComment(text: string): string {
+  const said = "# RBAC of the manager: its service account, its role (written by `opgen manifests` from the\n# controllers' +kubebuilder:rbac markers),";
+  if (!text.includes(said)) throw new Error('config/rbac/kustomization.yaml: its comment changed; update helm-operator/init.ts');
+  return text.replace(said, '# RBAC of the manager: its service account, its role (written by `opgen create api --helm-chart`\n# for what the charts render),');
 }
