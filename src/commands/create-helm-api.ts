@@ -27,7 +27,21 @@ export interface CreateHelmApiOptions {
   helmChartVersion?: string;
   force?: boolean;
   dryRun?: boolean;
+  /** Flags of TypeScript kinds, refused here rather than ignored. */
+  resource?: boolean;
+  controller?: boolean;
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiModule?: string;
 }
+
+const typescriptOnly = [
+  ['resource', '--resource'],
+  ['controller', '--controller'],
+  ['externalApiPath', '--external-api-path'],
+  ['externalApiDomain', '--external-api-domain'],
+  ['externalApiModule', '--external-api-module'],
+] as const;
 
 /**
  * `create api --helm-chart` in a project made with `init --plugins helm-operator`: copies
@@ -38,6 +52,10 @@ export interface CreateHelmApiOptions {
 export async function runCreateHelmApi(dir: string, project: ProjectConfig, options: CreateHelmApiOptions): Promise<void> {
   if (!isHelmOperatorProject(project)) {
     throw new UserError('--helm-chart: this project reconciles with TypeScript controllers', { file: projectFileName }, 'a chart-backed project is made with opgen init --plugins helm-operator');
+  }
+  const flag = typescriptOnly.find(([key]) => options[key] !== undefined);
+  if (flag) {
+    throw new UserError(`${flag[1]}: a chart-backed kind has no TypeScript types or controller: its chart reconciles it`, undefined, 'leave the flag out');
   }
   if (!options.helmChart) {
     throw new UserError('a kind of a chart-backed project needs --helm-chart <dir|repo/chart>', undefined, 'e.g. opgen create api --group web --version v1alpha1 --kind Site --helm-chart ./charts/site');

@@ -98,7 +98,7 @@ function createApiCommand(): Command {
 export async function runCreateApi(root: string, options: CreateApiOptions): Promise<void> {
   const dir = resolve(root);
   const project = await loadProject(dir, 'opgen create api');
-  if (options.helmChart !== undefined || isHelmOperatorProject(project)) return runCreateHelmApi(dir, project, options);
+  if (options.helmChart !== undefined || options.helmChartRepo !== undefined || options.helmChartVersion !== undefined || isHelmOperatorProject(project)) return runCreateHelmApi(dir, project, options);
   const builtin = builtinTarget(project, options);
   const external = externalTarget(project, options);
   const withResource = builtin || external ? false : (options.resource ?? true);

@@ -131,6 +131,8 @@ describe('a chart-backed project', () => {
     const plain = await opgen(dir, 'create', 'api', '--group', 'web', '--version', 'v1', '--kind', 'Site', '--helm-chart', chart);
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain('PROJECT: error: --helm-chart: this project reconciles with TypeScript controllers');
+    const repoOnly = await opgen(dir, 'create', 'api', '--group', 'web', '--version', 'v1', '--kind', 'Site', '--helm-chart-repo', 'http://127.0.0.1:1');
+    expect(repoOnly.stderr).toContain('this project reconciles with TypeScript controllers');
 
     await cleanUp(dir);
     await helmProject();
@@ -142,6 +144,9 @@ describe('a chart-backed project', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('does not render with its default values');
     expect(failed.stderr).toContain('this chart is broken');
+    const controller = await opgen(dir, 'create', 'api', '--group', 'web', '--version', 'v1alpha1', '--kind', 'StaticSite', '--helm-chart', chart, '--no-controller');
+    expect(controller.code).toBe(1);
+    expect(controller.stderr).toContain('--controller: a chart-backed kind has no TypeScript types or controller');
     expect(await readTree(dir)).toEqual(before);
   });
 
