@@ -4,14 +4,20 @@ import type { ReconcileContext, Reconciler } from '../controller/types.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/finalizers.js';
 import type { KubeObject } from '../object.js';
 import type { KindResolver } from './discovery.js';
+import { parseDuration } from './duration.js';
 import { inventoryOf, refKey } from './inventory.js';
 import { RenderError, renderChart } from './render.js';
 import { ConditionType, deployedStatus, failedStatus, type ReleaseStatus } from './status.js';
-import { releaseValues } from './values.js';
+import { expandEnv, releaseValues } from './values.js';
 import type { ChartWatch } from './watches.js';
 
 /** operator-sdk's finalizer: a CR carrying it has its release uninstalled before it goes. */
 export const UNINSTALL_FINALIZER = 'helm.sdk.operatorframework.io/uninstall-release';
+/** The finalizer older operator-sdk releases put on CRs; honoured the same, never added. */
+export const LEGACY_UNINSTALL_FINALIZER = 'uninstall-helm-release';
+/** operator-sdk's CR annotations: this CR's reconcile period, and waiting for the release's objects to be gone before the CR goes. */
+export const RECONCILE_PERIOD_ANNOTATION = 'helm.sdk.operatorframework.io/reconcile-period';
+export const UNINSTALL_WAIT_ANNOTATION = 'helm.sdk.operatorframework.io/uninstall-wait';
 /** On every object of a release: the CR it belongs to, `<Kind>.<group>/<namespace>/<name>`, for dependent watches. */
 export const OWNER_ANNOTATION = 'helm.opgen.dev/owner';
 
@@ -42,25 +48,39 @@ export function ownerValue(kind: Kind, namespace: string | undefined, name: stri
  * fast: the CR's status says why and the next spec change (or period) tries again.
  */
 export function chartReconciler(crKind: Kind<ChartResource>, watch: ChartWatch, options: ChartReconcilerOptions): Reconciler {
-  const period = watch.reconcilePeriodMs > 0 ? { requeueAfter: watch.reconcilePeriodMs } : undefined;
   return async (request, ctx) => {
     const cr = await ctx.client.get(crKind, request.name, request.namespace);
     if (!cr) return;
+    const finalizers = [UNINSTALL_FINALIZER, LEGACY_UNINSTALL_FINALIZER].filter((f) => hasFinalizer(cr, f));
     if (cr.metadata?.deletionTimestamp) {
-      if (hasFinalizer(cr, UNINSTALL_FINALIZER)) {
-        await uninstall(cr, ctx, options.resolveKind);
-        await removeFinalizer(ctx.client, crKind, cr, UNINSTALL_FINALIZER);
-        ctx.log.info({ release: request.name }, 'release uninstalled');
+      if (finalizers.length === 0) return;
+      const remaining = await uninstall(cr, ctx, options.resolveKind);
+      if (remaining > 0 && isTrue(cr.metadata.annotations?.[UNINSTALL_WAIT_ANNOTATION])) {
+        ctx.log.info({ remaining }, 'waiting until the release\'s objects are deleted');
+        return { requeueAfter: 1_000 };
       }
+      let current: ChartResource | undefined = cr;
+      for (const finalizer of finalizers) current = current && (await removeFinalizer(ctx.client, crKind, current, finalizer));
+      ctx.log.info({ release: request.name }, 'release uninstalled');
       return;
     }
-    const current = await ensureFinalizer(ctx.client, crKind, cr, UNINSTALL_FINALIZER);
+    // A CR an older operator-sdk finalized keeps its finalizer: it is honoured as this one.
+    const current = finalizers.length > 0 ? cr : await ensureFinalizer(ctx.client, crKind, cr, UNINSTALL_FINALIZER);
     const previous = current.status ?? {};
     const release = request.name;
     const namespace = request.namespace ?? 'default';
     let next: ReleaseStatus;
+    let period: { requeueAfter: number } | undefined;
     try {
+      const periodMs = reconcilePeriodOf(current, watch.reconcilePeriodMs);
+      period = periodMs > 0 ? { requeueAfter: periodMs } : undefined;
       const rendered = await renderChart({ helm: options.helm, chart: watch.chart, release, namespace, values: releaseValues(current.spec, watch.overrideValues), signal: ctx.signal });
+      if (rendered.manifest !== previous.deployedRelease?.manifest) {
+        // As operator-sdk: say on the CR which of its values the operator's admin pinned.
+        for (const [path, value] of Object.entries(watch.overrideValues)) {
+          ctx.recorder.event(current, 'Warning', 'OverrideValuesInUse', `Chart value ${JSON.stringify(path)} overridden to ${JSON.stringify(expandEnv(value))} by operator's watches.yaml`);
+        }
+      }
       const owner = { kind: crKind, cr: current, namespace };
       const applied = await applyAll(rendered.objects, owner, ctx, options.resolveKind);
       await prune(inventoryOf(previous.deployedRelease?.manifest), applied, namespace, ctx, options.resolveKind);
@@ -77,6 +97,19 @@ export function chartReconciler(crKind: Kind<ChartResource>, watch: ChartWatch, 
     await writeStatus(current, next, crKind, ctx);
     return period;
   };
+}
+
+/** The CR's reconcile-period annotation (a Go duration) wins over the watch's; a bad one is an error to fix on the CR. */
+function reconcilePeriodOf(cr: ChartResource, fallbackMs: number): number {
+  const text = cr.metadata?.annotations?.[RECONCILE_PERIOD_ANNOTATION];
+  if (text === undefined) return fallbackMs;
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new Error(`annotation ${RECONCILE_PERIOD_ANNOTATION}: ${JSON.stringify(text)} is not a duration such as 1m or 30s`);
+  return ms;
+}
+
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value);
 }
 
 /** An object the API server refused; its message names the object. */
@@ -130,13 +163,21 @@ async function prune(previous: KubeObject[], applied: Set<string>, namespace: st
   }
 }
 
-/** Deletes every object of the deployed release, last installed first, as helm uninstalls. */
-async function uninstall(cr: ChartResource, ctx: ReconcileContext, resolveKind: KindResolver): Promise<void> {
+/**
+ * Deletes every object of the deployed release, last installed first, as helm uninstalls;
+ * returns how many still exist (being deleted), for the uninstall-wait annotation.
+ */
+async function uninstall(cr: ChartResource, ctx: ReconcileContext, resolveKind: KindResolver): Promise<number> {
   const namespace = cr.metadata?.namespace ?? 'default';
+  let remaining = 0;
   for (const object of inventoryOf(cr.status?.deployedRelease?.manifest).reverse()) {
     const kind = await resolveKindOrSkip(object, ctx, resolveKind);
-    if (kind) await deleteObject(kind, object.metadata!.name!, kind.namespaced ? (object.metadata!.namespace ?? namespace) : undefined, ctx);
+    if (!kind) continue;
+    const ns = kind.namespaced ? (object.metadata!.namespace ?? namespace) : undefined;
+    await deleteObject(kind, object.metadata!.name!, ns, ctx);
+    if (await ctx.client.uncached().get(kind, object.metadata!.name!, ns)) remaining++;
   }
+  return remaining;
 }
 
 /** A kind no longer served has no objects left to delete. */

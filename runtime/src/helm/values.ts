@@ -45,7 +45,7 @@ function setPath(values: Values, path: string[], value: unknown): void {
 }
 
 /** Go's os.ExpandEnv, which operator-sdk applies to override values: unset variables become ''. */
-function expandEnv(value: string, env: NodeJS.ProcessEnv): string {
+export function expandEnv(value: string, env: NodeJS.ProcessEnv = process.env): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, braced: string | undefined, bare: string | undefined) => env[braced ?? bare!] ?? '');
 }
 

@@ -67,6 +67,12 @@ describe('chart reconciler against a real API server', () => {
     expect(shop?.metadata?.finalizers).toContain(UNINSTALL_FINALIZER);
     expect(installed.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Webapp', name: 'shop', uid: shop?.metadata?.uid, controller: true });
 
+    const events = await eventually('OverrideValuesInUse event', async () => {
+      const list = await client.list(kinds.Event, { namespace: NS });
+      return list.find((e) => e.reason === 'OverrideValuesInUse' && e.regarding?.name === 'shop');
+    });
+    expect(events.note).toBe('Chart value "owner" overridden to "platform-team" by operator\'s watches.yaml');
+
     await client.patch(Webapp, shop!, { spec: { message: 'second' } });
     await eventually('ConfigMap upgraded', async () => (await config('shop'))?.data?.message === 'second');
     await eventually('UpgradeSuccessful', async () => condition(await webapp('shop'), 'Deployed')?.reason === 'UpgradeSuccessful');
@@ -107,6 +113,34 @@ describe('chart reconciler against a real API server', () => {
     await client.patch(Webapp, { metadata: { name: 'broken', namespace: NS } }, { spec: { fail: false } });
     const fixed = await eventually('Deployed after the fix', async () => condition(await webapp('broken'), 'Deployed')?.status === 'True' && webapp('broken'));
     expect(condition(fixed, 'ReleaseFailed')).toBeUndefined();
+  });
+
+  it('honours operator-sdk\'s legacy finalizer and its CR annotations (reconcile-period)', async () => {
+    await client.create(Webapp, {
+      metadata: { name: 'legacy', namespace: NS, finalizers: ['uninstall-helm-release'], annotations: { 'helm.sdk.operatorframework.io/reconcile-period': 'soon' } },
+      spec: { message: 'moved over' },
+    });
+    const bad = await eventually('Irreconcilable', async () => condition(await webapp('legacy'), 'Irreconcilable'));
+    expect(bad.message).toContain('helm.sdk.operatorframework.io/reconcile-period: "soon" is not a duration');
+    await client.patch(Webapp, { metadata: { name: 'legacy', namespace: NS } }, { metadata: { annotations: { 'helm.sdk.operatorframework.io/reconcile-period': '10m' } } });
+    await eventually('installed', async () => (await config('legacy'))?.data?.message === 'moved over');
+    expect((await webapp('legacy'))?.metadata?.finalizers).toEqual(['uninstall-helm-release']);
+    await client.delete(Webapp, { metadata: { name: 'legacy', namespace: NS } });
+    await eventually('CR gone', async () => (await client.uncached().get(Webapp, 'legacy', NS)) === undefined);
+    expect(await client.uncached().get(kinds.ConfigMap, 'legacy-config', NS)).toBeUndefined();
+  });
+
+  it('with uninstall-wait, keeps the CR until the release\'s objects are gone', async () => {
+    await client.create(Webapp, { metadata: { name: 'waiter', namespace: NS, annotations: { 'helm.sdk.operatorframework.io/uninstall-wait': 'true' } }, spec: {} });
+    const cm = await eventually('installed', () => config('waiter'));
+    await client.patch(kinds.ConfigMap, cm, { metadata: { finalizers: ['example.com/hold'] } });
+    await client.delete(Webapp, { metadata: { name: 'waiter', namespace: NS } });
+    await eventually('ConfigMap being deleted', async () => (await client.uncached().get(kinds.ConfigMap, 'waiter-config', NS))?.metadata?.deletionTimestamp);
+    // Held by the ConfigMap's finalizer: the CR waits for it.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await client.uncached().get(Webapp, 'waiter', NS))?.metadata?.finalizers).toContain(UNINSTALL_FINALIZER);
+    await client.patch(kinds.ConfigMap, { metadata: { name: 'waiter-config', namespace: NS } }, { metadata: { finalizers: null } });
+    await eventually('CR gone', async () => (await client.uncached().get(Webapp, 'waiter', NS)) === undefined);
   });
 
   it('uninstalls through the finalizer when the CR is deleted (no garbage collector runs here)', async () => {

@@ -140,7 +140,8 @@ function rulesFor(resource: Resource, rendered: { apiVersion: string; kind: stri
     { apiGroups: [group], resources: [resource.plural], verbs: allVerbs },
     { apiGroups: [group], resources: [`${resource.plural}/status`], verbs: ['get', 'patch', 'update'] },
     { apiGroups: [group], resources: [`${resource.plural}/finalizers`], verbs: ['update'] },
-    { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+    // The runtime's event recorder writes events.k8s.io/v1 Events.
+    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
     ...rendered.map(({ apiVersion, kind }) => ({ apiGroups: [apiVersion.includes('/') ? apiVersion.split('/')[0]! : ''], resources: [pluralOf(kind)], verbs: allVerbs })),
   ];
 }
