@@ -147,7 +147,7 @@ async function renderedKindsOf(helm: string, chart: LocalChart, shownAs: string)
       await mkdir(join(temp, file.path, '..'), { recursive: true });
       await writeFile(join(temp, file.path), file.content);
     }
-    const manifest = await runHelm(helm, ['template', 'opgen', temp], `the chart ${shownAs} does not render with its default values`);
+    const manifest = await runHelm(helm, ['template', 'opgen', temp, '--skip-tests'], `the chart ${shownAs} does not render with its default values`);
     const seen = new Map<string, { apiVersion: string; kind: string }>();
     for (const doc of parseAllDocuments(manifest) as import('yaml').Document[]) {
       const object = doc.toJS() as { apiVersion?: string; kind?: string } | null;

@@ -38,7 +38,8 @@ export async function renderChart(options: RenderOptions): Promise<Rendered> {
   try {
     const valuesFile = join(dir, 'values.json');
     await writeFile(valuesFile, JSON.stringify(options.values));
-    const args = ['template', options.release, options.chart, '--namespace', options.namespace, '--values', valuesFile];
+    // Test hooks are for `helm test`, which an install never runs.
+    const args = ['template', options.release, options.chart, '--namespace', options.namespace, '--values', valuesFile, '--skip-tests'];
     const manifest = await run(options.helm ?? process.env.HELM ?? 'helm', args, options.signal);
     const objects = (loadAllYaml(manifest) as unknown[]).filter((doc): doc is KubeObject => typeof doc === 'object' && doc !== null);
     for (const object of objects) {

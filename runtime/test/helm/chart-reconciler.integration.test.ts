@@ -64,6 +64,9 @@ describe('chart reconciler against a real API server', () => {
     expect(condition(shop, 'Initialized')?.status).toBe('True');
     expect(shop?.status?.deployedRelease?.name).toBe('shop');
     expect(shop?.status?.deployedRelease?.manifest).toContain('name: shop-config');
+    // The chart's test hook is for `helm test`: never installed.
+    expect(shop?.status?.deployedRelease?.manifest).not.toContain('shop-test');
+    expect(await client.uncached().get(kinds.Pod, 'shop-test', NS)).toBeUndefined();
     expect(shop?.metadata?.finalizers).toContain(UNINSTALL_FINALIZER);
     expect(installed.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Webapp', name: 'shop', uid: shop?.metadata?.uid, controller: true });
 
