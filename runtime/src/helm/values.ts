@@ -6,11 +6,12 @@ export type Values = Record<string, unknown>;
  * operator-sdk's helm operator does (overrideValues win over the spec, so an operator's
  * admin can pin what users may not change). Override keys are helm `--set` paths
  * (`image.repository`; `\.` keeps a literal dot) and their values may name environment
- * variables (`$IMAGE` or `${IMAGE}`), expanded from the operator's environment.
+ * variables (`$IMAGE` or `${IMAGE}`), expanded from the operator's environment; after that,
+ * `true`, `false`, `null` and integers take their type, as with `helm --set`.
  */
 export function releaseValues(spec: unknown, overrides: Record<string, string> = {}, env: NodeJS.ProcessEnv = process.env): Values {
   const values = isPlainObject(spec) ? structuredClone(spec) : {};
-  for (const [path, value] of Object.entries(overrides)) setPath(values, splitPath(path), expandEnv(value, env));
+  for (const [path, value] of Object.entries(overrides)) setPath(values, splitPath(path), typed(expandEnv(value, env)));
   return values;
 }
 
@@ -42,6 +43,15 @@ function setPath(values: Values, path: string[], value: unknown): void {
     node = node[key] as Values;
   }
   node[path[path.length - 1]!] = value;
+}
+
+/** A `--set` value as helm types it: `true`/`false`, integers and `null` are not strings. */
+function typed(value: string): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'null') return null;
+  if (/^-?(0|[1-9][0-9]*)$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+  return value;
 }
 
 /** Go's os.ExpandEnv, which operator-sdk applies to override values: unset variables become ''. */

@@ -56,6 +56,13 @@ describe('release values', () => {
     const values = releaseValues(spec, { 'image.repository': '${REGISTRY}/app', 'labels.team\\.name': '$TEAM', unset: '$NOPE' }, { REGISTRY: 'quay.io', TEAM: 'web' });
     expect(values).toEqual({ image: { repository: 'quay.io/app', tag: '1' }, replicas: 2, labels: { 'team.name': 'web' }, unset: '' });
     expect(spec.image.repository).toBe('user/repo');
+    expect(releaseValues({}, { replicas: '$N', 'service.enabled': 'false', tag: '1.27', nothing: 'null', big: '99999999999999999999' }, { N: '3' })).toEqual({
+      replicas: 3,
+      service: { enabled: false },
+      tag: '1.27',
+      nothing: null,
+      big: '99999999999999999999',
+    });
   });
 });
 
