@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import { helmApiFiles } from '../generators/helm-operator/api.js';
 import { readLocalChart, type LocalChart } from '../generators/helm-operator/chart.js';
 import { isHelmOperatorProject, watchesFile } from '../generators/helm-operator/plugin.js';
+import { templateKinds } from '../generators/helm-operator/template-kinds.js';
 import { valuesSchemaToCrd } from '../generators/helm-operator/values-schema.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { pluralOf } from '../names/plural.js';
@@ -83,7 +84,7 @@ export async function runCreateHelmApi(dir: string, project: ProjectConfig, opti
   try {
     // A schema that cannot become the CRD's is the more precise message: before helm's.
     if (chart.schema !== undefined) valuesSchemaToCrd(chart.schema, `${shownAs}/values.schema.json`);
-    const renderedKinds = await renderedKindsOf(helm, chart, shownAs);
+    const renderedKinds = [...templateKinds(chart), ...(await renderedKindsOf(helm, chart, shownAs))];
     const names = kindNames(project, resource);
     const read = (path: string) => readFile(join(dir, path), 'utf8');
     const files = helmApiFiles({

@@ -71,6 +71,16 @@ describe('a chart-backed project', () => {
     expect(tree.get('watches.yaml')).toContain('kind: Page');
   });
 
+  it('gives the manager rights over what the chart renders, also behind conditions its default values leave off', async () => {
+    await helmProject();
+    const webapp = fileURLToPath(new URL('../../runtime/test/fixtures/helm/webapp', import.meta.url));
+    await ok('create', 'api', '--group', 'web', '--version', 'v1alpha1', '--kind', 'Webapp', '--helm-chart', webapp);
+    const role = (await readTree(dir)).get('config/rbac/role.yaml')!;
+    // service.yaml is behind service.enabled (false by default); the test hook Pod is never installed.
+    expect(role).toContain('resources:\n      - configmaps\n      - services\n');
+    expect(role).not.toContain('pods');
+  });
+
   it('refuses a values.schema.json keyword a structural schema cannot say, at its line and column, writing nothing', async () => {
     await helmProject();
     const before = await readTree(dir);

@@ -1,4 +1,4 @@
-import { defineKind, type Kind } from '../api/kind.js';
+import type { Kind } from '../api/kind.js';
 import { controller, type Controller } from '../controller/index.js';
 import type { Request } from '../controller/request.js';
 import type { Manager } from '../manager/types.js';
@@ -6,6 +6,7 @@ import type { KubeObject } from '../object.js';
 import { kindResolver, type KindResolver } from './discovery.js';
 import { chartReconciler, OWNER_ANNOTATION, ownerValue, type ChartResource } from './reconciler.js';
 import { renderChart } from './render.js';
+import { templateKinds } from './template-kinds.js';
 import { selectorPredicate } from './selector.js';
 import { releaseValues } from './values.js';
 import { readWatches, type ChartWatch } from './watches.js';
@@ -51,24 +52,32 @@ export async function watchCharts(mgr: Manager, options: WatchChartsOptions): Pr
 }
 
 /**
- * The kinds the chart renders with its default values (and the overrides): watched so a
- * changed or deleted object is repaired at once. Kinds that only other values render are
- * repaired on the reconcile period, as a chart that needs values to render at all is.
+ * The kinds the chart's objects can have, watched so a changed or deleted object is
+ * repaired at once: those its templates name literally (also behind conditions the
+ * default values leave off) and those it renders with its default values and the
+ * overrides. Kinds computed otherwise are repaired on the reconcile period.
  */
 async function dependentKinds(mgr: Manager, watch: ChartWatch, resolveKind: KindResolver, helm: string | undefined): Promise<Kind<KubeObject>[]> {
-  let objects: KubeObject[];
+  const pairs = await templateKinds(watch.chart);
   try {
-    ({ objects } = await renderChart({ helm, chart: watch.chart, release: 'probe', namespace: 'default', values: releaseValues({}, watch.overrideValues) }));
+    const { objects } = await renderChart({ helm, chart: watch.chart, release: 'probe', namespace: 'default', values: releaseValues({}, watch.overrideValues) });
+    pairs.push(...objects.map((o) => ({ apiVersion: o.apiVersion!, kind: o.kind! })));
   } catch (error) {
-    mgr.log.info({ chart: watch.chart, err: error }, 'the chart does not render with its default values: its objects are repaired on the reconcile period only');
-    return [];
+    mgr.log.info({ chart: watch.chart, err: error }, 'the chart does not render with its default values: only the kinds its templates name are watched');
   }
-  const seen = new Map<string, Kind<KubeObject>>();
-  for (const object of objects) {
-    const key = `${object.apiVersion}/${object.kind}`;
-    if (!seen.has(key)) seen.set(key, defineKind({ ...(await resolveKind(object.apiVersion!, object.kind!)) }));
+  const seen = new Map<string, Kind<KubeObject> | undefined>();
+  for (const { apiVersion, kind } of pairs) {
+    const key = `${apiVersion}/${kind}`;
+    if (seen.has(key)) continue;
+    try {
+      seen.set(key, await resolveKind(apiVersion, kind));
+    } catch (error) {
+      // A kind whose CRD is not installed (yet): its objects are repaired on the reconcile period.
+      mgr.log.info({ chart: watch.chart, apiVersion, kind, err: error }, 'not watching a kind the API server does not serve');
+      seen.set(key, undefined);
+    }
   }
-  return [...seen.values()];
+  return [...seen.values()].filter((k): k is Kind<KubeObject> => k !== undefined);
 }
 
 /** Maps a rendered object to its CR through the owner annotation the reconciler puts on it. */

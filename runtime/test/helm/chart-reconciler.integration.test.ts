@@ -81,10 +81,19 @@ describe('chart reconciler against a real API server', () => {
     await eventually('UpgradeSuccessful', async () => condition(await webapp('shop'), 'Deployed')?.reason === 'UpgradeSuccessful');
   });
 
-  it('prunes what the chart no longer renders', async () => {
+  it('recreates a deleted object only non-default values render, and prunes what the chart no longer renders', async () => {
     await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: true, port: 8080 } } });
     const service = await eventually('Service rendered', () => client.get(kinds.Service, 'shop', NS));
     expect(service.spec?.ports?.[0]?.port).toBe(8080);
+    await eventually('release recorded', async () => (await webapp('shop'))?.status?.deployedRelease?.manifest?.includes('kind: Service'));
+    // The default values render no Service; its template names the kind, so it is watched too
+    // (which kinds are watched is checked in template-kinds.test.ts).
+    await client.delete(kinds.Service, service);
+    const recreated = await eventually('Service recreated', async () => {
+      const now = await client.uncached().get(kinds.Service, 'shop', NS);
+      return now && now.metadata?.uid !== service.metadata?.uid && now;
+    });
+    expect(recreated.spec?.ports?.[0]?.port).toBe(8080);
     await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: false } } });
     await eventually('Service pruned', async () => (await client.get(kinds.Service, 'shop', NS)) === undefined);
     expect((await webapp('shop'))?.status?.deployedRelease?.manifest).not.toContain('kind: Service');

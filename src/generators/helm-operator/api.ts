@@ -19,7 +19,7 @@ export interface HelmApi {
   chart: LocalChart;
   /** The chart's folder as the user named it, for located errors. */
   chartShownAs: string;
-  /** `apiVersion`/`kind` of each object the chart renders with its default values: the manager's RBAC. */
+  /** `apiVersion`/`kind` of what the chart's templates name or render with its default values: the manager's RBAC. */
   renderedKinds: { apiVersion: string; kind: string }[];
   /** The per-kind roles' file and name stems (kindNames' roleFileStem and roleNameStem). */
   roleStems: { file: string; name: string };
