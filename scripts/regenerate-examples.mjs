@@ -45,10 +45,17 @@ function regenerate(name, scratch) {
   // Same folder name as the example: `init` takes the project name from it by default.
   const out = join(scratch, name);
   mkdirSync(out);
+  // The charts chart-backed examples are made from (create api --helm-chart ../charts/<chart>).
+  const charts = join(examplesDir, 'charts');
+  if (existsSync(charts) && !existsSync(join(scratch, 'charts'))) cpSync(charts, join(scratch, 'charts'), { recursive: true });
+  // create api --helm-chart renders the chart with helm: the one the tests build, unless HELM names one.
+  const helm = commands.some((c) => c.includes('--helm-chart')) && !process.env.HELM
+    ? { HELM: execFileSync('bash', [join(repo, 'hack/helm/build.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim() }
+    : {};
   const run = (script) =>
     execFileSync('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: out,
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
+      env: { ...process.env, ...helm, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   run(commands.join('\n'));
@@ -56,7 +63,8 @@ function regenerate(name, scratch) {
     mkdirSync(dirname(join(out, file)), { recursive: true });
     cpSync(join(example, file), join(out, file));
   }
-  run('opgen manifests');
+  // A chart-backed project has no types for manifests to read: create api wrote its CRDs and RBAC.
+  if (!readFileSync(join(out, 'PROJECT'), 'utf8').includes('helm-operator.opgen.dev/')) run('opgen manifests');
   return out;
 }
 

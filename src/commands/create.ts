@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { parseBool } from './bool-flag.js';
+import { runCreateHelmApi } from './create-helm-api.js';
+import { isHelmOperatorProject } from '../generators/helm-operator/plugin.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
 import { builtinKinds, findBuiltinKind, isForeignKind, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
@@ -29,6 +31,9 @@ export interface CreateApiOptions {
   externalApiPath?: string;
   externalApiDomain?: string;
   externalApiModule?: string;
+  helmChart?: string;
+  helmChartRepo?: string;
+  helmChartVersion?: string;
 }
 
 const apiExamples = `
@@ -47,6 +52,9 @@ Examples:
 
   # A controller for cert-manager's Certificate (cert-manager.io/v1), its handle written to src/external/
   $ opgen create api --group cert-manager --version v1 --kind Certificate --external-api-domain io --external-api-path src/external/certificate.ts
+
+  # In a project made with init --plugins helm-operator: a kind reconciled by a local chart
+  $ opgen create api --group web --version v1alpha1 --kind Site --helm-chart ./charts/site
 
   # Re-scaffold a kind: files you changed are kept, the others rewritten
   $ opgen create api --group storage --version v1 --kind DemoVolume --force`;
@@ -75,6 +83,9 @@ function createApiCommand(): Command {
     .option('--external-api-path <module>', 'a controller for a kind of another project: the npm module exporting its handle, or a file under src/ that opgen writes (e.g. src/external/certificate.ts)')
     .option('--external-api-domain <domain>', 'with --external-api-path: the domain the group completes, e.g. io for --group cert-manager (default: the project domain)')
     .option('--external-api-module <spec>', 'with --external-api-path: the npm package providing it, added to dependencies, e.g. @acme/cert-manager-api@^1.2.0')
+    .option('--helm-chart <chart>', 'in a helm-operator project: the chart that reconciles the kind, a directory or repo/chart (helm pull)')
+    .option('--helm-chart-repo <url>', 'with --helm-chart <name>: the chart repository to pull it from')
+    .option('--helm-chart-version <version>', 'with a pulled --helm-chart: its version (default: the latest)')
     .option('--force', 're-scaffold an existing kind: rewrites the files you have not changed')
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', apiExamples)
@@ -87,6 +98,7 @@ function createApiCommand(): Command {
 export async function runCreateApi(root: string, options: CreateApiOptions): Promise<void> {
   const dir = resolve(root);
   const project = await loadProject(dir, 'opgen create api');
+  if (options.helmChart !== undefined || options.helmChartRepo !== undefined || options.helmChartVersion !== undefined || isHelmOperatorProject(project)) return runCreateHelmApi(dir, project, options);
   const builtin = builtinTarget(project, options);
   const external = externalTarget(project, options);
   const withResource = builtin || external ? false : (options.resource ?? true);

@@ -7,6 +7,7 @@ import { deleteApiPlan } from '../generators/scaffold/delete-api.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { loadProject } from '../project/load.js';
+import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { fullGroup, projectFileName } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
 
@@ -53,6 +54,7 @@ export function deleteCommand(): Command {
 export async function runDeleteApi(root: string, options: DeleteApiOptions): Promise<void> {
   const dir = resolve(root);
   const project = await loadProject(dir, 'opgen delete api');
+  refuseInHelmOperatorProject(project, 'opgen delete api', 'remove the kind\'s entry from watches.yaml, its chart, CRD and sample by hand');
   const resource = project.resources.find((r) => r.group === options.group && r.version === options.version && r.kind === options.kind);
   if (!resource) {
     const known = project.resources.map((r) => `--group ${r.group} --version ${r.version} --kind ${r.kind}`);

@@ -3,6 +3,8 @@ import { basename, join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { mergeGitignore } from '../generators/scaffold/gitignore-merge.js';
+import { helmOperatorInitFiles } from '../generators/helm-operator/init.js';
+import { helmOperatorPlugin } from '../generators/helm-operator/plugin.js';
 import { initFiles } from '../generators/scaffold/init.js';
 import { validateDomain, validateOwner, validateProjectName } from '../names/validate.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
@@ -18,6 +20,8 @@ export interface InitOptions {
   multigroup: boolean;
   runtime?: string;
   cli?: string;
+  /** Comma-separated plugins; `helm-operator` is the one init knows. */
+  plugins?: string;
   skipInstall?: boolean;
   force?: boolean;
   dryRun?: boolean;
@@ -35,6 +39,9 @@ Examples:
   # See what would be written, without writing or installing anything
   $ opgen init --domain example.com --dry-run
 
+  # An operator whose kinds are reconciled by Helm charts (operator-sdk's helm operator)
+  $ opgen init --domain example.com --plugins helm-operator
+
   # Try an unreleased runtime
   $ opgen init --domain example.com --runtime file:../opgen/runtime`;
 
@@ -50,6 +57,7 @@ export function initCommand(): Command {
     .option('--multigroup', 'API types under src/api/<group>/<version>/, for several API groups', false)
     .option('--runtime <spec>', `npm spec of @opgen/runtime (default: ^${cliVersion})`)
     .option('--cli <spec>', `npm spec of the opgen CLI the project's scripts run (default: ^${cliVersion})`)
+    .option('--plugins <plugins>', 'helm-operator: kinds reconciled by Helm charts listed in watches.yaml, as operator-sdk\'s helm operator')
     .option('--skip-install', 'do not run npm install')
     .option('--force', 'scaffold into a directory that is not empty, overwriting files')
     .option('--dry-run', 'print what would be written; write nothing')
@@ -69,6 +77,7 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
   for (const [flag, spec] of [['--runtime', options.runtime], ['--cli', options.cli]] as const) {
     if (spec !== undefined && spec.trim() === '') throw new UserError(`${flag} needs an npm spec, e.g. ^${cliVersion} or file:../runtime`);
   }
+  const helmOperator = helmOperatorChosen(options.plugins);
   await refuseExistingProject(dir);
   if (!options.force) await ensureEmpty(dir);
 
@@ -79,9 +88,9 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
     multigroup: options.multigroup,
     namespaced: options.namespaced,
     resources: [],
-    extra: {},
+    extra: helmOperator ? { plugins: { [helmOperatorPlugin]: {} } } : {},
   };
-  const files = initFiles({
+  const files = (helmOperator ? helmOperatorInitFiles : initFiles)({
     project,
     license: options.license,
     owner: options.owner,
@@ -97,8 +106,21 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
 
   if (!options.skipInstall) await npmInstall(dir);
   process.stdout.write(
-    `\nNext: define an API and its controller, e.g.\n  $ opgen create api --group <group> --version v1 --kind <Kind>\n`,
+    helmOperator
+      ? `\nNext: add a kind reconciled by a chart, e.g.\n  $ opgen create api --group <group> --version v1alpha1 --kind <Kind> --helm-chart <dir>\n`
+      : `\nNext: define an API and its controller, e.g.\n  $ opgen create api --group <group> --version v1 --kind <Kind>\n`,
   );
+}
+
+/** Whether --plugins asks for a chart-backed project; an unknown plugin is refused by name. */
+function helmOperatorChosen(plugins: string | undefined): boolean {
+  if (plugins === undefined) return false;
+  const names = plugins.split(',').map((p) => p.trim()).filter(Boolean);
+  const unknown = names.find((p) => p !== 'helm-operator');
+  if (unknown !== undefined || names.length === 0) {
+    throw new UserError(`--plugins ${plugins}: unknown plugin ${unknown ?? '(none given)'}`, undefined, 'init knows the plugin helm-operator; others are added to a project with opgen edit --plugins');
+  }
+  return true;
 }
 
 /**

@@ -6,6 +6,7 @@ import { apiTexts, generateManifests } from '../generators/manifests.js';
 import { checkSamples } from '../generators/samples/check.js';
 import { loadProject } from '../project/load.js';
 import { operatorNamespace } from '../project/operator-namespace.js';
+import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
 import { readSources, samplesNotToWrite } from '../project/sources.js';
@@ -49,6 +50,7 @@ function nonNegativeInteger(value: string): number {
 export async function runManifests(options: ManifestsOptions): Promise<void> {
   const root = resolve(options.dir);
   const loaded = await loadProject(root, 'opgen manifests');
+  refuseInHelmOperatorProject(loaded, 'opgen manifests', 'opgen create api --helm-chart <chart> --force rewrites a kind\'s CRD and RBAC from its chart');
   const { value: maxDescriptionLength, project } = resolveMaxDescLen(loaded, options.maxDescLen);
   const sources = await readSources(root);
   const inputs = {

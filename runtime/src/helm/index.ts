@@ -1,0 +1,13 @@
+/**
+ * Chart-backed operators: operator-sdk's helm operator on the opgen runtime. A watches.yaml
+ * maps kinds to charts; each CR's spec is its chart's values.
+ *
+ * @module
+ */
+export { watchCharts, type WatchChartsOptions } from './controllers.js';
+export { readWatches, parseWatches, type ChartWatch } from './watches.js';
+export { chartReconciler, UNINSTALL_FINALIZER, OWNER_ANNOTATION, type ChartResource, type ChartReconcilerOptions } from './reconciler.js';
+export { renderChart, RenderError, type RenderOptions, type Rendered } from './render.js';
+export { releaseValues, type Values } from './values.js';
+export type { ReleaseStatus } from './status.js';
+export type { LabelSelector } from './selector.js';
