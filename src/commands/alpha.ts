@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
-import { scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
+import { refuseUnreplayable, scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
 import { currentScaffold } from '../upgrade/scaffold-version.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
@@ -52,6 +52,7 @@ export async function runAlphaGenerate(root: string, options: GenerateOptions): 
   const out = resolve(dir, options.outputDir ?? '.');
   const inPlace = out === dir;
   const project = await loadProject(dir, 'opgen alpha generate');
+  refuseUnreplayable(project, 'opgen alpha generate');
   if (!inPlace && !options.force) await ensureEmpty(out);
   const files = scaffold(project, currentScaffold, await readProjectSettings(dir));
   // In place, a file that differs is the user's unless --force; elsewhere, --force lets the writer overwrite.

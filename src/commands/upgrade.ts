@@ -8,7 +8,7 @@ import { changelogBetween } from '../upgrade/changelog.js';
 import { uncommittedChanges } from '../upgrade/git-tree.js';
 import { withOpgenRanges } from '../upgrade/package-ranges.js';
 import { planUpgrade, type UpgradeStep } from '../upgrade/plan.js';
-import { scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
+import { refuseUnreplayable, scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
 import { formatUpgrade } from '../upgrade/report.js';
 import { currentScaffold, firstRelease, scaffoldOf, type ScaffoldVersion } from '../upgrade/scaffold-version.js';
 import { readIfExists } from '../upgrade/read-if-exists.js';
@@ -61,6 +61,7 @@ export async function runUpgrade(root: string, options: UpgradeOptions, running:
     );
   }
   const project = await loadProject(dir, 'opgen upgrade');
+  refuseUnreplayable(project, 'opgen upgrade');
   const from = scaffoldOf(project.cliVersion, running);
   const fromLabel = project.cliVersion ?? firstRelease;
   if (project.cliVersion === running.version) {

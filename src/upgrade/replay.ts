@@ -1,6 +1,8 @@
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths } from '../generators/scaffold/api-updates.js';
 import { initFiles } from '../generators/scaffold/init.js';
+import { UserError } from '../errors.js';
+import { isHelmOperatorProject } from '../generators/helm-operator/plugin.js';
 import { fullGroup, projectFileName, type ProjectConfig, type Resource } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
 import type { ScaffoldFiles, ScaffoldVersion } from './scaffold-version.js';
@@ -35,6 +37,20 @@ export function scaffoldSteps(project: ProjectConfig): ScaffoldStep[] {
 /** Kinds PROJECT records webhooks for, which {@link scaffoldSteps} does not replay. */
 export function unreplayedWebhooks(project: ProjectConfig): string[] {
   return project.resources.filter((r) => r.extra.webhooks !== undefined).map((r) => `${r.kind} (${fullGroup(r)}/${r.version})`);
+}
+
+/**
+ * Refuses a chart-backed project (`init --plugins helm-operator`): its scaffold is not
+ * replayed, so every file of it would look like the user's and the TypeScript scaffold like
+ * opgen's.
+ */
+export function refuseUnreplayable(project: ProjectConfig, command: string): void {
+  if (!isHelmOperatorProject(project)) return;
+  throw new UserError(
+    `${command}: a chart-backed project (init --plugins helm-operator) is not re-scaffolded by this opgen yet; nothing was written`,
+    { file: projectFileName },
+    'upgrade it by hand: compare with a new project made by opgen init --plugins helm-operator and create api --helm-chart',
+  );
 }
 
 /**
