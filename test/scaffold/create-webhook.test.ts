@@ -1,0 +1,183 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseAllDocuments } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanUp, opgen, projectDir, readTree } from './run.js';
+
+// `opgen create webhook`: kubebuilder's flags and rules, PROJECT as kubebuilder records it,
+// the handler files, the registration in src/main.ts and the config/ wiring.
+
+let dir: string;
+afterEach(async () => {
+  if (dir) await cleanUp(dir);
+});
+
+async function run(...args: string[]): Promise<string> {
+  const result = await opgen(dir, ...args);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+async function expectRefused(args: string[], message: RegExp): Promise<void> {
+  const before = await readTree(dir);
+  const result = await opgen(dir, ...args);
+  expect(result.code).toBe(1);
+  expect(result.stderr.trimEnd()).toMatch(message);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(await readTree(dir)).toEqual(before);
+}
+
+const read = (path: string) => readFile(join(dir, path), 'utf8');
+
+/** A project with Widget in v1 (with its controller) and v2. */
+async function widgetProject(): Promise<void> {
+  dir = await projectDir('shop-operator');
+  await run('init', '--domain', 'example.com', '--skip-install');
+  await run('create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Widget');
+  await run('create', 'api', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--no-controller');
+}
+
+const widget = (version: string, ...flags: string[]) => ['create', 'webhook', '--group', 'shop', '--version', version, '--kind', 'Widget', ...flags];
+
+describe('opgen create webhook', () => {
+  it('records the webhooks in PROJECT exactly as kubebuilder does', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v1'));
+    const project = await read('PROJECT');
+    expect(project).toContain(
+      [
+        '    plural: widgets',
+        '    version: v2',
+        '    webhooks:',
+        '      conversion: true',
+        '      defaulting: true',
+        '      spoke:',
+        '        - v1',
+        '      validation: true',
+        '      webhookVersion: v1',
+      ].join('\n'),
+    );
+    // v1 has no webhooks of its own.
+    expect(project.match(/webhooks:/g)).toHaveLength(1);
+  });
+
+  it('writes the handler, its test and the conversion, and registers them once in src/main.ts', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting'));
+    const first = await read('src/webhooks/v2/widget_webhook.ts');
+    expect(first).toContain('// +kubebuilder:webhook:path=/mutate-shop-example-com-v2-widget,mutating=true,failurePolicy=fail,sideEffects=None,groups=shop.example.com,resources=widgets,verbs=create;update,versions=v2,name=mwidget-v2.kb.io,admissionReviewVersions=v1');
+    expect(first).not.toContain('+kubebuilder:webhook:path=/validate');
+    expect(await read('src/webhooks/v2/widget_webhook.test.ts')).toContain("it('default the tier label of a new Widget'");
+
+    // A second type of webhook for the kind edits the file opgen wrote.
+    await run(...widget('v2', '--programmatic-validation'));
+    const second = await read('src/webhooks/v2/widget_webhook.ts');
+    expect(second).toContain('.default((widget) => {');
+    expect(second).toContain('+kubebuilder:webhook:path=/validate-shop-example-com-v2-widget,mutating=false');
+    expect(await read('src/webhooks/v2/widget_webhook.test.ts')).toContain("it('refuse a change of the tier label, with the reason'");
+
+    await run(...widget('v2', '--conversion', '--spoke', 'v1'));
+    expect(await read('src/webhooks/v2/widget_conversion.ts')).toContain('.spoke(WidgetV1, widgetV1Conversion);');
+    expect(await read('src/webhooks/v2/widget_conversion.test.ts')).toContain('fc.assert(');
+    const setup = await read('src/webhooks/setup.ts');
+    expect(setup).toContain("crds: ['widgets.shop.example.com'],");
+    expect(setup).toMatch(/setupWidgetWebhook\(mgr\);\n {2}setupWidgetConversion\(mgr\);/);
+    const main = await read('src/main.ts');
+    expect(main.match(/import \{ setupWebhooks \} from '\.\/webhooks\/setup\.js';/g)).toHaveLength(1);
+    expect(main.match(/setupWebhooks\(mgr, options\);/g)).toHaveLength(1);
+    expect(JSON.parse(await read('package.json')).devDependencies['fast-check']).toMatch(/^\^4\./);
+  });
+
+  it('serves a built-in kind on custom paths, and records it as kubebuilder records a core type', async () => {
+    await widgetProject();
+    await run('create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting', '--defaulting-path', '/mutate-pods', '--programmatic-validation', '--validation-path', '/validate-pods');
+    const handler = await read('src/webhooks/v1/pod_webhook.ts');
+    expect(handler).toContain("import { deny, kinds, webhook, type Manager } from '@opgen/runtime';");
+    expect(handler).toContain(".for(kinds.Pod, { defaulting: '/mutate-pods', validation: '/validate-pods' })");
+    expect(handler).toContain('+kubebuilder:webhook:path=/mutate-pods,mutating=true,failurePolicy=fail,sideEffects=None,groups="",resources=pods,verbs=create;update,versions=v1,name=mpod-v1.kb.io');
+    expect(await read('PROJECT')).toContain(
+      ['  - controller: false', '    group: core', '    kind: Pod', '    path: k8s.io/api/core/v1', '    plural: pods', '    version: v1', '    webhooks:', '      defaulting: true', '      defaultingPath: /mutate-pods', '      validation: true', '      validationPath: /validate-pods', '      webhookVersion: v1'].join('\n'),
+    );
+
+    await run('create', 'webhook', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--programmatic-validation');
+    expect(await read('src/webhooks/v1/deployment_webhook.ts')).toContain('groups=apps,resources=deployments');
+    await run('create', 'webhook', '--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--defaulting', '--external-api-domain', 'io', '--external-api-path', 'src/external/certificate.ts');
+    const external = await read('src/webhooks/v1/certificate_webhook.ts');
+    expect(external).toContain("import { Certificate } from '../../external/certificate.js';");
+    expect(external).toContain('groups=cert-manager.io,resources=certificates');
+  });
+
+  it('wires config/ from PROJECT: the Service, the manager, least-privilege RBAC for the built-in certificates, the CRD conversion', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--conversion', '--spoke', 'v1'));
+    await run('manifests');
+    const kubectl = join(process.env.KUBEBUILDER_ASSETS ?? join(homedir(), '.cache/opgen/controlplane/1.36.3'), 'kubectl');
+    const { stdout } = await promisify(execFile)(kubectl, ['kustomize', join(dir, 'config/default')], { maxBuffer: 1 << 24 });
+    const objects = parseAllDocuments(stdout).map((d) => d.toJSON() as { kind: string; metadata: { name: string; namespace?: string }; [key: string]: any });
+    const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+
+    expect(find('Service', 'shop-operator-webhook-service').spec.ports).toEqual([{ port: 443, protocol: 'TCP', targetPort: 9443 }]);
+    const manager = find('Deployment', 'shop-operator-controller-manager').spec.template.spec.containers[0];
+    expect(manager.ports).toContainEqual({ containerPort: 9443, name: 'webhook-server', protocol: 'TCP' });
+    expect(manager.env).toContainEqual({ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    const service = { name: 'shop-operator-webhook-service', namespace: 'shop-operator-system' };
+    expect(find('MutatingWebhookConfiguration', 'shop-operator-mutating-webhook-configuration').webhooks[0].clientConfig.service).toMatchObject(service);
+    expect(find('CustomResourceDefinition', 'widgets.shop.example.com').spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: { clientConfig: { service: { ...service, path: '/convert' } }, conversionReviewVersions: ['v1'] },
+    });
+    expect(find('Role', 'shop-operator-webhook-certs-role').rules).toEqual([
+      { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      { apiGroups: [''], resourceNames: ['shop-operator-webhook-server-cert'], resources: ['secrets'], verbs: ['get', 'update'] },
+    ]);
+    expect(find('ClusterRole', 'shop-operator-webhook-certs-role').rules).toEqual([
+      { apiGroups: ['admissionregistration.k8s.io'], resourceNames: ['shop-operator-mutating-webhook-configuration'], resources: ['mutatingwebhookconfigurations'], verbs: ['get', 'update'] },
+      { apiGroups: ['apiextensions.k8s.io'], resourceNames: ['widgets.shop.example.com'], resources: ['customresourcedefinitions'], verbs: ['get', 'update'] },
+    ]);
+    // The names the manager is told in src/webhooks/setup.ts are those kustomize gives the objects.
+    const setup = await read('src/webhooks/setup.ts');
+    expect(setup).toContain("name: 'shop-operator-webhook-server-cert'");
+    expect(setup).toContain("mutatingWebhookConfigurations: ['shop-operator-mutating-webhook-configuration'],");
+    expect(setup).not.toContain('validatingWebhookConfigurations');
+  });
+
+  it('re-scaffolds a webhook type with --force, keeping a file the user changed', async () => {
+    await widgetProject();
+    await run(...widget('v1', '--defaulting'));
+    const path = join(dir, 'src/webhooks/v1/widget_webhook.ts');
+    await writeFile(path, `${await read('src/webhooks/v1/widget_webhook.ts')}// mine\n`);
+    const out = await run(...widget('v1', '--defaulting', '--force'));
+    expect(out).toContain('kept src/webhooks/v1/widget_webhook.ts');
+    expect(await read('src/webhooks/v1/widget_webhook.ts')).toContain('// mine');
+  });
+});
+
+describe('opgen create webhook refuses', () => {
+  it.each([
+    ['no webhook type', widget('v1'), /^error: no webhook type: pass --defaulting, --programmatic-validation or --conversion \(or several\)$/],
+    ['a kind that does not exist', ['create', 'webhook', '--group', 'shop', '--version', 'v1', '--kind', 'Gadget', '--defaulting'], /^PROJECT: error: kind Gadget \(shop\.example\.com\/v1\) does not exist in this project \(create it first: opgen create api --group shop --version v1 --kind Gadget\)$/],
+    ['a version the kind does not have', widget('v3', '--defaulting'), /^PROJECT: error: kind Widget \(shop\.example\.com\/v3\) does not exist in this project \(Widget has the versions v1, v2\)$/],
+    ['a built-in kind opgen has no handle for', ['create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Potato', '--defaulting'], /^error: --group core --version v1 --kind Potato: not a built-in kind opgen has a handle for/],
+    ['a spoke that is not a version of the kind', widget('v2', '--conversion', '--spoke', 'v1,v9'), /^PROJECT: error: --spoke v9: not a version of Widget \(it has v1, v2\)/],
+    ['the hub as its own spoke', widget('v2', '--conversion', '--spoke', 'v2'), /^error: --spoke v2: v2 is the hub itself/],
+    ['--conversion without spokes', widget('v2', '--conversion'), /^error: --conversion needs --spoke/],
+    ['--spoke without --conversion', widget('v2', '--defaulting', '--spoke', 'v1'), /^error: --spoke needs --conversion$/],
+    ['a defaulting path without --defaulting', widget('v2', '--programmatic-validation', '--defaulting-path', '/m'), /^error: --defaulting-path needs --defaulting$/],
+    ['a path that is not a path', widget('v2', '--defaulting', '--defaulting-path', 'mutate'), /^error: --defaulting-path mutate: expected a URL path starting with \//],
+  ])('%s', async (_, args, message) => {
+    await widgetProject();
+    await expectRefused(args, message);
+  });
+
+  it('the same webhook twice without --force, and a second hub', async () => {
+    await widgetProject();
+    await run(...widget('v1', '--defaulting', '--programmatic-validation'));
+    await expectRefused(widget('v1', '--programmatic-validation'), /^PROJECT: error: Widget \(shop\.example\.com\/v1\) already has a validating webhook; nothing was written \(pass --force to scaffold it again\)$/);
+    await run(...widget('v2', '--conversion', '--spoke', 'v1'));
+    await expectRefused(widget('v1', '--conversion', '--spoke', 'v2'), /^PROJECT: error: --conversion: Widget already has its hub, version v2; a kind has one hub/);
+  });
+});
