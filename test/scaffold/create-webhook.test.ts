@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { helm } from '../helm/project.js';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
 // `opgen create webhook`: kubebuilder's flags and rules, PROJECT as kubebuilder records it,
@@ -141,8 +142,29 @@ describe('opgen create webhook', () => {
     // The names the manager is told in src/webhooks/setup.ts are those kustomize gives the objects.
     const setup = await read('src/webhooks/setup.ts');
     expect(setup).toContain("name: 'shop-operator-webhook-server-cert'");
-    expect(setup).toContain("mutatingWebhookConfigurations: ['shop-operator-mutating-webhook-configuration'],");
+    expect(setup).toContain("mutatingWebhookConfigurations: [process.env.MUTATING_WEBHOOK_CONFIGURATION ?? 'shop-operator-mutating-webhook-configuration'],");
+    expect(manager.env).toContainEqual({ name: 'MUTATING_WEBHOOK_CONFIGURATION', value: 'shop-operator-mutating-webhook-configuration' });
+    expect(manager.env).toContainEqual({ name: 'WEBHOOK_SERVICE_NAME', value: 'shop-operator-webhook-service' });
     expect(setup).not.toContain('validatingWebhookConfigurations');
+  });
+
+  it('carries the webhooks into the Helm chart, the manager told the names the release gives them', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v1'));
+    await run('manifests');
+    await run('edit', '--plugins', 'helm');
+    const rendered = await helm('template', 'storefront', join(dir, 'dist/chart'), '--namespace', 'shops');
+    const objects = parseAllDocuments(rendered).map((d) => d.toJSON() as { kind: string; metadata: { name: string }; [key: string]: any }).filter(Boolean);
+    const named = (kind: string) => objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
+    const env = Object.fromEntries(
+      (objects.find((o) => o.kind === 'Deployment')!.spec.template.spec.containers[0].env as { name: string; value?: string }[]).map((e) => [e.name, e.value]),
+    );
+    expect(named('MutatingWebhookConfiguration')).toEqual([env.MUTATING_WEBHOOK_CONFIGURATION]);
+    expect(named('ValidatingWebhookConfiguration')).toEqual([env.VALIDATING_WEBHOOK_CONFIGURATION]);
+    expect(named('Service')).toContain(env.WEBHOOK_SERVICE_NAME);
+    expect(env.WEBHOOK_SERVICE_NAME).not.toBe('shop-operator-webhook-service');
+    const certRules = objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name.endsWith('webhook-certs-role'))!.rules as { resourceNames: string[] }[];
+    expect(certRules.flatMap((r) => r.resourceNames)).toEqual([env.MUTATING_WEBHOOK_CONFIGURATION, env.VALIDATING_WEBHOOK_CONFIGURATION, 'widgets.shop.example.com']);
   });
 
   it('re-scaffolds a webhook type with --force, keeping a file the user changed', async () => {

@@ -62,8 +62,9 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
       `config/default/${managerWebhookPatch}`,
       yamlFile(
         [
-          'The manager\'s webhook server: its port, and its namespace, where it keeps the built-in',
-          `certificates (the Secret ${names.secret}). /readyz stays false until the server answers TLS.`,
+          'The manager\'s webhook server: its port; its namespace, where it keeps the built-in certificates',
+          `(the Secret ${names.secret}); the names of its Service and webhook configurations, which`,
+          'the certificates are for and go into. /readyz stays false until the server answers TLS.',
         ],
         {
           apiVersion: 'apps/v1',
@@ -75,7 +76,13 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
                 containers: [
                   {
                     name: 'manager',
-                    env: [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+                    env: [
+                      { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                      // The deployed names, which src/webhooks/setup.ts reads: a Helm release renames them.
+                      { name: 'WEBHOOK_SERVICE_NAME', value: names.service },
+                      ...(entries.some(({ webhooks }) => webhooks.defaulting) ? [{ name: 'MUTATING_WEBHOOK_CONFIGURATION', value: names.mutating }] : []),
+                      ...(entries.some(({ webhooks }) => webhooks.validation) ? [{ name: 'VALIDATING_WEBHOOK_CONFIGURATION', value: names.validating }] : []),
+                    ],
                     ports: [{ containerPort: webhookPort, name: 'webhook-server', protocol: 'TCP' }],
                   },
                 ],
