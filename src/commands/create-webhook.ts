@@ -91,7 +91,7 @@ export async function runCreateWebhook(root: string, options: CreateWebhookOptio
     resources: index >= 0 ? project.resources.map((r, i) => (i === index ? recorded : r)) : [...project.resources, recorded],
   };
   const boilerplate = (await readIfExists(join(dir, boilerplatePath))) ?? '';
-  const files = await projectWebhookFiles(dir, updated, recorded, existing, boilerplate, options.force ?? false);
+  const files = await projectWebhookFiles(dir, updated, recorded, existing, boilerplate, options.force ?? false, wanted);
 
   const changes = await planChanges(dir, files.files);
   const conflicts = changes.filter((c) => c.action === 'CONFLICT').map((c) => c.path);
@@ -121,8 +121,11 @@ async function projectWebhookFiles(
   previous: Resource | undefined,
   boilerplate: string,
   force: boolean,
+  wanted: ResourceWebhooks,
 ): Promise<{ files: GeneratedFile[]; kept: string[] }> {
-  const scaffolded = webhookFiles({ project, resource, boilerplate });
+  // Only the files of the types asked for: --defaulting --force leaves the conversion alone.
+  const asked = new Set(webhookFiles({ project, resource: withWebhooks(resource, wanted), boilerplate }).map((f) => f.path));
+  const scaffolded = webhookFiles({ project, resource, boilerplate }).filter((f) => asked.has(f.path));
   const onDisk = new Map<string, string | undefined>();
   for (const file of scaffolded) onDisk.set(file.path, await readIfExists(join(dir, file.path)));
   // A file still as opgen wrote it for the webhooks recorded before may be rewritten with the new ones.

@@ -175,6 +175,13 @@ describe('opgen create webhook', () => {
     const out = await run(...widget('v1', '--defaulting', '--force'));
     expect(out).toContain('kept src/webhooks/v1/widget_webhook.ts');
     expect(await read('src/webhooks/v1/widget_webhook.ts')).toContain('// mine');
+
+    // Re-running is idempotent, and touches only the files of the types asked for.
+    await run(...widget('v1', '--conversion', '--spoke', 'v2'));
+    await writeFile(join(dir, 'src/webhooks/v1/widget_conversion.ts'), '// mine too\n');
+    const again = await run(...widget('v1', '--defaulting', '--force'));
+    expect(again).not.toMatch(/CREATE|UPDATE|conversion/);
+    expect(await read('src/webhooks/v1/widget_conversion.ts')).toBe('// mine too\n');
   });
 });
 
