@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { findBuiltinKind, builtinKinds, isBuiltinGroup } from '../generators/scaffold/builtin-kinds.js';
 import { projectWidePaths } from '../generators/scaffold/api-updates.js';
 import { addResources } from '../generators/scaffold/config/kustomize.js';
-import { addConfigurations, addPatches, conversionPatchEntry, crdKustomizeConfig, managerWebhookPatch, webhookConfigFiles, webhookRbacResources } from '../generators/scaffold/config/webhook.js';
+import { addConfigurations, addPatches, conversionPatchEntry, crdKustomizeConfig, defaultPatches, defaultResources, webhookConfigFiles, webhookRbacResources } from '../generators/scaffold/config/webhook.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { registerController } from '../generators/scaffold/register-controller.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
@@ -13,7 +13,7 @@ import { validateGroup, validateKind, validateVersion } from '../names/validate.
 import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
-import { webhooksOf, withWebhooks, type ResourceWebhooks } from '../project/webhooks.js';
+import { certificateMode, webhooksOf, withCertificateMode, withWebhooks, type CertificateMode, type ResourceWebhooks } from '../project/webhooks.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { externalTarget, readIfExists } from './create.js';
 
@@ -29,6 +29,7 @@ export interface CreateWebhookOptions {
   validationPath?: string;
   externalApiPath?: string;
   externalApiDomain?: string;
+  certificates?: CertificateMode;
   force?: boolean;
   dryRun?: boolean;
 }
@@ -65,6 +66,9 @@ export function createWebhookCommand(): Command {
     .option('--validation-path <path>', 'with --programmatic-validation: serve it on this path instead of /validate-<group>-<version>-<kind>')
     .option('--external-api-path <module>', 'a kind of another project: the module exporting its handle, as for create api')
     .option('--external-api-domain <domain>', 'with --external-api-path: the domain the group completes (default: the project domain)')
+    .addOption(
+      new Option('--certificates <mode>', "the webhook server's certificate: built in (a CA and certificate the manager keeps in a Secret; no cert-manager) or cert-manager's").choices(['built-in', 'cert-manager']),
+    )
     .option('--force', 'scaffold a webhook type the kind already has again: rewrites the files you have not changed')
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', webhookExamples)
@@ -86,8 +90,9 @@ export async function runCreateWebhook(root: string, options: CreateWebhookOptio
   const merged = mergeWebhooks(target, before, wanted, options.force ?? false);
 
   const recorded = withWebhooks(existing ?? target, merged);
+  const mode = chosenMode(project, options.certificates);
   const updated: ProjectConfig = {
-    ...project,
+    ...withCertificateMode(project, mode),
     resources: index >= 0 ? project.resources.map((r, i) => (i === index ? recorded : r)) : [...project.resources, recorded],
   };
   const boilerplate = (await readIfExists(join(dir, boilerplatePath))) ?? '';
@@ -144,8 +149,11 @@ async function projectWebhookFiles(
     if (text === undefined) throw new UserError(`${path} not found: opgen create webhook adds the webhooks' entries to it`, { file: path });
     all.push({ path, ownership: 'generated', content: change(text) });
   };
-  await edit('config/default/kustomization.yaml', (text) => addPatches(addResources(text, ['../webhook'], 'config/default/kustomization.yaml'), [managerWebhookPatch], 'config/default/kustomization.yaml'));
-  await edit(projectWidePaths.rbacKustomization, (text) => addResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
+  const defaultKustomization = 'config/default/kustomization.yaml';
+  await edit(defaultKustomization, (text) => addPatches(addResources(text, defaultResources(project), defaultKustomization), defaultPatches(project), defaultKustomization));
+  if (certificateMode(project) === 'built-in') {
+    await edit(projectWidePaths.rbacKustomization, (text) => addResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
+  }
   const converted = webhookResources(project).filter(({ webhooks }) => webhooks.conversion).map(({ resource: r }) => conversionPatchEntry(r.plural));
   if (converted.length) {
     await edit(projectWidePaths.crdKustomization, (text) =>
@@ -243,6 +251,19 @@ function resolveTarget(project: ProjectConfig, options: CreateWebhookOptions): R
     );
   }
   return resource;
+}
+
+/**
+ * The certificate mode: the one PROJECT records once the project has webhooks (switching
+ * would leave the other mode's config/ files behind), else `--certificates` or built-in.
+ */
+function chosenMode(project: ProjectConfig, asked: CertificateMode | undefined): CertificateMode {
+  const current = certificateMode(project);
+  if (webhookResources(project).length === 0) return asked ?? current;
+  if (asked !== undefined && asked !== current) {
+    throw new UserError(`--certificates ${asked}: the project's webhooks already use ${current} certificates; switching is not supported yet`, { file: projectFileName });
+  }
+  return current;
 }
 
 /** A conversion webhook: the kind's own CRD, spokes that are other versions of it, one hub per kind. */

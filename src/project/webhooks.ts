@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { projectFileName, type Resource } from './model.js';
+import { projectFileName, type ProjectConfig, type Resource } from './model.js';
 
 /**
  * The webhooks of one resource, as kubebuilder's PROJECT records them under the resource's
@@ -67,4 +67,24 @@ export function withWebhooks(resource: Resource, webhooks: ResourceWebhooks): Re
     webhookVersion: 'v1',
   };
   return { ...resource, extra: { ...resource.extra, webhooks: record } };
+}
+
+/** How the webhook server gets its certificate (webhooks.md §4). */
+export type CertificateMode = 'built-in' | 'cert-manager';
+
+/** The PROJECT key of the mode, written only for cert-manager (built-in is the default). */
+export const certificateModeKey = 'webhookCertificates';
+
+/** The project's certificate mode, as PROJECT records it. */
+export function certificateMode(project: ProjectConfig): CertificateMode {
+  const value = project.extra[certificateModeKey];
+  if (value === undefined || value === 'built-in') return 'built-in';
+  if (value === 'cert-manager') return 'cert-manager';
+  throw new UserError(`"${certificateModeKey}" must be built-in or cert-manager, not ${JSON.stringify(value)}`, { file: projectFileName });
+}
+
+/** `project` with `mode` recorded. */
+export function withCertificateMode(project: ProjectConfig, mode: CertificateMode): ProjectConfig {
+  const { [certificateModeKey]: _old, ...extra } = project.extra;
+  return { ...project, extra: mode === 'cert-manager' ? { ...extra, [certificateModeKey]: mode } : extra };
 }

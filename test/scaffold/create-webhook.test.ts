@@ -42,6 +42,15 @@ async function widgetProject(): Promise<void> {
   await run('create', 'api', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--no-controller');
 }
 
+type Manifest = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; [key: string]: any };
+
+/** `kubectl kustomize <folder>` of the project, with the control plane's kubectl. */
+async function kustomized(folder: string): Promise<Manifest[]> {
+  const kubectl = join(process.env.KUBEBUILDER_ASSETS ?? join(homedir(), '.cache/opgen/controlplane/1.36.3'), 'kubectl');
+  const { stdout } = await promisify(execFile)(kubectl, ['kustomize', join(dir, folder)], { maxBuffer: 1 << 24 });
+  return parseAllDocuments(stdout).map((d) => d.toJSON() as Manifest);
+}
+
 const widget = (version: string, ...flags: string[]) => ['create', 'webhook', '--group', 'shop', '--version', version, '--kind', 'Widget', ...flags];
 
 describe('opgen create webhook', () => {
@@ -116,9 +125,7 @@ describe('opgen create webhook', () => {
     await widgetProject();
     await run(...widget('v2', '--defaulting', '--conversion', '--spoke', 'v1'));
     await run('manifests');
-    const kubectl = join(process.env.KUBEBUILDER_ASSETS ?? join(homedir(), '.cache/opgen/controlplane/1.36.3'), 'kubectl');
-    const { stdout } = await promisify(execFile)(kubectl, ['kustomize', join(dir, 'config/default')], { maxBuffer: 1 << 24 });
-    const objects = parseAllDocuments(stdout).map((d) => d.toJSON() as { kind: string; metadata: { name: string; namespace?: string }; [key: string]: any });
+    const objects = await kustomized('config/default');
     const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
 
     expect(find('Service', 'shop-operator-webhook-service').spec.ports).toEqual([{ port: 443, protocol: 'TCP', targetPort: 9443 }]);
@@ -146,6 +153,32 @@ describe('opgen create webhook', () => {
     expect(manager.env).toContainEqual({ name: 'MUTATING_WEBHOOK_CONFIGURATION', value: 'shop-operator-mutating-webhook-configuration' });
     expect(manager.env).toContainEqual({ name: 'WEBHOOK_SERVICE_NAME', value: 'shop-operator-webhook-service' });
     expect(setup).not.toContain('validatingWebhookConfigurations');
+  });
+
+  it('with --certificates cert-manager, wires cert-manager as kubebuilder does instead of the built-in certificates', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--conversion', '--spoke', 'v1', '--certificates', 'cert-manager'));
+    expect(await read('PROJECT')).toContain('webhookCertificates: cert-manager');
+    await run('manifests');
+    const objects = await kustomized('config/default');
+    const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+    const certificate = find('Certificate', 'shop-operator-serving-cert');
+    expect(certificate.spec).toEqual({
+      dnsNames: ['shop-operator-webhook-service.shop-operator-system.svc', 'shop-operator-webhook-service.shop-operator-system.svc.cluster.local'],
+      issuerRef: { kind: 'Issuer', name: 'shop-operator-selfsigned-issuer' },
+      secretName: 'webhook-server-cert',
+    });
+    expect(find('Issuer', 'shop-operator-selfsigned-issuer').spec).toEqual({ selfSigned: {} });
+    const inject = { 'cert-manager.io/inject-ca-from': 'shop-operator-system/shop-operator-serving-cert' };
+    expect(find('MutatingWebhookConfiguration', 'shop-operator-mutating-webhook-configuration').metadata.annotations).toEqual(inject);
+    expect(find('CustomResourceDefinition', 'widgets.shop.example.com').metadata.annotations).toMatchObject(inject);
+    const pod = find('Deployment', 'shop-operator-controller-manager').spec.template.spec;
+    expect(pod.containers[0].args).toContain('--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs');
+    expect(pod.containers[0].volumeMounts).toContainEqual({ mountPath: '/tmp/k8s-webhook-server/serving-certs', name: 'webhook-certs', readOnly: true });
+    expect(pod.volumes).toContainEqual({ name: 'webhook-certs', secret: { secretName: 'webhook-server-cert' } });
+    expect(objects.filter((o) => o.metadata.name.includes('webhook-certs-role'))).toEqual([]);
+
+    await expectRefused(widget('v2', '--programmatic-validation', '--certificates', 'built-in'), /^PROJECT: error: --certificates built-in: the project's webhooks already use cert-manager certificates; switching is not supported yet$/);
   });
 
   it('carries the webhooks into the Helm chart, the manager told the names the release gives them', async () => {

@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { UserError } from '../../../errors.js';
 import type { ProjectConfig } from '../../../project/model.js';
+import { certificateMode } from '../../../project/webhooks.js';
 import type { GeneratedFile } from '../../../writer/index.js';
 import { conversionCrds, webhookObjectNames, webhookResources } from '../webhook.js';
 import { kindNames } from '../names.js';
@@ -16,6 +17,36 @@ export const webhookRbacResources = ['webhook_certs_role.yaml', 'webhook_certs_r
 
 /** The entry of config/default/kustomization.yaml's `patches` that wires the webhook server into the manager. */
 export const managerWebhookPatch = 'manager_webhook_patch.yaml';
+
+/** Where cert-manager's Secret is mounted: controller-runtime's default certificate directory. */
+const certDir = '/tmp/k8s-webhook-server/serving-certs';
+
+/** A `patches` entry of a kustomization: a file, and the objects it applies to when not named in it. */
+export interface PatchEntry {
+  path: string;
+  target?: { kind?: string; name?: string };
+}
+
+/**
+ * The patches config/default/kustomization.yaml lists for the project's webhooks: the
+ * manager's webhook server, and with cert-manager the certificate's mount and the CA
+ * injection into the webhook configurations and converted CRDs.
+ */
+export function defaultPatches(project: ProjectConfig): PatchEntry[] {
+  if (certificateMode(project) === 'built-in') return [{ path: managerWebhookPatch }];
+  const crds = conversionCrds(project);
+  return [
+    { path: managerWebhookPatch },
+    { path: 'manager_webhook_cert_patch.yaml', target: { kind: 'Deployment', name: 'controller-manager' } },
+    { path: 'webhook_ca_injection_patch.yaml', target: { kind: 'MutatingWebhookConfiguration|ValidatingWebhookConfiguration' } },
+    ...(crds.length ? [{ path: 'webhook_ca_injection_patch.yaml', target: { kind: 'CustomResourceDefinition', name: crds.map((c) => c.replaceAll('.', '\\.')).join('|') } }] : []),
+  ];
+}
+
+/** The folders config/default/kustomization.yaml lists for the project's webhooks. */
+export function defaultResources(project: ProjectConfig): string[] {
+  return certificateMode(project) === 'cert-manager' ? ['../webhook', '../certmanager'] : ['../webhook'];
+}
 
 /** The kustomize configuration config/crd/kustomization.yaml needs for conversion webhooks. */
 export const crdKustomizeConfig = 'kustomizeconfig.yaml';
@@ -38,6 +69,7 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
   const labels = commonLabels(project.projectName);
   const names = webhookObjectNames(project.projectName);
   const generated = (path: string, content: string): GeneratedFile => ({ path, content, ownership: 'generated' });
+  const certManager = certificateMode(project) === 'cert-manager';
   const files: GeneratedFile[] = [
     generated(
       'config/webhook/kustomization.yaml',
@@ -84,15 +116,17 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
                       ...(entries.some(({ webhooks }) => webhooks.validation) ? [{ name: 'VALIDATING_WEBHOOK_CONFIGURATION', value: names.validating }] : []),
                     ],
                     ports: [{ containerPort: webhookPort, name: 'webhook-server', protocol: 'TCP' }],
+                    ...(certManager ? { volumeMounts: [{ mountPath: certDir, name: 'webhook-certs', readOnly: true }] } : {}),
                   },
                 ],
+                ...(certManager ? { volumes: [{ name: 'webhook-certs', secret: { secretName: 'webhook-server-cert' } }] } : {}),
               },
             },
           },
         },
       ),
     ),
-    ...certificateRbac(project, admission),
+    ...(certManager ? certManagerFiles(project) : certificateRbac(project, admission)),
   ];
   if (entries.some(({ webhooks }) => webhooks.conversion)) {
     files.push(
@@ -136,6 +170,64 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
     );
   }
   return files;
+}
+
+/**
+ * cert-manager mode, as kubebuilder's config/certmanager: a self-signed Issuer, the serving
+ * Certificate for the webhook Service (its Secret mounted into the manager, which re-reads
+ * it when cert-manager renews it), and the CA injected by cert-manager's cainjector.
+ */
+function certManagerFiles(project: ProjectConfig): GeneratedFile[] {
+  const labels = commonLabels(project.projectName);
+  const names = webhookObjectNames(project.projectName);
+  // The namespace and prefix config/default gives the objects (opgen init's; change both together).
+  const namespace = `${project.projectName}-system`;
+  const file = (path: string, content: string): GeneratedFile => ({ path, content, ownership: 'generated' });
+  return [
+    file('config/certmanager/kustomization.yaml', yamlFile(['cert-manager mode of the webhook certificates (needs cert-manager in the cluster).'], { resources: ['issuer.yaml', 'certificate.yaml'], configurations: ['kustomizeconfig.yaml'] })),
+    file(
+      'config/certmanager/issuer.yaml',
+      yamlFile(['Signs the webhook\'s serving certificate itself: no CA outside the cluster.'], {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: { labels, name: 'selfsigned-issuer', namespace: 'system' },
+        spec: { selfSigned: {} },
+      }),
+    ),
+    file(
+      'config/certmanager/certificate.yaml',
+      yamlFile(['The webhook server\'s certificate, for its Service; cert-manager keeps it in the Secret the manager mounts.'], {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Certificate',
+        metadata: { labels, name: 'serving-cert', namespace: 'system' },
+        spec: {
+          dnsNames: [`${names.service}.${namespace}.svc`, `${names.service}.${namespace}.svc.cluster.local`],
+          issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
+          secretName: 'webhook-server-cert',
+        },
+      }),
+    ),
+    file(
+      'config/certmanager/kustomizeconfig.yaml',
+      yamlFile(['Tells kustomize that a Certificate names its Issuer, so the name prefix reaches it.'], {
+        nameReference: [{ kind: 'Issuer', group: 'cert-manager.io', fieldSpecs: [{ kind: 'Certificate', group: 'cert-manager.io', path: 'spec/issuerRef/name' }] }],
+      }),
+    ),
+    file(
+      'config/default/manager_webhook_cert_patch.yaml',
+      yamlFile(['The manager serves the certificate cert-manager keeps in the mounted Secret.'], [
+        { op: 'add', path: '/spec/template/spec/containers/0/args/-', value: `--webhook-cert-path=${certDir}` },
+      ]),
+    ),
+    file(
+      'config/default/webhook_ca_injection_patch.yaml',
+      yamlFile(['cert-manager\'s cainjector writes the Certificate\'s CA into the objects this patch targets (see kustomization.yaml).'], {
+        apiVersion: 'v1',
+        kind: 'Targeted',
+        metadata: { name: 'targeted', annotations: { 'cert-manager.io/inject-ca-from': `${namespace}/${project.projectName}-serving-cert` } },
+      }),
+    ),
+  ];
 }
 
 /**
@@ -208,8 +300,10 @@ function certificateRbac(project: ProjectConfig, admission: boolean): GeneratedF
  * Adds each of `paths` that is missing to the `patches` list of a kustomization.yaml (as
  * `- path: <file>`), keeping everything else in the file.
  */
-export function addPatches(text: string, paths: readonly string[], file: string): string {
-  return addListItems(text, 'patches', paths.map((path) => ({ path })), (item) => (isMap(item) ? String(item.get('path')) : undefined), (entry) => entry.path, file);
+export function addPatches(text: string, patches: readonly (string | PatchEntry)[], file: string): string {
+  const entries = patches.map((patch) => (typeof patch === 'string' ? { path: patch } : patch));
+  const keyOf = (entry: { path: unknown; target?: unknown }) => JSON.stringify([entry.path, entry.target ?? null]);
+  return addListItems(text, 'patches', entries, (item) => (isMap(item) ? keyOf(item.toJSON() as PatchEntry) : undefined), keyOf, file);
 }
 
 /** Adds each of `files` that is missing to the `configurations` list of a kustomization.yaml. */
