@@ -155,6 +155,22 @@ describe('opgen create webhook', () => {
     expect(setup).not.toContain('validatingWebhookConfigurations');
   });
 
+  it('in a multigroup project, puts each group\'s webhooks in its folder and names a namesake kind\'s webhooks apart', async () => {
+    dir = await projectDir('fleet-operator');
+    await run('init', '--domain', 'example.com', '--multigroup', '--skip-install');
+    await run('create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate');
+    await run('create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Frigate', '--no-controller');
+    await run('create', 'webhook', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--defaulting');
+    await run('create', 'webhook', '--group', 'sea', '--version', 'v1', '--kind', 'Frigate', '--defaulting');
+    expect(await read('src/webhooks/ship/v1/frigate_webhook.ts')).toContain('name=mfrigate-v1.kb.io');
+    expect(await read('src/webhooks/sea/v1/frigate_webhook.ts')).toContain('name=mfrigate-sea-v1.kb.io');
+    const setup = await read('src/webhooks/setup.ts');
+    expect(setup).toContain("import { setupFrigateWebhook as setupShipFrigateWebhook } from './ship/v1/frigate_webhook.js';");
+    expect(setup).toContain("import { setupFrigateWebhook as setupSeaFrigateWebhook } from './sea/v1/frigate_webhook.js';");
+    await run('manifests');
+    expect(await read('config/webhook/manifests.yaml')).toContain('name: mfrigate-sea-v1.kb.io');
+  });
+
   it('with --certificates cert-manager, wires cert-manager as kubebuilder does instead of the built-in certificates', async () => {
     await widgetProject();
     await run(...widget('v2', '--defaulting', '--conversion', '--spoke', 'v1', '--certificates', 'cert-manager'));

@@ -76,10 +76,14 @@ function admissionFiles(project: ProjectConfig, resource: Resource, webhooks: Re
     ...(webhooks.defaultingPath ? [`defaulting: '${webhooks.defaultingPath}'`] : []),
     ...(webhooks.validationPath ? [`validation: '${webhooks.validationPath}'`] : []),
   ].join(', ');
+  // kubebuilder's `<kind>-<version>`; the same kind and version in another group of the project
+  // would give a second webhook of that name, which the API server refuses: that one names its group.
+  const namesake = project.resources.some((r) => r !== resource && fullGroup(r) !== apiGroup && r.kind === resource.kind && r.version === resource.version && webhooksOf(r));
   const data = {
     header,
     kind: resource.kind,
     lower: names.lower,
+    webhookName: namesake ? `${names.lower}-${resource.group.replaceAll('.', '-')}-${resource.version}` : `${names.lower}-${resource.version}`,
     variable: names.variable,
     plural: builtin ? builtin.plural : resource.plural,
     version: resource.version,
