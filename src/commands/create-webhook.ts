@@ -77,6 +77,29 @@ export function createWebhookCommand(): Command {
     });
 }
 
+/**
+ * The `create webhook` options that scaffold what PROJECT records for `resource` (undefined
+ * when it has no webhooks): what a tool replaying PROJECT (`opgen upgrade`) passes to
+ * {@link runCreateWebhook}, with `force` to rewrite files still as opgen wrote them.
+ */
+export function createWebhookOptions(project: ProjectConfig, resource: Resource): CreateWebhookOptions | undefined {
+  const webhooks = webhooksOf(resource);
+  if (!webhooks || !(webhooks.defaulting || webhooks.validation || webhooks.conversion)) return undefined;
+  const external = resource.extra.external === true && resource.path !== undefined;
+  return {
+    group: resource.group,
+    version: resource.version,
+    kind: resource.kind,
+    ...(webhooks.defaulting ? { defaulting: true } : {}),
+    ...(webhooks.validation ? { programmaticValidation: true } : {}),
+    ...(webhooks.conversion ? { conversion: true, spoke: webhooks.spoke } : {}),
+    ...(webhooks.defaultingPath ? { defaultingPath: webhooks.defaultingPath } : {}),
+    ...(webhooks.validationPath ? { validationPath: webhooks.validationPath } : {}),
+    ...(external ? { externalApiPath: resource.path, externalApiDomain: resource.domain } : {}),
+    certificates: certificateMode(project),
+  };
+}
+
 /** Scaffolds webhooks of a kind into the project at `root`; see {@link createWebhookCommand}. */
 export async function runCreateWebhook(root: string, options: CreateWebhookOptions): Promise<void> {
   const dir = resolve(root);

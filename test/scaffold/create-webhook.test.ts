@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createWebhookOptions, runCreateWebhook } from '../../src/commands/create-webhook.js';
+import { parseProject } from '../../src/project/parse.js';
 import { helm } from '../helm/project.js';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
@@ -257,5 +259,23 @@ describe('opgen create webhook refuses', () => {
     await expectRefused(widget('v1', '--programmatic-validation'), /^PROJECT: error: Widget \(shop\.example\.com\/v1\) already has a validating webhook; nothing was written \(pass --force to scaffold it again\)$/);
     await run(...widget('v2', '--conversion', '--spoke', 'v1'));
     await expectRefused(widget('v1', '--conversion', '--spoke', 'v2'), /^PROJECT: error: --conversion: Widget already has its hub, version v2; a kind has one hub/);
+  });
+});
+
+describe('replaying PROJECT', () => {
+  it('createWebhookOptions gives the create webhook that scaffolds what PROJECT records, into a fresh project identically', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--defaulting-path', '/mutate-widgets', '--programmatic-validation', '--conversion', '--spoke', 'v1'));
+    const first = await readTree(dir);
+    const project = parseProject(first.get('PROJECT')!, 'PROJECT');
+    const options = project.resources.map((r) => createWebhookOptions(project, r)).filter((o) => o !== undefined);
+    expect(options).toEqual([
+      { group: 'shop', version: 'v2', kind: 'Widget', defaulting: true, programmaticValidation: true, conversion: true, spoke: ['v1'], defaultingPath: '/mutate-widgets', certificates: 'built-in' },
+    ]);
+    const replayed = dir;
+    await widgetProject();
+    for (const option of options) await runCreateWebhook(dir, option);
+    expect(await readTree(dir)).toEqual(first);
+    await cleanUp(replayed);
   });
 });
