@@ -241,12 +241,15 @@ function requestedWebhooks(options: CreateWebhookOptions): ResourceWebhooks {
  */
 function resolveTarget(project: ProjectConfig, options: CreateWebhookOptions): Resource {
   if (options.externalApiPath !== undefined) {
-    const external = externalTarget(project, { ...options, controller: false });
-    if (!external) throw new UserError('--external-api-path: expected the module of the external kind\'s handle');
+    // Defined: --external-api-path is given.
+    const external = externalTarget(project, { ...options, controller: false })!;
     const known = project.resources.find((r) => sameGvk(r, external));
     return known ?? { ...external, controller: false };
   }
   if (options.externalApiDomain !== undefined) throw new UserError('--external-api-domain needs --external-api-path, the module of the external kind\'s handle');
+  // A kind of the project first: kubebuilder's CronJob tutorial has its own batch.<domain> CronJob.
+  const own = project.resources.find((r) => r.api && sameGvk(r, { group: options.group, version: options.version, kind: options.kind, domain: project.domain }));
+  if (own) return own;
   const builtin = findBuiltinKind(options.group, options.version, options.kind);
   if (builtin) {
     const resource: Resource = { group: builtin.group, version: builtin.version, kind: builtin.kind, domain: builtin.domain, plural: builtin.plural, path: builtin.path, controller: false, extra: {} };
@@ -263,17 +266,12 @@ function resolveTarget(project: ProjectConfig, options: CreateWebhookOptions): R
   validateGroup(options.group, project.domain);
   validateVersion(options.version);
   validateKind(options.kind);
-  const wanted = { group: options.group, version: options.version, kind: options.kind, domain: project.domain };
-  const resource = project.resources.find((r) => sameGvk(r, wanted));
-  if (!resource?.api) {
-    const versions = project.resources.filter((r) => r.api && r.group === options.group && r.kind === options.kind).map((r) => r.version);
-    throw new UserError(
-      `kind ${options.kind} (${fullGroup(wanted)}/${options.version}) does not exist in this project`,
-      { file: projectFileName },
-      versions.length ? `${options.kind} has the versions ${versions.join(', ')}` : `create it first: opgen create api --group ${options.group} --version ${options.version} --kind ${options.kind}`,
-    );
-  }
-  return resource;
+  const versions = project.resources.filter((r) => r.api && r.group === options.group && r.kind === options.kind).map((r) => r.version);
+  throw new UserError(
+    `kind ${options.kind} (${fullGroup({ group: options.group, domain: project.domain })}/${options.version}) does not exist in this project`,
+    { file: projectFileName },
+    versions.length ? `${options.kind} has the versions ${versions.join(', ')}` : `create it first: opgen create api --group ${options.group} --version ${options.version} --kind ${options.kind}`,
+  );
 }
 
 /**

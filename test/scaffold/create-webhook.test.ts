@@ -157,6 +157,17 @@ describe('opgen create webhook', () => {
     expect(setup).not.toContain('validatingWebhookConfigurations');
   });
 
+  it('for the CronJob tutorial\'s own batch CronJob, not the built-in one', async () => {
+    dir = await projectDir('project');
+    await run('init', '--domain', 'tutorial.kubebuilder.io', '--skip-install');
+    await run('create', 'api', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob');
+    await run('create', 'webhook', '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--defaulting', '--programmatic-validation');
+    const handler = await read('src/webhooks/v1/cronjob_webhook.ts');
+    expect(handler).toContain("import { CronJob } from '../../api/v1/cronjob_types.js';");
+    expect(handler).toContain('path=/mutate-batch-tutorial-kubebuilder-io-v1-cronjob,mutating=true,failurePolicy=fail,sideEffects=None,groups=batch.tutorial.kubebuilder.io,resources=cronjobs');
+    expect((await read('PROJECT')).match(/kind: CronJob/g)).toHaveLength(1);
+  });
+
   it('in a multigroup project, puts each group\'s webhooks in its folder and names a namesake kind\'s webhooks apart', async () => {
     dir = await projectDir('fleet-operator');
     await run('init', '--domain', 'example.com', '--multigroup', '--skip-install');

@@ -62,6 +62,8 @@ describe('a project with webhooks', () => {
       expect(existsSync(join(dir, 'dist/webhooks/setup.js'))).toBe(true);
       const typecheck = await inProject('npx', ['tsc', '--noEmit']);
       expect(typecheck.exitCode, typecheck.all).toBe(0);
+      const lint = await inProject('npm', ['run', 'lint']);
+      expect(lint.exitCode, lint.all).toBe(0);
 
       const test = await inProject('npm', ['test', '--', '--reporter=verbose']);
       expect(test.exitCode, test.all).toBe(0);
