@@ -20,6 +20,10 @@ const commandModules: Record<string, () => Promise<Command>> = {
   deploy: async () => (await import('./commands/deploy.js')).deployCommand(),
   undeploy: async () => (await import('./commands/deploy.js')).undeployCommand(),
   'build-installer': async () => (await import('./commands/deploy.js')).buildInstallerCommand(),
+  upgrade: async () => (await import('./commands/upgrade.js')).upgradeCommand(),
+  alpha: async () => (await import('./commands/alpha.js')).alphaCommand(),
+  bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
+  scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
 };
 
 /**

@@ -21,7 +21,7 @@ export const commandSummaries: readonly CommandSummary[] = [
   {
     name: 'edit',
     term: 'edit [options]',
-    description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/",
+    description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/",
   },
   { name: 'delete', term: 'delete', description: 'remove an API (kind) that opgen create api added' },
   { name: 'install', term: 'install [options]', description: 'apply the CRDs of config/crd to the cluster (server-side, so large CRDs fit)' },
@@ -32,6 +32,22 @@ export const commandSummaries: readonly CommandSummary[] = [
     name: 'build-installer',
     term: 'build-installer [options]',
     description: "write config/default with the manager's image set to dist/install.yaml, one file that installs the operator",
+  },
+  {
+    name: 'upgrade',
+    term: 'upgrade [options]',
+    description: "bring the project to this opgen's scaffold: your edits kept, opgen's changes merged in, generated files regenerated",
+  },
+  { name: 'alpha', term: 'alpha', description: 'experimental commands: generate re-scaffolds the project from PROJECT' },
+  {
+    name: 'bundle',
+    term: 'bundle [options]',
+    description: 'write an OLM bundle (bundle/manifests with the ClusterServiceVersion, bundle/metadata, bundle.Dockerfile) from config/',
+  },
+  {
+    name: 'scorecard',
+    term: 'scorecard [options] [bundle]',
+    description: "run operator-sdk's basic and OLM scorecard checks against a bundle and the cluster",
   },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import { kubectl, kubectlError } from '../kubectl.js';
 import { parseBool } from './bool-flag.js';
 import { layoutEdit } from './edit-layout.js';
+import { customMetricsConfigPath, grafanaFiles } from '../generators/grafana/index.js';
 import { chartDir, helmChartFiles, type Manifest } from '../generators/helm/index.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
@@ -22,7 +23,7 @@ interface EditOptions {
 }
 
 /** The plugins `opgen edit` knows, by the name `--plugins` takes, with the key PROJECT records. */
-const plugins = { helm: 'helm.opgen.dev/v1-alpha' } as const;
+const plugins = { helm: 'helm.opgen.dev/v1-alpha', grafana: 'grafana.opgen.dev/v1-alpha' } as const;
 type PluginName = keyof typeof plugins;
 
 const examples = `
@@ -36,6 +37,12 @@ Examples:
   # Start values.yaml and Chart.yaml over too
   $ opgen edit --plugins helm --force
 
+  # Grafana dashboards in grafana/ for the manager's metrics
+  $ opgen edit --plugins grafana
+
+  # After listing your own metrics in grafana/custom-metrics/config.yaml: their dashboard too
+  $ opgen edit --plugins grafana
+
   # New kinds of any group under src/api/<group>/<version>/ (existing kinds stay where they are)
   $ opgen edit --multigroup
 
@@ -45,7 +52,7 @@ Examples:
 /** `opgen edit`: adds optional plugins to a project; `helm` writes a Helm chart. */
 export function editCommand(): Command {
   return new Command('edit')
-    .description('change the project\'s settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/')
+    .description('change the project\'s settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/')
     .option('--plugins <names>', `comma-separated plugins (known: ${Object.keys(plugins).join(', ')})`)
     .option('--multigroup [bool]', 'new kinds go under src/api/<group>/<version>/, for several API groups; --multigroup=false for one group', parseBool)
     .option('--namespaced [bool]', 'the operator watches one namespace (a Role); --namespaced=false for the whole cluster (a ClusterRole)', parseBool)
@@ -70,6 +77,7 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
   const files: GeneratedFile[] = [...layout.files];
   const helm = names.includes('helm') ? await helmFiles(dir, project, options.force ?? false) : undefined;
   if (helm) files.push(...helm.files);
+  if (names.includes('grafana')) files.push(...grafanaFiles(project.projectName, await readIfPresent(join(dir, customMetricsConfigPath))));
   files.push({ path: projectFileName, content: serializeProject(withPlugins(project, names)), ownership: 'generated' });
 
   const changes = await planChanges(dir, files, { force: options.force ?? false });
@@ -83,11 +91,20 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
     process.stdout.write(`\nThe kinds you have stay where PROJECT's path says; new kinds go to ${project.multigroup ? 'src/api/<group>/<version>/' : 'src/api/<version>/'}.\n`);
   }
   if (loaded.namespaced !== project.namespaced && !options.dryRun) process.stdout.write('\nNext: npm run manifests, which writes the new config/rbac/role.yaml.\n');
+  if (names.includes('grafana') && !options.dryRun) {
+    process.stdout.write(
+      `\nNext: import grafana/*.json in Grafana (Dashboards → New → Import); list your own metrics in ${customMetricsConfigPath} and run opgen edit --plugins grafana again for their dashboard.\n`,
+    );
+  }
   if (helm && !options.dryRun) {
     process.stdout.write(
       `\nNext: helm lint ${chartDir} && helm install ${project.projectName} ${chartDir} --namespace ${helm.namespace} --create-namespace\n`,
     );
   }
+}
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  return existsSync(path) ? readFile(path, 'utf8') : undefined;
 }
 
 function parsePlugins(list: string): PluginName[] {

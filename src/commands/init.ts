@@ -73,6 +73,7 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
   if (!options.force) await ensureEmpty(dir);
 
   const project: ProjectConfig = {
+    cliVersion,
     domain: options.domain,
     projectName,
     multigroup: options.multigroup,

@@ -5,6 +5,7 @@ import { formatUserWarning, UserError, UserErrors } from '../errors.js';
 import { apiTexts, generateManifests } from '../generators/manifests.js';
 import { checkSamples } from '../generators/samples/check.js';
 import { loadProject } from '../project/load.js';
+import { operatorNamespace } from '../project/operator-namespace.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
 import { readSources, samplesNotToWrite } from '../project/sources.js';
@@ -55,6 +56,7 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
     project,
     sources,
     existingSamples: await samplesNotToWrite(root, project),
+    operatorNamespace: await operatorNamespace(root, project),
     dependencyErrors: await clientDependencyErrors(root, apiTexts(root, sources)),
   };
   const { files, samples } = generateManifests(root, inputs, { maxDescriptionLength });

@@ -27,6 +27,8 @@ export interface ManifestInputs {
   sources: ReadonlyMap<string, string>;
   /** Samples not to write: those already in config/samples/ and those the user dropped. */
   existingSamples: ReadonlySet<string>;
+  /** The namespace the operator runs in (config/default's); `<project>-system` when not given. */
+  operatorNamespace?: string;
   /** Problems found outside the sources (an import of a package the project does not depend on), reported first. */
   dependencyErrors?: readonly UserError[];
 }
@@ -88,7 +90,11 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
       namespaced: project.namespaced,
       clusterScoped: crds.filter((crd) => crd.crd.spec.scope === 'Cluster').map((crd) => `${crd.group}/${crd.plural}`),
     }),
-    ...generateWebhooks(packageMarkers.webhooks),
+    ...generateWebhooks(packageMarkers.webhooks, {
+      operatorNamespace: inputs.operatorNamespace ?? `${project.projectName}-system`,
+      namespaced: project.namespaced,
+      ownGroups: new Set(crds.map((crd) => crd.group)),
+    }),
     ...generateSamples(samples, inputs.existingSamples, { projectName: project.projectName, domain: project.domain }),
   ];
   return { files, samples };

@@ -2,6 +2,8 @@ import { UserError, UserErrors } from '../errors.js';
 import type { WebhookConfigurationMarker, WebhookMarker, WebhookRuleMarker } from '../markers/types.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { generatedHeader, toYaml } from '../yaml.js';
+import { safeSelectors, type WebhookSafety } from './webhook-safety.js';
+import { readLabelSelector, readMatchConditions } from './webhook-selectors.js';
 
 const admissionApiVersion = 'admissionregistration.k8s.io/v1';
 const operations: Record<string, string> = { create: 'CREATE', update: 'UPDATE', delete: 'DELETE', connect: 'CONNECT', '*': '*' };
@@ -19,12 +21,17 @@ const qualifiedName = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
  * webhooks sorted by name and pointing at the `webhook-service` in `system` (or the URL,
  * or the service the marker names). Nothing when there is no webhook marker.
  *
+ * Beyond controller-gen: `namespaceSelector`, `objectSelector` and `matchConditions` from the
+ * marker, and the selectors of {@link safeSelectors} that keep a webhook from blocking the
+ * operator's own namespace (webhooks.md §5).
+ *
  * @throws UserErrors for markers the API server would reject (side effects `Some` or
  *   `Unknown`, a timeout outside 1–30 s, an unknown verb or policy, a name that is not a
  *   domain of three or more labels, the same name twice in one configuration, …), each at
- *   its marker.
+ *   its marker; a bad selector or match condition at its argument, a CEL syntax error at
+ *   its character.
  */
-export function generateWebhooks(markers: readonly WebhookMarker[]): GeneratedFile[] {
+export function generateWebhooks(markers: readonly WebhookMarker[], safety: WebhookSafety): GeneratedFile[] {
   const rules = markers.filter((m): m is WebhookRuleMarker => m.marker === 'webhook');
   const configurations = markers.filter((m): m is WebhookConfigurationMarker => m.marker === 'webhookconfiguration');
   const errors: UserError[] = [];
@@ -32,7 +39,7 @@ export function generateWebhooks(markers: readonly WebhookMarker[]): GeneratedFi
     mutating: configurationName(configurations, true, errors) ?? 'mutating-webhook-configuration',
     validating: configurationName(configurations, false, errors) ?? 'validating-webhook-configuration',
   };
-  const webhooks = rules.map((marker) => ({ marker, webhook: toWebhook(marker, errors) }));
+  const webhooks = rules.map((marker) => ({ marker, webhook: toWebhook(marker, safety, errors) }));
   for (const mutating of [true, false]) {
     const seen = new Set<string>();
     for (const { marker } of webhooks.filter((w) => w.marker.mutating === mutating)) {
@@ -82,8 +89,8 @@ function configurationName(markers: readonly WebhookConfigurationMarker[], mutat
   return first?.name;
 }
 
-/** One webhook entry, fields in controller-gen's order; problems go to `errors`. */
-function toWebhook(marker: WebhookRuleMarker, errors: UserError[]): Record<string, unknown> & { name: string } {
+/** One webhook entry, fields in controller-gen's (alphabetical) order; problems go to `errors`. */
+function toWebhook(marker: WebhookRuleMarker, safety: WebhookSafety, errors: UserError[]): Record<string, unknown> & { name: string } {
   const fail = (message: string, hint?: string) => errors.push(markerError(marker, message, hint));
   const pick = (table: Record<string, string>, value: string | undefined, what: string, allowed: string) => {
     if (value === undefined) return undefined;
@@ -114,6 +121,13 @@ function toWebhook(marker: WebhookRuleMarker, errors: UserError[]): Record<strin
   if (marker.path !== undefined && !marker.path.startsWith('/')) fail(`path ${JSON.stringify(marker.path)} must start with /`);
   if (marker.url !== undefined && !marker.url.startsWith('https://')) fail(`url ${JSON.stringify(marker.url)} must use https://`);
 
+  const written = {
+    namespaceSelector: marker.namespaceSelector && readLabelSelector('namespaceSelector', marker.namespaceSelector, marker.location, errors),
+    objectSelector: marker.objectSelector && readLabelSelector('objectSelector', marker.objectSelector, marker.location, errors),
+  };
+  const matchConditions = marker.matchConditions && readMatchConditions(marker.matchConditions, marker.location, errors);
+  const { namespaceSelector, objectSelector } = safeSelectors(marker.groups, written, safety);
+
   const clientConfig =
     marker.url !== undefined
       ? { url: marker.url }
@@ -129,8 +143,12 @@ function toWebhook(marker: WebhookRuleMarker, errors: UserError[]): Record<strin
     admissionReviewVersions: marker.admissionReviewVersions,
     clientConfig,
     failurePolicy,
+    ...(matchConditions?.length ? { matchConditions } : {}),
     ...(matchPolicy !== undefined ? { matchPolicy } : {}),
     name: marker.name,
+    ...(namespaceSelector ? { namespaceSelector } : {}),
+    ...(objectSelector ? { objectSelector } : {}),
+    ...(reinvocationPolicy !== undefined ? { reinvocationPolicy } : {}),
     rules: [
       {
         apiGroups: marker.groups.map((group) => (group === 'core' ? '' : group)),
@@ -141,6 +159,5 @@ function toWebhook(marker: WebhookRuleMarker, errors: UserError[]): Record<strin
     ],
     sideEffects,
     ...(marker.timeoutSeconds !== undefined ? { timeoutSeconds: marker.timeoutSeconds } : {}),
-    ...(reinvocationPolicy !== undefined ? { reinvocationPolicy } : {}),
   };
 }

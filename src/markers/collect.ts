@@ -8,7 +8,8 @@
  */
 import { UserError, type Location } from '../errors.js';
 import { findMarkerDef, parseMarker } from './parse.js';
-import type { RbacMarker, WebhookMarker } from './types.js';
+import type { JsonArg } from './scanner.js';
+import type { RbacMarker, WebhookMarker, WebhookRuleMarker } from './types.js';
 
 const candidate = /^(\s*(?:\/\/+|\/\*+|\*+)\s*)\+([A-Za-z].*?)\s*(?:\*\/\s*)?$/;
 const collected = /^kubebuilder:(rbac|webhook|webhookconfiguration)(:|=|$)/;
@@ -84,13 +85,13 @@ function rbac(value: Record<string, unknown>, location: Location): RbacMarker {
   return rule;
 }
 
-function webhook(text: string, value: Record<string, unknown>, location: Location): WebhookMarker {
+function webhook(text: string, value: Record<string, unknown>, location: Location): WebhookRuleMarker {
   const path = value.path as string | undefined;
   const url = value.url as string | undefined;
   if ((path === undefined) === (url === undefined)) {
     throw new UserError(`${text}: needs exactly one of path and url`, location, 'path=/validate-… for the webhook service, or url="https://…"');
   }
-  const out: WebhookMarker = {
+  const out: WebhookRuleMarker = {
     marker: 'webhook',
     mutating: value.mutating as boolean,
     failurePolicy: value.failurePolicy as string,
@@ -104,5 +105,9 @@ function webhook(text: string, value: Record<string, unknown>, location: Locatio
   };
   const optional = ['matchPolicy', 'sideEffects', 'timeoutSeconds', 'path', 'url', 'webhookVersions', 'reinvocationPolicy', 'serviceName', 'serviceNamespace', 'servicePort'] as const;
   for (const key of optional) if (value[key] !== undefined) (out as unknown as Record<string, unknown>)[key] = value[key];
+  for (const key of ['namespaceSelector', 'objectSelector', 'matchConditions'] as const) {
+    const json = value[key] as JsonArg | undefined;
+    if (json !== undefined) out[key] = { value: json.value, raw: json.raw, column: (location.column ?? 1) + 1 + json.offset };
+  }
   return out;
 }

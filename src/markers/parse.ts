@@ -160,6 +160,7 @@ const example: Record<ValueType, string> = {
   any: '<value>',
   anyList: 'a;b',
   json: '<JSON>',
+  jsonArg: '<JSON>',
 };
 
 /** How the marker is written, for hints. */

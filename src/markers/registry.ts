@@ -21,7 +21,9 @@ export type ValueType =
   /** `a;b;c` of guessed literals (Enum). */
   | 'anyList'
   /** `+default=` takes JSON. */
-  | 'json';
+  | 'json'
+  /** A JSON object or array inside `key=value,…` arguments, kept with its text and offset. */
+  | 'jsonArg';
 
 export interface ArgDef {
   type: ValueType;
@@ -174,6 +176,9 @@ const defs: MarkerDef[] = [
       serviceName: { type: 'string', optional: true },
       serviceNamespace: { type: 'string', optional: true },
       servicePort: { type: 'int', optional: true },
+      namespaceSelector: { type: 'jsonArg', optional: true },
+      objectSelector: { type: 'jsonArg', optional: true },
+      matchConditions: { type: 'jsonArg', optional: true },
     },
     help: 'an admission webhook',
   },

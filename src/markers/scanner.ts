@@ -7,6 +7,15 @@
 import type { Literal } from './literal.js';
 import type { ValueType } from './registry.js';
 
+/** A JSON value read from inside a marker's arguments, with where its text starts. */
+export interface JsonArg {
+  value: unknown;
+  /** The JSON as written. */
+  raw: string;
+  /** Offset of `raw` in the marker's text (after the `+`). */
+  offset: number;
+}
+
 /** A grammar error; `offset` is where in the text it happened. */
 export class ScanError extends Error {
   constructor(
@@ -97,6 +106,42 @@ export class Scanner {
           return this.fail(`expected JSON, found "${rest}" (strings need double quotes)`, start);
         }
       }
+      case 'jsonArg':
+        return this.jsonArg();
+    }
+  }
+
+  /**
+   * A JSON object or array up to its matching bracket, so that the commas inside it do not
+   * end the argument; brackets inside JSON strings do not count.
+   */
+  private jsonArg(): JsonArg {
+    const start = this.pos;
+    const open = this.peek();
+    if (open !== '{' && open !== '[') this.fail(`expected a JSON object or array, found "${this.text.slice(start)}"`);
+    const closers: string[] = [];
+    while (!this.done) {
+      const c = this.peek();
+      if (c === '"') {
+        this.quoted();
+        continue;
+      }
+      if (c === '{' || c === '[') closers.push(c === '{' ? '}' : ']');
+      else if (c === '}' || c === ']') {
+        if (closers.pop() !== c) this.fail(`unbalanced "${c}" in JSON`);
+        if (closers.length === 0) {
+          this.pos++;
+          break;
+        }
+      }
+      this.pos++;
+    }
+    if (closers.length) this.fail(`unclosed "${open}" in JSON`, start);
+    const raw = this.text.slice(start, this.pos);
+    try {
+      return { value: JSON.parse(raw), raw, offset: this.base + start };
+    } catch (error) {
+      return this.fail(`invalid JSON: ${(error as Error).message.split('\n')[0]}`, start);
     }
   }
 

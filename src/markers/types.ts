@@ -79,7 +79,21 @@ export interface WebhookRuleMarker {
   serviceNamespace?: string;
   /** Service port. */
   servicePort?: number;
+  /** `namespaceSelector={…}`: a LabelSelector as JSON, matched against the request's namespace. */
+  namespaceSelector?: WrittenJson;
+  /** `objectSelector={…}`: a LabelSelector as JSON, matched against the object's labels. */
+  objectSelector?: WrittenJson;
+  /** `matchConditions=[{"name":…,"expression":…},…]`: CEL conditions the request must all meet. */
+  matchConditions?: WrittenJson;
   location: Location;
+}
+
+/** A JSON value written in a marker argument, as parsed and as written, for located errors. */
+export interface WrittenJson {
+  value: unknown;
+  raw: string;
+  /** The 1-based column of the first character of `raw`, on the marker's line. */
+  column: number;
 }
 
 /**

@@ -12,6 +12,12 @@ export const opgenLayout = 'typescript.opgen.dev/v1';
 export const projectFileName = 'PROJECT';
 
 export interface ProjectConfig {
+  /**
+   * The opgen whose scaffold the project has (kubebuilder's `cliVersion`): written by `init`
+   * and `upgrade`, kept by every other command. Absent in projects made before opgen
+   * recorded it, which have the scaffold of the first release, 0.1.0.
+   */
+  cliVersion?: string;
   domain: string;
   projectName: string;
   /** API types under `src/api/<group>/<version>/` instead of `src/api/<version>/`. */

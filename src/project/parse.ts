@@ -3,7 +3,7 @@ import { UserError } from '../errors.js';
 import { validateDomain, validateKind, validatePlural, validateProjectName, validateVersion } from '../names/validate.js';
 import { opgenLayout, sameGvk, type ProjectConfig, type Resource } from './model.js';
 
-const projectKeys = ['version', 'layout', 'domain', 'projectName', 'multigroup', 'namespaced', 'resources'];
+const projectKeys = ['version', 'cliVersion', 'layout', 'domain', 'projectName', 'multigroup', 'namespaced', 'resources'];
 const resourceKeys = ['group', 'version', 'kind', 'domain', 'plural', 'api', 'path', 'controller'];
 
 /**
@@ -94,7 +94,12 @@ export function parseProject(text: string, file: string): ProjectConfig {
     resources.push(resource);
   }
 
+  const recordedVersion = str(root, 'cliVersion', false);
+  if (recordedVersion !== undefined && !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(recordedVersion)) {
+    fail(get(root, 'cliVersion'), `"cliVersion" must be an opgen version such as 0.1.0, not "${recordedVersion}"`);
+  }
   return {
+    ...(recordedVersion !== undefined ? { cliVersion: recordedVersion } : {}),
     domain,
     projectName,
     multigroup: bool(root, 'multigroup'),

@@ -11,6 +11,7 @@ const preamble = [
 export function serializeProject(project: ProjectConfig): string {
   const data: Record<string, unknown> = {
     version: '3',
+    ...(project.cliVersion !== undefined ? { cliVersion: project.cliVersion } : {}),
     layout: [opgenLayout],
     domain: project.domain,
     projectName: project.projectName,

@@ -9,10 +9,11 @@
 import { join, resolve } from 'node:path';
 import { type ParsedFiles, type WalkCache, newWalkCache } from '../crd/build.js';
 import { clientDependencyErrors } from '../crd/client-dependency.js';
-import { UserErrors, formatUserError } from '../errors.js';
+import { UserError, UserErrors, formatUserError } from '../errors.js';
 import { apiTexts, generateManifests } from '../generators/manifests.js';
 import { resolveMaxDescLen } from '../commands/manifests-settings.js';
 import { loadProject } from '../project/load.js';
+import { operatorNamespace } from '../project/operator-namespace.js';
 import type { ProjectConfig } from '../project/model.js';
 import { readSources, samplesNotToWrite } from '../project/sources.js';
 import { paint } from '../ui.js';
@@ -127,6 +128,9 @@ async function regenerate(session: Session): Promise<void> {
       project: session.project,
       sources: session.sources,
       existingSamples: await samplesNotToWrite(session.root, session.project),
+      operatorNamespace: await operatorNamespace(session.root, session.project).catch((error: unknown) => {
+        throw error instanceof UserError ? new UserErrors([error]) : error;
+      }),
       dependencyErrors: await clientDependencyErrors(session.root, apiTexts(session.root, session.sources)),
     };
     ({ files } = generateManifests(session.root, inputs, { maxDescriptionLength: session.maxDescLen, parsed: session.parsed, walks: session.walks, crdFiles: session.crdFiles }));

@@ -4,9 +4,10 @@ import { UserError } from '../errors.js';
 import type { PlannedChange } from './types.js';
 
 /**
- * Writes every CREATE and UPDATE of a plan, all or nothing: each file is first written
- * beside its target, and only when all are staged are they renamed into place; a failure
- * restores what was there. A plan with a CONFLICT writes nothing.
+ * Writes every CREATE and UPDATE of a plan and removes every DELETE, all or nothing: each
+ * file is first written beside its target, and only when all are staged are they renamed
+ * into place (a deleted file is renamed aside, removed once all is done); a failure restores
+ * what was there. A plan with a CONFLICT writes nothing.
  */
 export async function applyChanges(root: string, changes: readonly PlannedChange[]): Promise<void> {
   const conflicts = changes.filter((c) => c.action === 'CONFLICT');
@@ -14,25 +15,27 @@ export async function applyChanges(root: string, changes: readonly PlannedChange
     const names = conflicts.map((c) => c.path).join(', ');
     throw new UserError(`would overwrite ${names}; nothing was written (use --force to overwrite)`);
   }
-  const writes = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
+  const writes = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE' || c.action === 'DELETE');
   const token = `.opgen-tmp-${process.pid}-${Date.now()}`;
   const createdDirs: string[] = [];
   const staged: { target: string; temp: string; backup?: string }[] = [];
   try {
     for (const change of writes) {
       const target = join(root, change.path);
-      await mkdirTracked(dirname(target), createdDirs);
       const temp = `${target}${token}`;
+      if (change.action !== 'DELETE') await mkdirTracked(dirname(target), createdDirs);
       staged.push({ target, temp });
+      if (change.action === 'DELETE') continue;
       await writeFile(temp, change.file.content, { flag: 'wx' });
       if (change.file.executable) await chmod(temp, 0o755);
     }
     for (const [i, entry] of staged.entries()) {
-      if (writes[i]!.action === 'UPDATE') {
+      const action = writes[i]!.action;
+      if (action === 'UPDATE' || action === 'DELETE') {
         entry.backup = `${entry.target}${token}.bak`;
         await rename(entry.target, entry.backup);
       }
-      await rename(entry.temp, entry.target);
+      if (action !== 'DELETE') await rename(entry.temp, entry.target);
     }
   } catch (error) {
     await rollBack(staged, createdDirs);

@@ -17,8 +17,11 @@ export interface GeneratedFile {
   executable?: boolean;
 }
 
-/** What the writer does, or would do, with one file. */
-export type Action = 'CREATE' | 'UPDATE' | 'SKIP' | 'UNCHANGED' | 'CONFLICT';
+/**
+ * What the writer does, or would do, with one file. DELETE removes it: only `opgen upgrade`
+ * plans one, for a file the scaffold no longer has and the user never changed.
+ */
+export type Action = 'CREATE' | 'UPDATE' | 'DELETE' | 'SKIP' | 'UNCHANGED' | 'CONFLICT';
 
 export interface PlannedChange {
   path: string;

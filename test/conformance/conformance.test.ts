@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliberateDifferences } from './deliberate.js';
 import { type Difference, diffCrds } from './diff.js';
-import { controllerGenBinary, controllerGenCrds, opgenCrds } from './generate.js';
+import { controllerGenBinary, controllerGenCrds, controllerGenWebhooks, opgenCrds, opgenWebhooks } from './generate.js';
 
 // Twin APIs: the same API in TypeScript (ts/<name>, an opgen project) and in Go
 // (go/<package>, what controller-gen reads). opgen must write what controller-gen writes, path
@@ -38,6 +38,11 @@ describe('opgen manifests writes what controller-gen v0.21 writes for the same A
 
   it.each(twins)('$name', async ({ name, go, module }) => {
     const differences = diffCrds(await opgenCrds(name), controllerGenCrds(binary, go, module));
+    expect(unexplained(differences)).toEqual([]);
+  });
+
+  it('webhook configurations from every argument of +kubebuilder:webhook', async () => {
+    const differences = diffCrds(await opgenWebhooks('optional'), controllerGenWebhooks(binary, './optional/webhooks/...'));
     expect(unexplained(differences)).toEqual([]);
   });
 

@@ -44,10 +44,17 @@ function leaves(crd: unknown): Leaves {
   return out;
 }
 
-/** A CRD outside its schemas: versions are keyed by name, schemas get schema paths. */
+/**
+ * A CRD outside its schemas: versions are keyed by name, schemas get schema paths. A webhook
+ * configuration's webhooks are keyed by name too.
+ */
 function walk(value: unknown, path: string, out: Leaves): void {
   if (Array.isArray(value) && path === 'spec.versions') {
     for (const version of value as { name: string }[]) walk(version, `versions[${version.name}]`, out);
+    return;
+  }
+  if (Array.isArray(value) && path === 'webhooks') {
+    for (const webhook of value as { name: string }[]) walk(webhook, `webhooks[${webhook.name}]`, out);
     return;
   }
   if (isObject(value)) {

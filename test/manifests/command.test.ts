@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyFixture, opgen } from './run.js';
@@ -75,6 +75,38 @@ describe('opgen manifests', () => {
       'src/controllers/demovolume_controller.ts:5:51: error: malformed marker +kubebuilder:rbac:groups=core,resources=events,verb=create;patch: unknown argument "verb" (did you mean "verbs"?); known: groups, resources, resourceNames, verbs, urls, namespace, roleName (write it as +kubebuilder:rbac:verbs=a;b[,groups=a;b][,resources=a;b][,resourceNames=a;b][,urls=a;b][,namespace=<text>][,roleName=<text>])',
     ]);
     expect(existsSync(join(dir, 'config'))).toBe(false);
+  });
+
+  it('syntax-checks the CEL of a webhook match condition and reports it at its character', async () => {
+    const dir = fixture();
+    const marker =
+      '// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=fail,sideEffects=None,groups=core,resources=pods,' +
+      'verbs=create,versions=v1,name=vpod.example.com,admissionReviewVersions=v1,' +
+      'matchConditions=[{"name": "ok", "expression": "true"}, {"name": "broken", "expression": "object.metadata.name == \\"a\\" &&"}]';
+    writeFileSync(join(dir, 'src/webhooks.ts'), `${marker}\nexport {};\n`);
+    const run = await opgen('manifests', '--dir', dir);
+    expect(run.code).toBe(1);
+    // The column is the end of the expression, where CEL wanted an operand after "&&" (past the escaped quotes as written).
+    const column = marker.indexOf('&&"') + 3;
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `src/webhooks.ts:1:${column}: error: +kubebuilder:webhook: matchConditions [1] expression "broken" is not valid CEL: unexpected end of expression, expected an expression`,
+    ]);
+    expect(existsSync(join(dir, 'config'))).toBe(false);
+  });
+
+  it("keeps a webhook on Pods out of the namespace config/default deploys to, and reports a corrupt kustomization at its line", async () => {
+    const dir = fixture('everything');
+    mkdirSync(join(dir, 'config/default'), { recursive: true });
+    writeFileSync(join(dir, 'config/default/kustomization.yaml'), 'namespace: shop-operators\nnamePrefix: shop-\n');
+    expect((await opgen('manifests', '--dir', dir)).code).toBe(0);
+    const webhooks = readFileSync(join(dir, 'config/webhook/manifests.yaml'), 'utf8');
+    expect(webhooks).toContain('          values:\n            - shop-operators\n            - kube-system\n');
+
+    writeFileSync(join(dir, 'config/default/kustomization.yaml'), 'namespace: shop-operators\nresources: [../crd\n');
+    const run = await opgen('manifests', '--dir', dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^config\/default\/kustomization\.yaml:3:1: error: corrupt kustomization: /);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('refuses to run outside a project', async () => {

@@ -44,6 +44,29 @@ describe('RBAC and webhook markers from every source file', () => {
     ]);
   });
 
+  it('reads JSON selector and match condition arguments whole, commas and brackets in their strings included', () => {
+    const selector = '{"matchExpressions": [{"key": "env", "operator": "In", "values": ["a", "b"]}]}';
+    const conditions = '[{"name": "c", "expression": "\'}],\' != request.name"}]';
+    const line = `// +kubebuilder:webhook:path=/v,mutating=false,failurePolicy=fail,namespaceSelector=${selector},matchConditions=${conditions},sideEffects=None,groups=g,resources=r,verbs=create,versions=v1,name=v.g.io,admissionReviewVersions=v1`;
+    const { webhooks, errors } = collect({ 'src/w.ts': line });
+    expect(errors).toEqual([]);
+    expect(webhooks[0]).toMatchObject({
+      sideEffects: 'None',
+      namespaceSelector: { value: JSON.parse(selector), raw: selector, column: line.indexOf(selector) + 1 },
+      matchConditions: { value: [{ name: 'c', expression: "'}],' != request.name" }], raw: conditions, column: line.indexOf(conditions) + 1 },
+    });
+  });
+
+  it('rejects a JSON argument that is not closed or not JSON, at its place', () => {
+    const head = '// +kubebuilder:webhook:path=/v,mutating=false,failurePolicy=fail,sideEffects=None,groups=g,resources=r,verbs=create,versions=v1,name=v.g.io,admissionReviewVersions=v1';
+    const { errors } = collect({ 'src/w.ts': [`${head},objectSelector={"matchLabels": {"a": "b"}`, `${head},objectSelector={matchLabels: {}}`, `${head},objectSelector=app=web`].join('\n') });
+    expect(errors.map((e) => [e.location?.line, e.location?.column, e.message])).toEqual([
+      [1, head.length + 17, expect.stringContaining(': unclosed "{" in JSON')],
+      [2, head.length + 17, expect.stringContaining(': invalid JSON: ')],
+      [3, head.length + 17, expect.stringContaining(': expected a JSON object or array, found "app=web"')],
+    ]);
+  });
+
   it('rejects misspelt markers, rules without targets, and webhooks with both or neither of path and url', () => {
     const { errors } = collect({
       'src/controllers/a.ts': [

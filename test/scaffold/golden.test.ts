@@ -1,4 +1,4 @@
-import { cp, rm } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
@@ -69,5 +69,30 @@ describe('the scaffold', () => {
     await run('create', 'webhook', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v1');
     await run('create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting');
     await expectGolden('webhooks');
+  });
+
+  it('with Grafana dashboards: edit --plugins grafana, then again after listing custom metrics', async () => {
+    dir = await projectDir('bookstore-operator');
+    await run('init', '--domain', 'example.com', '--license', 'none', '--skip-install');
+    await run('edit', '--plugins', 'grafana');
+    // The user lists their own metrics in the config the first run wrote; the second run adds their dashboard.
+    await writeFile(
+      `${dir}/grafana/custom-metrics/config.yaml`,
+      [
+        'customMetrics:',
+        '  - metric: bookstore_books_sold_total',
+        '    type: counter',
+        '  - metric: bookstore_restock_duration_seconds_bucket',
+        '    type: Histogram',
+        '    unit: s',
+        '  - metric: bookstore_books_in_stock',
+        '    type: gauge',
+        '  - expr: sum(bookstore_books_in_stock{job=~"$job"}) - sum(bookstore_books_reserved{job=~"$job"})',
+        '    unit: short',
+        '',
+      ].join('\n'),
+    );
+    await run('edit', '--plugins', 'grafana');
+    await expectGolden('grafana');
   });
 });

@@ -200,12 +200,31 @@ describe('the API server accepts what opgen produces', () => {
       timeoutSeconds: 10,
       location: { file: 'src/webhooks/podset.ts', line: 1, column: 1 },
     };
-    const [file] = generateWebhooks([
-      base,
-      { ...base, mutating: false, reinvocationPolicy: undefined, name: 'vpodset-v1.kb.io', path: undefined, url: 'https://webhook.example.com:9443/validate', matchPolicy: 'Exact' },
-    ]);
+    const written = (value: unknown) => ({ value, raw: JSON.stringify(value), column: 1 });
+    const [file] = generateWebhooks(
+      [
+        base,
+        {
+          ...base,
+          mutating: false,
+          reinvocationPolicy: undefined,
+          name: 'vpodset-v1.kb.io',
+          path: undefined,
+          url: 'https://webhook.example.com:9443/validate',
+          matchPolicy: 'Exact',
+          objectSelector: written({ matchLabels: { 'app.kubernetes.io/part-of': 'shop' } }),
+          namespaceSelector: written({ matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'staging'] }] }),
+          matchConditions: written([{ name: 'not-dry-run', expression: '!has(request.dryRun) || !request.dryRun' }]),
+        },
+        // A webhook on Pods gets the selectors that keep it out of the operator's namespace.
+        { ...base, name: 'mpod-v1.kb.io', groups: ['core'], resources: ['pods'], path: '/mutate--v1-pod' },
+      ],
+      { operatorNamespace: 'parity-system', namespaced: false, ownGroups: new Set([group]) },
+    );
     const objects = parseAllDocuments(file?.content ?? '').map((d) => d.toJS() as KubernetesObject);
     expect(objects.map((o) => o.kind)).toEqual(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
+    expect(JSON.stringify(objects)).toContain('"matchConditions"');
+    expect(JSON.stringify(objects)).toContain('"kube-system"');
     for (const object of objects) expect(await refusal(object)).toBeUndefined();
   });
 });

@@ -100,4 +100,19 @@ describe('applyChanges', () => {
     expect(await readFile(join(root, 'existing.ts'), 'utf8')).toBe('before');
     expect(await tree(root)).toEqual(['existing.ts', 'later']);
   });
+
+  it('deletes a DELETE, and puts it back when another write of the plan fails', async () => {
+    await writeFile(join(root, 'old.ts'), 'old');
+    const remove = { path: 'old.ts', action: 'DELETE' as const, file: file('old.ts', '', 'generated') };
+    await applyChanges(root, [remove, ...(await planChanges(root, [file('new.ts', 'new')]))]);
+    expect(await tree(root)).toEqual(['new.ts']);
+
+    await writeFile(join(root, 'old.ts'), 'old');
+    // A folder takes the path of a file after planning: its rename, after old.ts's, fails.
+    const changes = [remove, ...(await planChanges(root, [file('taken.ts', 'fails')]))];
+    await mkdir(join(root, 'taken.ts'));
+    await expect(applyChanges(root, changes)).rejects.toThrow(/nothing was written$/);
+    expect(await tree(root)).toEqual(['new.ts', 'old.ts']);
+    expect(await readFile(join(root, 'old.ts'), 'utf8')).toBe('old');
+  });
 });

@@ -1,5 +1,6 @@
 // A minimal controller-runtime webhook doing what bench/webhooks asks of opgen's runtime:
-// a defaulter that sets one label, answered with the JSON Patch from the raw object.
+// a defaulter that sets one label, answered with the JSON Patch from the raw object, and
+// the conversion of Item between v1 and v2 on /convert.
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 )
 
 func main() {
@@ -39,6 +41,11 @@ func main() {
 		}
 		return admission.PatchResponseFromRaw(req.Object.Raw, mutated)
 	})})
+	scheme, registry, err := itemConversion()
+	if err != nil {
+		panic(err)
+	}
+	server.Register("/convert", conversion.NewWebhookHandler(scheme, registry))
 	if err := server.Start(ctrl.SetupSignalHandler()); err != nil {
 		panic(err)
 	}

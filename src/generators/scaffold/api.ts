@@ -5,7 +5,7 @@ import type { GeneratedFile } from '../../writer/index.js';
 import { kindRoleFiles } from './config/rbac.js';
 import { findBuiltinKind, isBuiltinPath, type BuiltinKind } from './builtin-kinds.js';
 import { kindNames, type KindNames } from './names.js';
-import { render } from './render.js';
+import { packagedTemplates, type Templates } from './render.js';
 import { commonLabels, yamlFile } from './yaml-file.js';
 
 /** What `opgen create api` scaffolds for one kind. */
@@ -19,6 +19,8 @@ export interface ApiScaffold {
   withController: boolean;
   /** The license header of every source file (hack/boilerplate.txt), or ''. */
   boilerplate: string;
+  /** The template set to render (default: the packaged one). */
+  templates?: Templates;
 }
 
 /**
@@ -28,6 +30,7 @@ export interface ApiScaffold {
  */
 export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
   const { project, resource } = scaffold;
+  const render = scaffold.templates ?? packagedTemplates;
   const names = kindNames(project, resource);
   const header = scaffold.boilerplate ? `${scaffold.boilerplate.trimEnd()}\n\n` : '';
   const files: GeneratedFile[] = [];
@@ -84,8 +87,8 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
       content: render('api/external_kind.ts', { header, kind: names.kind, apiGroup: names.fullGroup, version: names.version, plural: names.plural, namespaced: names.namespaced }),
     });
   }
-  if (scaffold.withController && builtin) files.push(...builtinControllerFiles(project, builtin, names, header));
-  else if (scaffold.withController && external) files.push(...externalControllerFiles(project, external, names, header));
+  if (scaffold.withController && builtin) files.push(...builtinControllerFiles(project, builtin, names, header, render));
+  else if (scaffold.withController && external) files.push(...externalControllerFiles(project, external, names, header, render));
   else if (scaffold.withController) {
     const common = {
       header,
@@ -120,8 +123,8 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
 }
 
 /** The controller and test of a built-in kind: it uses the runtime's `kinds.*` handle, no types of the project's. */
-function builtinControllerFiles(project: ProjectConfig, builtin: BuiltinKind, names: KindNames, header: string): GeneratedFile[] {
-  return foreignControllerFiles(names, {
+function builtinControllerFiles(project: ProjectConfig, builtin: BuiltinKind, names: KindNames, header: string, render: Templates): GeneratedFile[] {
+  return foreignControllerFiles(names, render, {
     header,
     kind: builtin.kind,
     lower: names.lower,
@@ -157,10 +160,10 @@ function externalKind(resource: Resource): ExternalKind | undefined {
 }
 
 /** The controller and test of an external kind (kubebuilder's --external-api-path): its handle is imported from where PROJECT says. */
-function externalControllerFiles(project: ProjectConfig, external: ExternalKind, names: KindNames, header: string): GeneratedFile[] {
+function externalControllerFiles(project: ProjectConfig, external: ExternalKind, names: KindNames, header: string, render: Templates): GeneratedFile[] {
   const controllerDir = posix.dirname(names.controllerFile);
   const module = external.localFile ? relativeModule(controllerDir, external.localFile) : external.module;
-  return foreignControllerFiles(names, {
+  return foreignControllerFiles(names, render, {
     header,
     kind: names.kind,
     lower: names.lower,
@@ -187,7 +190,7 @@ function relativeModule(fromDir: string, file: string): string {
   return path.startsWith('.') ? path : `./${path}`;
 }
 
-function foreignControllerFiles(names: KindNames, data: Record<string, unknown>): GeneratedFile[] {
+function foreignControllerFiles(names: KindNames, render: Templates, data: Record<string, unknown>): GeneratedFile[] {
   return [
     { path: names.controllerFile, ownership: 'user', content: render('api/foreign_controller.ts', data) },
     { path: names.controllerTestFile, ownership: 'user', content: render('api/foreign_controller.test.ts', data) },

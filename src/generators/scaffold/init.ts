@@ -8,7 +8,7 @@ import { crdKustomization, samplesKustomization } from './config/kustomize.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
 import { packageJson, tsconfigFiles } from './package.js';
-import { render } from './render.js';
+import { packagedTemplates, type Templates } from './render.js';
 import { workflowFiles } from './workflows.js';
 
 /** Where the license header of new source files lives; `create api` reads it back. */
@@ -26,12 +26,18 @@ export interface InitScaffold {
   cliSpec: string;
   /** Versions of the generated project's dev tools, e.g. `{ typescript: '^5.9.3' }`. */
   devTools: Record<string, string>;
+  /** The template set to render (default: the packaged one). */
+  templates?: Templates;
+  /** The license header as the project has it, instead of one rendered from `license`, `owner` and `year`. */
+  boilerplate?: string;
 }
 
 /** Every file of a new project: "The generated project" of the architecture. */
 export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
   const { project } = scaffold;
-  const boilerplate = scaffold.license === 'apache2' ? render('init/boilerplate.txt', { year: scaffold.year, owner: scaffold.owner ?? '' }) : '';
+  const render = scaffold.templates ?? packagedTemplates;
+  const boilerplate =
+    scaffold.boilerplate ?? (scaffold.license === 'apache2' ? render('init/boilerplate.txt', { year: scaffold.year, owner: scaffold.owner ?? '' }) : '');
   const header = boilerplate ? `${boilerplate.trimEnd()}\n\n` : '';
   const user = (path: string, content: string): GeneratedFile => ({ path, content, ownership: 'user' });
   return [

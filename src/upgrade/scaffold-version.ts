@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { UserError } from '../errors.js';
+import { packagedTemplates, type Templates } from '../generators/scaffold/render.js';
+import { projectFileName } from '../project/model.js';
+import { cliVersion } from '../version.js';
+
+/** One file of a rendered scaffold. */
+export interface ScaffoldFile {
+  content: string;
+  executable?: boolean;
+}
+
+/** A whole project as some opgen scaffolded it, by path. */
+export type ScaffoldFiles = Map<string, ScaffoldFile>;
+
+/**
+ * The scaffold of one opgen release: its template set, and what its generators wrote
+ * differently from this opgen's (`adjust`, applied to the rendered whole). `opgen upgrade`
+ * renders a project with the release the project has (the merge ancestor) and with the
+ * running one, so no old opgen is downloaded.
+ */
+export interface ScaffoldVersion {
+  version: string;
+  templates: Templates;
+  adjust?: (files: ScaffoldFiles) => void;
+}
+
+/** The release a PROJECT without `cliVersion` was scaffolded by: the first one. */
+export const firstRelease = '0.1.0';
+
+/** The scaffold of the running opgen. */
+export const currentScaffold: ScaffoldVersion = { version: cliVersion, templates: packagedTemplates };
+
+const deployScript = 'scripts/deploy.mjs';
+const releasesDir = new URL('../templates/releases/', import.meta.url);
+
+/**
+ * 0.1.0's scaffold: today's, except that the deploy commands were a copied script,
+ * scripts/deploy.mjs, that the npm scripts ran.
+ */
+const release010: ScaffoldVersion = {
+  version: firstRelease,
+  templates: packagedTemplates,
+  adjust: (files) => {
+    files.set(deployScript, { content: readFileSync(new URL('0.1.0/deploy.mjs', releasesDir), 'utf8'), executable: true });
+    const manifest = files.get('package.json');
+    if (!manifest) return;
+    const json = JSON.parse(manifest.content) as { scripts: Record<string, string> };
+    for (const script of ['crds:install', 'crds:uninstall', 'deploy', 'undeploy', 'build-installer']) {
+      json.scripts[script] = `node ${deployScript} ${script}`;
+    }
+    files.set('package.json', { content: `${JSON.stringify(json, null, 2)}\n` });
+  },
+};
+
+/** Releases whose scaffold differs from the running one's, by version. */
+const keptReleases: ReadonlyMap<string, ScaffoldVersion> = new Map([[firstRelease, release010]]);
+
+/**
+ * The scaffold a project was made with, from PROJECT's `cliVersion`: the running one or this
+ * opgen's packaged one when it matches, else a kept release; none recorded is the first release. A project of a newer opgen, or of a release whose
+ * scaffold this opgen does not keep, is refused.
+ */
+export function scaffoldOf(recorded: string | undefined, running: ScaffoldVersion = currentScaffold): ScaffoldVersion {
+  if (recorded === undefined) return keptReleases.get(firstRelease)!;
+  if (compareVersions(recorded, running.version) > 0) {
+    throw new UserError(
+      `this project was scaffolded by opgen ${recorded}, newer than this opgen (${running.version}); nothing was written`,
+      { file: projectFileName },
+      `run a newer opgen: npx opgen@${recorded} upgrade`,
+    );
+  }
+  if (recorded === running.version) return running;
+  if (recorded === currentScaffold.version) return currentScaffold;
+  const kept = keptReleases.get(recorded);
+  if (kept) return kept;
+  throw new UserError(
+    `opgen ${running.version} does not know the scaffold of opgen ${recorded}, which made this project; nothing was written`,
+    { file: projectFileName },
+    `upgrade with the opgen that made it first (npx opgen@${recorded} upgrade), or record the nearest release in PROJECT's cliVersion`,
+  );
+}
+
+/** Orders `major.minor.patch[-pre]` versions; a pre-release comes before its release. */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const [core, pre] = v.split('-', 2) as [string, string | undefined];
+    return { parts: core.split('.').map(Number), pre };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  for (let i = 0; i < 3; i++) {
+    const d = (x.parts[i] ?? 0) - (y.parts[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  if (x.pre === y.pre) return 0;
+  if (x.pre === undefined) return 1;
+  if (y.pre === undefined) return -1;
+  return x.pre < y.pre ? -1 : 1;
+}
