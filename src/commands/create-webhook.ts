@@ -2,17 +2,13 @@ import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { findBuiltinKind, builtinKinds, isBuiltinGroup } from '../generators/scaffold/builtin-kinds.js';
-import { projectWidePaths } from '../generators/scaffold/api-updates.js';
-import { addResources } from '../generators/scaffold/config/kustomize.js';
-import { addConfigurations, addPatches, conversionPatchEntry, crdKustomizeConfig, defaultPatches, defaultResources, webhookConfigFiles, webhookRbacResources } from '../generators/scaffold/config/webhook.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
-import { registerController } from '../generators/scaffold/register-controller.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
-import { webhookFiles, webhookResources, webhookSetup, webhookSetupFile } from '../generators/scaffold/webhook.js';
+import { webhookProjectPaths, webhookProjectUpdates } from '../generators/scaffold/webhook-updates.js';
+import { webhookFiles, webhookResources } from '../generators/scaffold/webhook.js';
 import { validateGroup, validateKind, validateVersion } from '../names/validate.js';
 import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
-import { serializeProject } from '../project/serialize.js';
 import { certificateMode, webhooksOf, withCertificateMode, withWebhooks, type CertificateMode, type ResourceWebhooks } from '../project/webhooks.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { externalTarget, readIfExists } from './create.js';
@@ -139,8 +135,8 @@ export async function runCreateWebhook(root: string, options: CreateWebhookOptio
 
 /**
  * Every file `create webhook` writes for `resource` in `project` (PROJECT already holding
- * its webhooks): its handler files, src/webhooks/setup.ts, the config/ wiring, and the
- * entries the project-wide files need, each added to the file as it is on disk now.
+ * its webhooks): its handler files, protecting the user's edits, and the project-wide files
+ * of {@link webhookProjectUpdates}, from the files as they are on disk now.
  */
 async function projectWebhookFiles(
   dir: string,
@@ -161,48 +157,11 @@ async function projectWebhookFiles(
   const unchanged = scaffolded.map((file) => (onDisk.get(file.path) !== undefined && earlier.get(file.path) === onDisk.get(file.path) ? { ...file, ownership: 'generated' as const } : file));
   const { files, kept } = protectUserEdits(unchanged, onDisk, earlier, force);
 
-  const all: GeneratedFile[] = [
-    ...files,
-    { path: projectFileName, content: serializeProject(project), ownership: 'generated' },
-    webhookSetup(project, boilerplate),
-    ...webhookConfigFiles(project),
-  ];
-  const edit = async (path: string, change: (text: string) => string) => {
-    const text = await readIfExists(join(dir, path));
-    if (text === undefined) throw new UserError(`${path} not found: opgen create webhook adds the webhooks' entries to it`, { file: path });
-    all.push({ path, ownership: 'generated', content: change(text) });
-  };
-  const defaultKustomization = 'config/default/kustomization.yaml';
-  await edit(defaultKustomization, (text) => addPatches(addResources(text, defaultResources(project), defaultKustomization), defaultPatches(project), defaultKustomization));
-  if (certificateMode(project) === 'built-in') {
-    await edit(projectWidePaths.rbacKustomization, (text) => addResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
-  }
-  const converted = webhookResources(project).filter(({ webhooks }) => webhooks.conversion).map(({ resource: r }) => conversionPatchEntry(r.plural));
-  if (converted.length) {
-    await edit(projectWidePaths.crdKustomization, (text) =>
-      addConfigurations(addPatches(text, converted, projectWidePaths.crdKustomization), [crdKustomizeConfig], projectWidePaths.crdKustomization),
-    );
-  }
-  await edit(projectWidePaths.main, (text) =>
-    registerController(text, { setupFunction: 'setupWebhooks', module: `./${webhookSetupFile.slice('src/'.length).replace(/\.ts$/, '.js')}`, alias: 'setupProjectWebhooks', args: 'mgr, options' }),
-  );
-  if (webhookResources(project).some(({ webhooks }) => webhooks.conversion)) await edit('package.json', withFastCheck);
-  return { files: all, kept };
+  const current = new Map<string, string | undefined>();
+  for (const path of webhookProjectPaths) current.set(path, await readIfExists(join(dir, path)));
+  return { files: [...files, ...webhookProjectUpdates(project, boilerplate, (path) => current.get(path))], kept };
 }
 
-/** package.json with fast-check among the devDependencies: the conversion tests are property tests. */
-function withFastCheck(text: string): string {
-  let manifest: { devDependencies?: Record<string, string> } & Record<string, unknown>;
-  try {
-    manifest = JSON.parse(text) as typeof manifest;
-  } catch {
-    throw new UserError('package.json is not valid JSON', { file: 'package.json' });
-  }
-  if (manifest.devDependencies?.['fast-check']) return text;
-  const devDependencies = { ...(manifest.devDependencies ?? {}), 'fast-check': '^4.10.2' };
-  manifest.devDependencies = Object.fromEntries(Object.entries(devDependencies).sort(([a], [b]) => a.localeCompare(b)));
-  return `${JSON.stringify(manifest, null, 2)}\n`;
-}
 
 /** The webhook types the flags ask for, checked for kubebuilder's rules on their combinations. */
 function requestedWebhooks(options: CreateWebhookOptions): ResourceWebhooks {
