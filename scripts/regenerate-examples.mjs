@@ -14,8 +14,9 @@ const repo = fileURLToPath(new URL('../', import.meta.url));
 const examplesDir = join(repo, 'examples');
 // Installs and compiled output are not sources; the Helm chart `opgen edit` writes to dist/chart is.
 const skipped = (file) => /(^|\/)node_modules(\/|$)/.test(file) || file === 'package-lock.json' || /^dist\/(?!chart\/)/.test(file);
-// Sample CRs are written once, then the user's to edit, as in kubebuilder.
-const handWritten = [/^src\/api\/.*_types\.ts$/, /^src\/controllers\//, /^config\/samples\/(?!kustomization\.yaml$)/, /^test\//, /^README\.md$/];
+// Sample CRs are written once, then the user's to edit, as in kubebuilder; so are webhook handlers
+// (src/webhooks/setup.ts is create webhook's, from PROJECT).
+const handWritten = [/^src\/api\/.*_types\.ts$/, /^src\/controllers\//, /^src\/webhooks\/(?!setup\.ts$)/, /^config\/samples\/(?!kustomization\.yaml$)/, /^test\//, /^README\.md$/];
 const isHandWritten = (file) => handWritten.some((re) => re.test(file));
 
 /** The `opgen …` lines between the README's `<!-- opgen:commands -->` markers. */

@@ -12,7 +12,7 @@ export interface CommandSummary {
 
 export const commandSummaries: readonly CommandSummary[] = [
   { name: 'init', term: 'init [options]', description: 'scaffold a new operator project in the current directory' },
-  { name: 'create', term: 'create', description: 'add an API (kind) and its controller to the project' },
+  { name: 'create', term: 'create', description: 'add an API (kind) and its controller, or webhooks of a kind, to the project' },
   {
     name: 'manifests',
     term: 'manifests [options]',

@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import { parseBool } from './bool-flag.js';
 import { runCreateHelmApi } from './create-helm-api.js';
 import { isHelmOperatorProject } from '../generators/helm-operator/plugin.js';
+import { createWebhookCommand } from './create-webhook.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
 import { builtinKinds, findBuiltinKind, isForeignKind, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
@@ -59,12 +60,13 @@ Examples:
   # Re-scaffold a kind: files you changed are kept, the others rewritten
   $ opgen create api --group storage --version v1 --kind DemoVolume --force`;
 
-/** `opgen create`: adds to a project; `api` now, room for `webhook`. */
+/** `opgen create`: adds to a project: an API (kind) with its controller, or a kind's webhooks. */
 export function createCommand(): Command {
   return new Command('create')
-    .description('add an API (kind) and its controller to the project')
-    .addHelpText('after', '\nExample:\n  $ opgen create api --group storage --version v1 --kind DemoVolume')
-    .addCommand(createApiCommand());
+    .description('add an API (kind) and its controller, or webhooks of a kind, to the project')
+    .addHelpText('after', '\nExamples:\n  $ opgen create api --group storage --version v1 --kind DemoVolume\n  $ opgen create webhook --group storage --version v1 --kind DemoVolume --defaulting --programmatic-validation')
+    .addCommand(createApiCommand())
+    .addCommand(createWebhookCommand());
 }
 
 function createApiCommand(): Command {
@@ -267,7 +269,7 @@ function builtinTarget(project: ProjectConfig, options: CreateApiOptions): Built
  * kubebuilder does (`external: true`, `domain`, `path`, `module`). In TypeScript its path is
  * the module exporting its handle: an npm module, or a file under src/ that opgen writes.
  */
-function externalTarget(project: ProjectConfig, options: CreateApiOptions): Resource | undefined {
+export function externalTarget(project: ProjectConfig, options: CreateApiOptions): Resource | undefined {
   if (options.externalApiPath === undefined) {
     for (const [flag, given] of [['--external-api-domain', options.externalApiDomain], ['--external-api-module', options.externalApiModule]] as const) {
       if (given !== undefined) throw new UserError(`${flag} needs --external-api-path, the module of the external kind's handle`);
@@ -378,7 +380,7 @@ async function readCurrent(dir: string): Promise<CurrentProjectFiles> {
   };
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {

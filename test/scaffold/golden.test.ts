@@ -61,6 +61,16 @@ describe('the scaffold', () => {
     await expectGolden('namespaced');
   });
 
+  it('of webhooks: defaulting, validation and conversion of a kind in two versions, and a defaulting webhook for Pods', async () => {
+    dir = await projectDir('shop-operator');
+    await run('init', '--domain', 'example.com', '--skip-install');
+    await run('create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Widget');
+    await run('create', 'api', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--no-controller');
+    await run('create', 'webhook', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v1');
+    await run('create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting');
+    await expectGolden('webhooks');
+  });
+
   it('with Grafana dashboards: edit --plugins grafana, then again after listing custom metrics', async () => {
     dir = await projectDir('bookstore-operator');
     await run('init', '--domain', 'example.com', '--license', 'none', '--skip-install');

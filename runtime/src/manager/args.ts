@@ -11,6 +11,12 @@ const FLAGS = {
   'metrics-cert-name': { type: 'string' },
   'metrics-cert-key': { type: 'string' },
   'health-probe-bind-address': { type: 'string', default: ':8081' },
+  'webhook-port': { type: 'string' },
+  'webhook-cert-path': { type: 'string' },
+  // controller-runtime's name of the same directory (webhook.Options.CertDir).
+  'webhook-cert-dir': { type: 'string' },
+  'webhook-cert-name': { type: 'string' },
+  'webhook-cert-key': { type: 'string' },
   'leader-elect': { type: 'boolean', default: false },
   'leader-election-id': { type: 'string' },
   'leader-election-namespace': { type: 'string' },
@@ -54,7 +60,9 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * authentication and authorization through the API server; `--metrics-secure=false` for
  * plain HTTP), `--metrics-cert-path` / `--metrics-cert-name` (default `tls.crt`) /
  * `--metrics-cert-key` (default `tls.key`) for a certificate instead of a self-signed one,
- * `--health-probe-bind-address` (default `:8081`), `--leader-elect`, `--leader-election-id`
+ * `--health-probe-bind-address` (default `:8081`), `--webhook-port` (default 9443),
+ * `--webhook-cert-path` (or controller-runtime's `--webhook-cert-dir`) / `--webhook-cert-name` /
+ * `--webhook-cert-key` for the webhook server's certificate files, `--leader-elect`, `--leader-election-id`
  * (the Lease's name, overriding the one the code gives), `--leader-election-namespace`,
  * `--namespace`,
  * `--kubeconfig`, `--log-format json|pretty` and `--log-level`. `--flag value`,
@@ -88,6 +96,17 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
   if (values['metrics-cert-path']) options.metricsCertPath = values['metrics-cert-path'];
   if (values['metrics-cert-name']) options.metricsCertName = values['metrics-cert-name'];
   if (values['metrics-cert-key']) options.metricsCertKey = values['metrics-cert-key'];
+  const webhookPort = values['webhook-port'];
+  if (webhookPort !== undefined) {
+    if (!/^\d+$/.test(webhookPort) || Number(webhookPort) > 65535) throw new Error(`--webhook-port must be a port number (0-65535), not "${webhookPort}"`);
+    options.webhookPort = Number(webhookPort);
+  }
+  const certPath = values['webhook-cert-path'];
+  const certDir = values['webhook-cert-dir'];
+  if (certPath && certDir && certPath !== certDir) throw new Error('--webhook-cert-path and --webhook-cert-dir name the same directory: pass one of them');
+  if (certPath || certDir) options.webhookCertPath = certPath || certDir;
+  if (values['webhook-cert-name']) options.webhookCertName = values['webhook-cert-name'];
+  if (values['webhook-cert-key']) options.webhookCertKey = values['webhook-cert-key'];
   if (values['leader-election-id']) options.leaderElectionId = values['leader-election-id'];
   if (values['leader-election-namespace']) options.leaderElectionNamespace = values['leader-election-namespace'];
   if (values.namespace) options.namespace = values.namespace;

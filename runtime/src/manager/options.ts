@@ -42,6 +42,20 @@ export interface ManagerOptions {
   metricsCertKey?: string;
   /** `/healthz` and `/readyz` address, e.g. `:8081`; `0` (the default) turns it off. */
   healthProbeBindAddress?: string;
+  /**
+   * The webhook server's port (`--webhook-port`), for `serveWebhooks`; the manager itself
+   * ignores it. Default 9443.
+   */
+  webhookPort?: number;
+  /**
+   * Directory holding the webhook server's certificate and key (`--webhook-cert-path`), e.g. a
+   * mounted cert-manager Secret, for `serveWebhooks`. Unset: the built-in certificates.
+   */
+  webhookCertPath?: string;
+  /** The certificate's file name in `webhookCertPath`; default `tls.crt`. */
+  webhookCertName?: string;
+  /** The key's file name in `webhookCertPath`; default `tls.key`. */
+  webhookCertKey?: string;
   /** Run controllers only while holding the Lease `leaderElectionId`; default false. */
   leaderElection?: boolean;
   /** Name of the Lease, e.g. `abc123.example.com`; required with `leaderElection`. */

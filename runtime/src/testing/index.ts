@@ -18,3 +18,5 @@ export { buildProject } from './build.js';
 export { startOperator, type Operator, type OperatorOptions, type ExitStatus, type LogMatch } from './operator.js';
 export type { LogLine } from './log-lines.js';
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
+// A test's webhook server needs a certificate the API server can be told to trust.
+export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../manager/self-signed-cert.js';

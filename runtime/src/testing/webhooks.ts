@@ -107,25 +107,69 @@ export async function installWebhooks(kubeConfig: KubeConfig, options: InstallWe
   for (const name of options.conversionCRDs ?? []) await proveConversion(kubeConfig, api, options.server, name, deadline);
 }
 
+type Schema = {
+  type?: string;
+  default?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minItems?: number;
+  minLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+};
+
 /**
- * Dry-run creates an empty object of a version that is not stored until the server has
- * answered a conversion review: the API server converts to the storage version before
- * anything else, so the call proves `/convert` is used, whatever the conversion answers.
+ * The smallest value `schema` accepts, as far as its structural rules tell: required
+ * fields filled in, lengths and minimums met. The API server validates a create before it
+ * converts it, so a probe missing a required `spec` never reaches the webhook.
+ */
+function minimalValue(schema: Schema | undefined): unknown {
+  if (!schema) return {};
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum?.length) return schema.enum[0];
+  if (schema['x-kubernetes-int-or-string']) return 0;
+  switch (schema.type) {
+    case 'string':
+      return 'a'.repeat(schema.minLength ?? 0);
+    case 'integer':
+    case 'number':
+      return (schema.minimum ?? 0) + (schema.exclusiveMinimum ? 1 : 0);
+    case 'boolean':
+      return false;
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => minimalValue(schema.items));
+    default:
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, minimalValue(schema.properties?.[name])]));
+  }
+}
+
+/**
+ * Dry-run creates the smallest valid object of a version that is not stored until the
+ * server has answered a conversion review: the API server converts to the storage version
+ * before storing, so the call proves `/convert` is used, whatever the conversion answers.
  */
 async function proveConversion(kubeConfig: KubeConfig, api: KubernetesObjectApi, server: InstallWebhooksOptions['server'], name: string, deadline: number): Promise<void> {
   const crd = await kubeConfig.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name });
   const spoke = crd.spec.versions.find((v) => v.served && !v.storage);
   if (!spoke) throw new Error(`CRD ${name} has no served version besides its storage version: nothing to convert`);
+  const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = minimalValue(spoke.schema?.openAPIV3Schema as Schema | undefined) as Record<string, unknown>;
   const probe = {
+    ...fields,
     apiVersion: `${crd.spec.group}/${spoke.name}`,
     kind: crd.spec.names.kind,
     metadata: { generateName: 'opgen-install-probe-', ...(crd.spec.scope === 'Namespaced' ? { namespace: 'default' } : {}) },
   };
+  let last = 'no answer';
   for (;;) {
     const before = server.conversionReviews;
-    await api.create(probe, undefined, 'All').catch(() => undefined);
+    await api.create(probe, undefined, 'All').catch((error: unknown) => {
+      last = ((error as { body?: string }).body ?? (error as Error).message).toString().split('\n')[0]!;
+    });
     if (server.conversionReviews > before) return;
-    if (Date.now() > deadline) throw new Error(`the API server does not call the conversion webhook of ${name}`);
+    if (Date.now() > deadline) throw new Error(`the API server does not call the conversion webhook of ${name} (last answer to a probe: ${last})`);
     await sleep(100);
   }
 }

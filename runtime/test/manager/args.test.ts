@@ -47,6 +47,19 @@ describe('managerOptionsFromArgs', () => {
     });
   });
 
+  it('reads the webhook server flags of kubebuilder\'s main.go, and controller-runtime\'s --webhook-cert-dir', () => {
+    expect(managerOptionsFromArgs(['--webhook-port=9444', '--webhook-cert-path=/certs', '--webhook-cert-name=srv.crt', '--webhook-cert-key', 'srv.key'])).toMatchObject({
+      webhookPort: 9444,
+      webhookCertPath: '/certs',
+      webhookCertName: 'srv.crt',
+      webhookCertKey: 'srv.key',
+    });
+    expect(managerOptionsFromArgs(['-webhook-cert-dir=/mounted']).webhookCertPath).toBe('/mounted');
+    expect(() => managerOptionsFromArgs(['--webhook-port=http'])).toThrow('--webhook-port must be a port number (0-65535), not "http"');
+    expect(() => managerOptionsFromArgs(['--webhook-cert-path=/a', '--webhook-cert-dir=/b'])).toThrow('name the same directory');
+    expect(() => managerOptionsFromArgs(['--webhook-certs=/a'])).toThrow(/Unknown option '--webhook-certs'/);
+  });
+
   it("accepts Go's spellings: single dash and --flag=false", () => {
     expect(managerOptionsFromArgs(['-leader-elect=false', '-metrics-bind-address=:8080'])).toMatchObject({
       leaderElection: false,

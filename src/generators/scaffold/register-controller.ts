@@ -12,6 +12,8 @@ export interface ControllerRegistration {
   module: string;
   /** The local name to import it as when `setupFunction` is already taken (same kind in another group). */
   alias: string;
+  /** What the call passes; default `mgr`. */
+  args?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export function registerController(text: string, registration: ControllerRegistr
         `put that comment line where controllers are set up, before mgr.start()`,
       );
     }
-    edits.push({ at: marker.lineStart, insert: `${marker.indent}${local}(mgr);\n` });
+    edits.push({ at: marker.lineStart, insert: `${marker.indent}${local}(${registration.args ?? 'mgr'});\n` });
   }
 
   let out = text;

@@ -1,0 +1,67 @@
+import { UserError } from '../../errors.js';
+import { projectFileName, type ProjectConfig } from '../../project/model.js';
+import { serializeProject } from '../../project/serialize.js';
+import { certificateMode } from '../../project/webhooks.js';
+import type { GeneratedFile } from '../../writer/index.js';
+import { projectWidePaths } from './api-updates.js';
+import { addResources } from './config/kustomize.js';
+import { addConfigurations, addPatches, conversionPatchEntry, crdKustomizeConfig, defaultPatches, defaultResources, webhookConfigFiles, webhookRbacResources } from './config/webhook.js';
+import { registerController } from './register-controller.js';
+import { webhookResources, webhookSetup, webhookSetupFile } from './webhook.js';
+
+const defaultKustomization = 'config/default/kustomization.yaml';
+
+/** The existing files {@link webhookProjectUpdates} adds entries to. */
+export const webhookProjectPaths = [defaultKustomization, projectWidePaths.rbacKustomization, projectWidePaths.crdKustomization, projectWidePaths.main, 'package.json'] as const;
+
+/**
+ * The project-wide files of the webhooks PROJECT records (`project` already holding them):
+ * PROJECT, src/webhooks/setup.ts, the config/ wiring, and the entries config/default,
+ * config/rbac, config/crd, src/main.ts and package.json need, each added to the text
+ * `current` gives for it, so the user's changes stay. Pure, for `create webhook` and for a
+ * tool replaying PROJECT in memory; a kind's handler files are {@link webhookFiles}'s.
+ *
+ * @throws UserError when one of {@link webhookProjectPaths} it must change is missing.
+ */
+export function webhookProjectUpdates(project: ProjectConfig, boilerplate: string, current: (path: string) => string | undefined): GeneratedFile[] {
+  const files: GeneratedFile[] = [
+    { path: projectFileName, content: serializeProject(project), ownership: 'generated' },
+    webhookSetup(project, boilerplate),
+    ...webhookConfigFiles(project),
+  ];
+  const edit = (path: string, change: (text: string) => string) => {
+    const text = current(path);
+    if (text === undefined) throw new UserError(`${path} not found: opgen create webhook adds the webhooks' entries to it`, { file: path });
+    files.push({ path, ownership: 'generated', content: change(text) });
+  };
+  edit(defaultKustomization, (text) => addPatches(addResources(text, defaultResources(project), defaultKustomization), defaultPatches(project), defaultKustomization));
+  if (certificateMode(project) === 'built-in') {
+    edit(projectWidePaths.rbacKustomization, (text) => addResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
+  }
+  const converted = webhookResources(project).filter(({ webhooks }) => webhooks.conversion);
+  if (converted.length) {
+    const entries = converted.map(({ resource }) => conversionPatchEntry(resource.plural));
+    edit(projectWidePaths.crdKustomization, (text) =>
+      addConfigurations(addPatches(text, entries, projectWidePaths.crdKustomization), [crdKustomizeConfig], projectWidePaths.crdKustomization),
+    );
+    edit('package.json', withFastCheck);
+  }
+  edit(projectWidePaths.main, (text) =>
+    registerController(text, { setupFunction: 'setupWebhooks', module: `./${webhookSetupFile.slice('src/'.length).replace(/\.ts$/, '.js')}`, alias: 'setupProjectWebhooks', args: 'mgr, options' }),
+  );
+  return files;
+}
+
+/** package.json with fast-check among the devDependencies: the conversion tests are property tests. */
+function withFastCheck(text: string): string {
+  let manifest: { devDependencies?: Record<string, string> } & Record<string, unknown>;
+  try {
+    manifest = JSON.parse(text) as typeof manifest;
+  } catch {
+    throw new UserError('package.json is not valid JSON', { file: 'package.json' });
+  }
+  if (manifest.devDependencies?.['fast-check']) return text;
+  const devDependencies = { ...(manifest.devDependencies ?? {}), 'fast-check': '^4.10.2' };
+  manifest.devDependencies = Object.fromEntries(Object.entries(devDependencies).sort(([a], [b]) => a.localeCompare(b)));
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
