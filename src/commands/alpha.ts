@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
-import { refuseUnreplayable, scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
+import { refuseUnreplayable, scaffold } from '../upgrade/replay.js';
 import { currentScaffold } from '../upgrade/scaffold-version.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
@@ -66,7 +66,6 @@ export async function runAlphaGenerate(root: string, options: GenerateOptions): 
   if (!options.dryRun) await applyChanges(out, changes);
   const report = formatPlan(changes, { dryRun: options.dryRun ?? false });
   if (report) process.stdout.write(`${report}\n`);
-  for (const kind of unreplayedWebhooks(project)) process.stdout.write(`  note: the webhook of ${kind} is not scaffolded by this opgen\n`);
   if (!options.dryRun && !inPlace) process.stdout.write(`\nNext: cd ${options.outputDir} && npm install && npm run manifests\n`);
 }
 

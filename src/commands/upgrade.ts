@@ -8,7 +8,7 @@ import { changelogBetween } from '../upgrade/changelog.js';
 import { uncommittedChanges } from '../upgrade/git-tree.js';
 import { withOpgenRanges } from '../upgrade/package-ranges.js';
 import { planUpgrade, type UpgradeStep } from '../upgrade/plan.js';
-import { refuseUnreplayable, scaffold, unreplayedWebhooks } from '../upgrade/replay.js';
+import { refuseUnreplayable, scaffold } from '../upgrade/replay.js';
 import { formatUpgrade } from '../upgrade/report.js';
 import { currentScaffold, firstRelease, scaffoldOf, type ScaffoldVersion } from '../upgrade/scaffold-version.js';
 import { readIfExists } from '../upgrade/read-if-exists.js';
@@ -82,9 +82,6 @@ export async function runUpgrade(root: string, options: UpgradeOptions, running:
   if (!options.dryRun) await applyChanges(dir, steps.flatMap(writerChange));
   const origin = project.cliVersion ? '' : ' (PROJECT records none: the first release)';
   process.stdout.write(`Upgrading from opgen ${fromLabel}'s scaffold${origin} to ${running.version}'s\n${formatUpgrade(steps, { dryRun: options.dryRun ?? false })}\n`);
-  for (const kind of unreplayedWebhooks(project)) {
-    process.stdout.write(`  note: the webhook of ${kind} is not scaffolded by this opgen; its files were left as they are\n`);
-  }
   const notes = changelogBetween(project.cliVersion, running.version);
   if (notes) process.stdout.write(`\nWhat changed (CHANGELOG.md):\n\n${notes}\n`);
   if (options.dryRun) return;

@@ -3,7 +3,9 @@ import { apiProjectUpdates, projectWidePaths } from '../generators/scaffold/api-
 import { initFiles } from '../generators/scaffold/init.js';
 import { UserError } from '../errors.js';
 import { isHelmOperatorProject } from '../generators/helm-operator/plugin.js';
-import { fullGroup, projectFileName, type ProjectConfig, type Resource } from '../project/model.js';
+import { webhookProjectUpdates } from '../generators/scaffold/webhook-updates.js';
+import { webhookFiles, webhookResources } from '../generators/scaffold/webhook.js';
+import { projectFileName, type ProjectConfig, type Resource } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
 import type { ScaffoldFiles, ScaffoldVersion } from './scaffold-version.js';
 
@@ -23,20 +25,23 @@ export interface ProjectSettings {
 }
 
 /** One command of the project's history, as PROJECT records it. */
-export type ScaffoldStep = { command: 'init' } | { command: 'create api'; resource: Resource; index: number };
+export type ScaffoldStep =
+  | { command: 'init' }
+  | { command: 'create api'; resource: Resource; index: number }
+  | { command: 'create webhook'; resource: Resource };
 
 /**
- * The commands that made the project, in order: `init`, then `create api` for each kind
- * PROJECT lists. A kind with `webhooks` in PROJECT gets its webhook step once opgen can
- * scaffold webhooks; until then its webhook files are the user's.
+ * The commands that made the project, in order: `init`, `create api` for each kind PROJECT
+ * lists, then `create webhook` for each kind PROJECT records webhooks for. PROJECT does not
+ * say when a webhook was created; its files depend on PROJECT's final state alone, so
+ * replaying them last gives what `create webhook` wrote.
  */
 export function scaffoldSteps(project: ProjectConfig): ScaffoldStep[] {
-  return [{ command: 'init' }, ...project.resources.map((resource, index) => ({ command: 'create api' as const, resource, index }))];
-}
-
-/** Kinds PROJECT records webhooks for, which {@link scaffoldSteps} does not replay. */
-export function unreplayedWebhooks(project: ProjectConfig): string[] {
-  return project.resources.filter((r) => r.extra.webhooks !== undefined).map((r) => `${r.kind} (${fullGroup(r)}/${r.version})`);
+  return [
+    { command: 'init' },
+    ...project.resources.map((resource, index) => ({ command: 'create api' as const, resource, index })),
+    ...webhookResources(project).map(({ resource }) => ({ command: 'create webhook' as const, resource })),
+  ];
 }
 
 /**
@@ -81,6 +86,11 @@ export function scaffold(project: ProjectConfig, version: ScaffoldVersion, setti
           templates: version.templates,
         }),
       );
+      continue;
+    }
+    if (step.command === 'create webhook') {
+      put(webhookFiles({ project, resource: step.resource, boilerplate: settings.boilerplate }).filter((file) => !files.has(file.path)));
+      put(webhookProjectUpdates(project, settings.boilerplate, (path) => files.get(path)?.content));
       continue;
     }
     const { resource, index } = step;

@@ -5,7 +5,11 @@ import { cleanUp, opgen, projectDir, readTree } from '../scaffold/run.js';
 
 let dir: string;
 
-/** A project made by init and three create api (a kind, a second version, a built-in kind's controller). */
+/**
+ * A project made by init, four create api (a kind, a second version, a built-in kind's
+ * controller, a cluster-scoped kind) and three create webhook (admission on one version,
+ * conversion to the other as hub, defaulting of a built-in kind).
+ */
 async function scaffoldProject(): Promise<void> {
   dir = await projectDir('shop-operator');
   const steps = [
@@ -14,6 +18,9 @@ async function scaffoldProject(): Promise<void> {
     ['create', 'api', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--no-controller'],
     ['create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false', '--controller'],
     ['create', 'api', '--group', 'ops', '--version', 'v1alpha1', '--kind', 'Backup', '--namespaced=false'],
+    ['create', 'webhook', '--group', 'shop', '--version', 'v1', '--kind', 'Widget', '--defaulting', '--programmatic-validation'],
+    ['create', 'webhook', '--group', 'shop', '--version', 'v2', '--kind', 'Widget', '--conversion', '--spoke', 'v1'],
+    ['create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting'],
   ];
   for (const args of steps) expect((await opgen(dir, ...args)).code, args.join(' ')).toBe(0);
 }
@@ -22,7 +29,7 @@ beforeEach(scaffoldProject);
 afterEach(() => cleanUp(dir));
 
 describe('opgen alpha generate', () => {
-  it('re-scaffolds from PROJECT exactly the files init and create api wrote', async () => {
+  it('re-scaffolds from PROJECT exactly the files init, create api and create webhook wrote', async () => {
     const result = await opgen(dir, 'alpha', 'generate', '--output-dir', '../fresh');
     expect(result.code, result.stderr).toBe(0);
     expect(await readTree(join(dir, '..', 'fresh'))).toEqual(await readTree(dir));
