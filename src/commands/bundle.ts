@@ -62,6 +62,16 @@ function validateCommand(): Command {
   return new Command('validate')
     .description("check a bundle as operator-sdk's default validators do; one located line per problem")
     .argument('[dir]', 'the bundle directory', 'bundle')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  # Check the bundle opgen bundle wrote
+  $ opgen bundle validate
+
+  # Check a bundle somewhere else
+  $ opgen bundle validate ../catalog/my-operator/0.2.0`,
+    )
     .action(async (dir: string) => {
       const { validateBundle } = await import('../bundle/validate/index.js');
       await validateBundle(dir);
