@@ -8,6 +8,7 @@ import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { loadProject } from '../project/load.js';
 import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
+import { webhooksOf } from '../project/webhooks.js';
 import { fullGroup, projectFileName } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
 
@@ -62,6 +63,13 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
       `no kind ${options.kind} in group ${options.group}, version ${options.version}; nothing was deleted`,
       { file: projectFileName },
       known.length ? `PROJECT records: ${known.join('; ')}` : 'PROJECT records no kinds',
+    );
+  }
+  if (webhooksOf(resource)) {
+    throw new UserError(
+      `${resource.kind} ${resource.version} has webhooks (PROJECT records them) and opgen delete api does not remove webhooks yet; nothing was deleted`,
+      { file: projectFileName },
+      `remove its webhooks block from PROJECT and its files under src/webhooks/${resource.version}/ first, then run opgen delete api again`,
     );
   }
   const names = kindNames(project, resource);

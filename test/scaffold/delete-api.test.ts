@@ -131,10 +131,12 @@ describe('opgen delete api', () => {
   it.each([
     [['--group', 'shop', '--version', 'v1', '--kind', 'Magazine'], /^PROJECT: error: no kind Magazine in group shop, version v1; nothing was deleted \(PROJECT records: --group shop --version v1 --kind BookStore; --group shop --version v2 --kind BookStore\)$/],
     [['--group', 'shop', '--version', 'v1', '--kind', 'BookStore'], /^PROJECT: error: the controller of BookStore is scaffolded on v1, and v2 remains; nothing was deleted \(delete the other versions first/],
+    [['--group', 'shop', '--version', 'v2', '--kind', 'BookStore'], /^PROJECT: error: BookStore v2 has webhooks \(PROJECT records them\) and opgen delete api does not remove webhooks yet; nothing was deleted \(remove its webhooks block/],
   ])('refuses %j with one located line, changing nothing', async (flags, message) => {
     const dir = await project('shop-operator');
     await ok(dir, 'create', 'api', ...bookStore);
     await ok(dir, 'create', 'api', '--group', 'shop', '--version', 'v2', '--kind', 'BookStore', '--no-controller');
+    await ok(dir, 'create', 'webhook', '--group', 'shop', '--version', 'v2', '--kind', 'BookStore', '--defaulting');
     const before = await readTree(dir);
     const result = await opgen(dir, 'delete', 'api', ...flags);
     expect(result.code).toBe(1);
