@@ -73,7 +73,8 @@ export function createCompactor(options: { share: boolean }): Compactor {
 
   return (object) => {
     const meta = object.metadata;
-    if (!meta) return options.share ? deepFreeze(object) : object;
+    // A transform may hand back an object it froze itself: nothing to rewrite there.
+    if (!meta || Object.isFrozen(meta)) return options.share ? deepFreeze(object) : object;
     internMeta(meta);
     if (!options.share) return object;
     if (meta.labels) meta.labels = shared(meta.labels);

@@ -61,4 +61,10 @@ describe('compacting cached objects', () => {
     b.metadata!.labels!.tier = 'web';
     expect(a.metadata!.labels!.tier).toBe('db');
   });
+
+  it('leaves an object a transform froze as it is', () => {
+    const frozen = Object.freeze({ ...parsed('a'), metadata: Object.freeze({ ...parsed('a').metadata }) });
+    expect(createCompactor({ share: false })(frozen)).toBe(frozen);
+    expect(createCompactor({ share: true })(frozen)).toEqual(parsed('a'));
+  });
 });
