@@ -14,9 +14,16 @@ const DEFAULT_TTL_MS = 5 * 60_000;
  * the same Pods twice). Keys are the reconcile keys (`namespace/name`).
  */
 export interface Expectations {
-  /** Call before creating `count` children for `key`; a create that fails must be reported with {@link creationObserved}. */
+  /**
+   * Call before creating `count` children for `key`; replaces the creations still expected
+   * (as client-go, so an expired record does not linger). A create that fails must be
+   * reported with {@link creationObserved}.
+   */
   expectCreations(key: string, count: number): void;
-  /** Call before deleting the children `childKeys` (`namespace/name`) of `key`; a delete that fails must be reported with {@link deletionObserved}. */
+  /**
+   * Call before deleting the children `childKeys` (`namespace/name`) of `key`; replaces the
+   * deletions still expected. A delete that fails must be reported with {@link deletionObserved}.
+   */
   expectDeletions(key: string, childKeys: string[]): void;
   /** One expected creation was seen by the informer, or will never happen (the create failed). */
   creationObserved(key: string): void;
@@ -70,13 +77,15 @@ export function createExpectations(options: ExpectationsOptions = {}): Expectati
 
   const expectations: Expectations = {
     expectCreations(key, count) {
-      if (count > 0) record(key).creations += count;
+      const entry = record(key);
+      entry.creations = Math.max(0, count);
+      settle(key, entry);
     },
 
     expectDeletions(key, childKeys) {
-      if (childKeys.length === 0) return;
       const entry = record(key);
-      for (const child of childKeys) entry.deletions.add(child);
+      entry.deletions = new Set(childKeys);
+      settle(key, entry);
     },
 
     creationObserved(key) {

@@ -34,13 +34,19 @@ describe('expectations (ReplicaSet-style)', () => {
     expect(e.satisfied('ns/other')).toBe(true);
   });
 
-  it('stops blocking once the record is older than the TTL, and forgets a key', () => {
+  it('stops blocking once the record is older than the TTL, starts over on the next expectation, and forgets a key', () => {
     let now = 0;
     const e = createExpectations({ ttlMs: 1000, now: () => now });
     e.expectCreations('ns/web', 1);
     now = 999;
     expect(e.satisfied('ns/web')).toBe(false);
     now = 1000;
+    expect(e.satisfied('ns/web')).toBe(true);
+    // A new expectation replaces the expired one instead of adding to its leftover.
+    e.expectCreations('ns/web', 2);
+    expect(e.satisfied('ns/web')).toBe(false);
+    e.creationObserved('ns/web');
+    e.creationObserved('ns/web');
     expect(e.satisfied('ns/web')).toBe(true);
     e.expectCreations('ns/db', 1);
     e.forget('ns/db');
