@@ -1,26 +1,24 @@
 // bench/runtime: how fast @opgen/runtime converges N custom objects, against the floor (a raw
 // client doing the same status writes) and Go's controller-runtime doing the same reconcile,
 // and what the cache holds per object.
-// Usage: node --expose-gc bench/runtime/run.mjs [--objects 1000] [--workers 1,4] [--no-peer]
+// Usage: node --expose-gc bench/runtime/run.mjs [--objects 1000] [--workers 1,4] [--no-peer] [--memory-only]
 // It also measures the heap per cached ConfigMap (the kind operators own most), whole and
 // metadata-only (`byKind: [{ kind, metadataOnly: true }]`).
 // Needs `npx tsc -b runtime` first (it uses the built runtime) and Go for the peer
-// (bench/peers/controller-runtime, built into a temp dir on each run).
+// (bench/peers/controller-runtime, built by its build.sh into ~/.cache/opgen/tools once).
 //
 // Every scenario starts from N fresh Widgets without status. A reconcile reads the Widget
 // (from the cache), and when status.observedGeneration differs from metadata.generation
 // writes status {observedGeneration, phase} through the status subresource; the status
 // write's own event causes one more, no-op, reconcile per object, as in Go.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { controller, createCache, createClient, createManager, defineKind, kinds } from '../../runtime/dist/index.js';
 import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
 
 const { values } = parseArgs({
-  options: { objects: { type: 'string', default: '1000' }, workers: { type: 'string', default: '1,4' }, 'no-peer': { type: 'boolean', default: false } },
+  options: { objects: { type: 'string', default: '1000' }, workers: { type: 'string', default: '1,4' }, 'no-peer': { type: 'boolean', default: false }, 'memory-only': { type: 'boolean', default: false } },
 });
 const N = Number(values.objects);
 const workerCounts = values.workers.split(',').map(Number);
@@ -97,13 +95,8 @@ try {
     return { ms: performance.now() - start };
   }
 
-  let peerBinary;
-  if (!values['no-peer']) {
-    const dir = mkdtempSync(join(tmpdir(), 'opgen-bench-peer-'));
-    stopAll.push(() => rmSync(dir, { recursive: true, force: true }));
-    peerBinary = join(dir, 'peer');
-    execFileSync('go', ['build', '-o', peerBinary, '.'], { cwd: peerDir, stdio: ['ignore', 'ignore', 'inherit'] });
-  }
+  // Built once per version of its sources into ~/.cache/opgen/tools (see build.sh).
+  const peerBinary = values['no-peer'] || values['memory-only'] ? undefined : execFileSync('bash', [join(peerDir, 'build.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 
   async function peer(workers) {
     await freshWidgets();
@@ -216,7 +209,7 @@ try {
   console.log(`bench/runtime: ${N} Widgets, status write per object, etcd + kube-apiserver on loopback (shared, noisy machine)`);
   console.log(await cacheHeap());
   console.log(await configMapHeap());
-  for (const workers of workerCounts) {
+  for (const workers of values['memory-only'] ? [] : workerCounts) {
     const o = await opgen(workers);
     console.log(
       `workers=${workers}  opgen runtime       converged in ${seconds(o.ms)} s (${rate(N, o.ms)} objects/s; manager start and cache sync included, ${seconds(o.fromFirst)} s from the first reconcile), ` +

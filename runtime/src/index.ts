@@ -16,6 +16,7 @@ export * from './api/kind.js';
 export { createManager, managerOptionsFromArgs, loadKubeConfig, type Manager, type ManagerOptions, type Runnable, type RunnableOptions, type Check } from './manager/index.js';
 export {
   controller,
+  createExpectations,
   TerminalError,
   terminal,
   isTerminal,
@@ -34,6 +35,8 @@ export {
   type ControllerHost,
   type ReconcileContext,
   type Reconciler,
+  type Expectations,
+  type ExpectationsOptions,
 } from './controller/index.js';
 export { createWorkQueue, exponentialBackoff, type WorkQueue, type WorkQueueOptions, type WorkQueueMetrics, type RateLimiter, type ExponentialBackoffOptions, type InFlight } from './queue/index.js';
 export { createMetrics, type Metrics, type MetricsOptions, type ControllerMetrics, type ReconcileOutcome } from './metrics/index.js';

@@ -4,6 +4,7 @@ import { kindLabel } from '../client/paths.js';
 import type { Transport } from '../client/transport.js';
 import { objectKey, type KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
+import { createCompactor } from './compact.js';
 import { createReflector } from './reflector.js';
 import { createStore } from './store.js';
 import type { EventHandler, Informer, InformerHealth, KindCacheOptions } from './types.js';
@@ -58,7 +59,12 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
   const apiVersion = apiVersionOf(kind);
 
-  /** Strips what the cache never needs, then the user's transform; the object is freshly parsed, so no copy. */
+  const compact = createCompactor({ share: options.metadataOnly === true });
+
+  /**
+   * Strips what the cache never needs, runs the user's transform, then compacts (see
+   * `createCompactor`); the object is freshly parsed, so no copy.
+   */
   function prepare(object: T): T {
     // Assigning keeps V8's fast object layout, where `delete` would turn the object into
     // a slower, larger dictionary; managedFields are often half an object's size.
@@ -67,7 +73,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
       object.apiVersion = apiVersion;
       object.kind = kind.kind;
     }
-    return options.transform ? options.transform(object) : object;
+    return compact(options.transform ? options.transform(object) : object);
   }
 
   const reflector = createReflector(store, prepare, emit);

@@ -3,12 +3,13 @@ import type { ListOptions } from './types.js';
 
 type IndexFn<T> = (object: T) => string[];
 
-/** value → keys of the objects indexed under it. */
-type Index = Map<string, Set<string>>;
+/** value → the objects indexed under it. */
+type Index<T> = Map<string, Set<T>>;
 
 /**
- * An informer's objects keyed by `namespace/name`, with a namespace index, a label index
- * (`key=value` → objects) and user indexes. Objects are stored as given, never copied.
+ * An informer's objects keyed by `namespace/name`, with a label index (`key=value` →
+ * objects, built on the first query by label) and user indexes. Objects are stored as
+ * given, never copied.
  */
 export interface Store<T extends KubeObject> {
   get(key: string): T | undefined;
@@ -29,33 +30,61 @@ export function keyOf(object: KubeObject): string {
   return objectKey(object.metadata?.namespace, object.metadata?.name ?? '');
 }
 
+/** `namespace/name` (or `name`) back into its parts; names never contain `/`. */
+function splitKey(key: string): [namespace: string, name: string] {
+  const slash = key.indexOf('/');
+  return slash < 0 ? ['', key] : [key.slice(0, slash), key.slice(slash + 1)];
+}
+
+function link<T>(index: Index<T>, value: string, object: T): void {
+  let objects = index.get(value);
+  if (!objects) index.set(value, (objects = new Set()));
+  objects.add(object);
+}
+
+function unlink<T>(index: Index<T>, value: string, object: T): void {
+  const objects = index.get(value);
+  if (!objects) return;
+  objects.delete(object);
+  if (objects.size === 0) index.delete(value);
+}
+
+const labelEntries = (object: KubeObject): string[] => {
+  const labels = object.metadata?.labels;
+  const entries: string[] = [];
+  for (const label in labels) entries.push(`${label}=${labels[label]}`);
+  return entries;
+};
+
+/**
+ * Memory per object matters here (an informer may hold every Pod of a cluster), so the
+ * store holds each object once in a map per namespace keyed by the object's own
+ * `metadata.name` string (no `namespace/name` key strings, and the namespace map doubles
+ * as the namespace index), and the indexes hold the objects themselves. The label index
+ * is built only once something lists by label: owned kinds are mostly read by owner.
+ */
 export function createStore<T extends KubeObject>(): Store<T> {
-  const objects = new Map<string, T>();
-  const byNamespace: Index = new Map();
-  const byLabel: Index = new Map();
-  const userIndexes = new Map<string, { fn: IndexFn<T>; index: Index }>();
+  const byNamespace = new Map<string, Map<string, T>>();
+  let size = 0;
+  const indexes = new Map<string, { fn: IndexFn<T>; index: Index<T> }>();
+  let byLabel: Index<T> | undefined;
 
-  function link(index: Index, value: string, key: string): void {
-    let keys = index.get(value);
-    if (!keys) index.set(value, (keys = new Set()));
-    keys.add(key);
-  }
-
-  function unlink(index: Index, value: string, key: string): void {
-    const keys = index.get(value);
-    if (!keys) return;
-    keys.delete(key);
-    if (keys.size === 0) index.delete(value);
-  }
-
-  function indexObject(object: T, key: string, add: boolean): void {
+  function indexObject(object: T, add: boolean): void {
     const change = add ? link : unlink;
-    const meta = object.metadata;
-    change(byNamespace, meta?.namespace ?? '', key);
-    for (const label in meta?.labels) change(byLabel, `${label}=${meta!.labels[label]}`, key);
-    for (const { fn, index } of userIndexes.values()) {
-      for (const value of fn(object)) change(index, value, key);
+    if (byLabel) for (const entry of labelEntries(object)) change(byLabel, entry, object);
+    for (const { fn, index } of indexes.values()) {
+      for (const value of fn(object)) change(index, value, object);
     }
+  }
+
+  function build(fn: IndexFn<T>): Index<T> {
+    const index: Index<T> = new Map();
+    for (const object of values()) for (const value of fn(object)) link(index, value, object);
+    return index;
+  }
+
+  function* values(): IterableIterator<T> {
+    for (const objects of byNamespace.values()) yield* objects.values();
   }
 
   function matches(object: T, options: ListOptions): boolean {
@@ -64,80 +93,86 @@ export function createStore<T extends KubeObject>(): Store<T> {
     for (const label in options.labels) {
       if (meta?.labels?.[label] !== options.labels[label]) return false;
     }
-    if (options.index) {
-      const user = userIndexes.get(options.index.name);
-      if (!user || !user.fn(object).includes(options.index.value)) return false;
-    }
+    if (options.index && !indexes.get(options.index.name)!.fn(object).includes(options.index.value)) return false;
     return true;
   }
 
-  /** The smallest key set an option narrows to, or undefined to scan everything. */
-  function candidates(options: ListOptions): Set<string> | undefined {
-    const sets: (Set<string> | undefined)[] = [];
+  /** The smallest object set an option narrows to, or undefined to scan everything. */
+  function candidates(options: ListOptions): Iterable<T> | undefined {
+    const sets: ({ readonly size: number; values(): IterableIterator<T> } | undefined)[] = [];
     if (options.namespace !== undefined) sets.push(byNamespace.get(options.namespace));
-    for (const label in options.labels) sets.push(byLabel.get(`${label}=${options.labels[label]}`));
+    for (const label in options.labels) {
+      byLabel ??= build(labelEntries);
+      sets.push(byLabel.get(`${label}=${options.labels[label]}`));
+    }
     if (options.index) {
-      const user = userIndexes.get(options.index.name);
+      const user = indexes.get(options.index.name);
       if (!user) throw new Error(`no index named ${JSON.stringify(options.index.name)}: register it with addIndex first`);
       sets.push(user.index.get(options.index.value));
     }
     if (sets.length === 0) return undefined;
-    let smallest: Set<string> | undefined;
+    let smallest: (typeof sets)[number];
     for (const set of sets) {
-      if (!set) return new Set();
+      if (!set) return [];
       if (!smallest || set.size < smallest.size) smallest = set;
     }
-    return smallest;
+    return smallest!.values();
+  }
+
+  function get(key: string): T | undefined {
+    const [namespace, name] = splitKey(key);
+    return byNamespace.get(namespace)?.get(name);
   }
 
   return {
-    get: (key) => objects.get(key),
+    get,
 
     put(object) {
-      const key = keyOf(object);
-      const previous = objects.get(key);
-      if (previous) indexObject(previous, key, false);
-      objects.set(key, object);
-      indexObject(object, key, true);
+      const namespace = object.metadata?.namespace ?? '';
+      const name = object.metadata?.name ?? '';
+      let objects = byNamespace.get(namespace);
+      if (!objects) byNamespace.set(namespace, (objects = new Map()));
+      const previous = objects.get(name);
+      if (previous) indexObject(previous, false);
+      else size++;
+      objects.set(name, object);
+      indexObject(object, true);
       return previous;
     },
 
     remove(key) {
-      const previous = objects.get(key);
-      if (!previous) return undefined;
-      indexObject(previous, key, false);
-      objects.delete(key);
+      const [namespace, name] = splitKey(key);
+      const objects = byNamespace.get(namespace);
+      const previous = objects?.get(name);
+      if (!objects || !previous) return undefined;
+      indexObject(previous, false);
+      objects.delete(name);
+      if (objects.size === 0) byNamespace.delete(namespace);
+      size--;
       return previous;
     },
 
     list(options = {}) {
-      const keys = candidates(options);
       const result: T[] = [];
-      if (!keys) {
-        for (const object of objects.values()) if (matches(object, options)) result.push(object);
-        return result;
-      }
-      for (const key of keys) {
-        const object = objects.get(key);
-        if (object && matches(object, options)) result.push(object);
-      }
+      for (const object of candidates(options) ?? values()) if (matches(object, options)) result.push(object);
       return result;
     },
 
-    values: () => objects.values(),
-    keys: () => objects.keys(),
+    values,
+
+    *keys() {
+      for (const [namespace, objects] of byNamespace) {
+        for (const name of objects.keys()) yield objectKey(namespace, name);
+      }
+    },
 
     get size() {
-      return objects.size;
+      return size;
     },
 
     addIndex(name, fn) {
-      if (userIndexes.has(name)) throw new Error(`index ${JSON.stringify(name)} exists already`);
-      const index: Index = new Map();
-      userIndexes.set(name, { fn, index });
-      for (const [key, object] of objects) {
-        for (const value of fn(object)) link(index, value, key);
-      }
+      if (indexes.has(name)) throw new Error(`index ${JSON.stringify(name)} exists already`);
+      indexes.set(name, { fn, index: build(fn) });
     },
   };
 }

@@ -73,6 +73,8 @@ export interface KindCacheOptions<T extends KubeObject = KubeObject> {
    * Only `metadata` (names, labels, annotations, owner references…) is fetched and kept:
    * enough for `owns()` and watches that map objects to owners, at a fraction of the
    * memory. The client reads such a kind from the API server, never from this cache.
+   * The objects such an informer hands out are deeply frozen (equal labels, annotations
+   * and owner references are shared between objects): copy one before changing it.
    */
   metadataOnly?: boolean;
   /**

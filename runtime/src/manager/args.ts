@@ -24,6 +24,8 @@ const FLAGS = {
   kubeconfig: { type: 'string' },
   'log-format': { type: 'string' },
   'log-level': { type: 'string' },
+  'kube-api-qps': { type: 'string' },
+  'kube-api-burst': { type: 'string' },
 } as const;
 
 type BooleanFlag = { [F in keyof typeof FLAGS]: (typeof FLAGS)[F]['type'] extends 'boolean' ? F : never }[keyof typeof FLAGS];
@@ -65,7 +67,9 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * `--webhook-cert-key` for the webhook server's certificate files, `--leader-elect`, `--leader-election-id`
  * (the Lease's name, overriding the one the code gives), `--leader-election-namespace`,
  * `--namespace`,
- * `--kubeconfig`, `--log-format json|pretty` and `--log-level`. `--flag value`,
+ * `--kubeconfig`, `--log-format json|pretty`, `--log-level`, and `--kube-api-qps` /
+ * `--kube-api-burst` (the client-side rate limit, off unless given, as Kubernetes'
+ * controllers name it). `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
  *
@@ -121,5 +125,20 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
     if (!isLogLevel(level)) throw new Error(`--log-level must be one of trace, debug, info, warn, error, fatal, silent, not "${level}"`);
     options.logLevel = level;
   }
+  Object.assign(options, rateLimit(values['kube-api-qps'], values['kube-api-burst']));
   return options;
+}
+
+/** `--kube-api-qps` (a positive number) and `--kube-api-burst` (a positive integer, only with a QPS). */
+function rateLimit(qps: string | undefined, burst: string | undefined): Pick<ManagerOptions, 'qps' | 'burst'> {
+  if (qps === undefined) {
+    if (burst !== undefined) throw new Error('--kube-api-burst needs --kube-api-qps');
+    return {};
+  }
+  const perSecond = Number(qps);
+  if (!(perSecond > 0) || !Number.isFinite(perSecond)) throw new Error(`--kube-api-qps must be a positive number, not "${qps}"`);
+  if (burst === undefined) return { qps: perSecond };
+  const size = Number(burst);
+  if (!Number.isInteger(size) || size < 1) throw new Error(`--kube-api-burst must be a positive integer, not "${burst}"`);
+  return { qps: perSecond, burst: size };
 }

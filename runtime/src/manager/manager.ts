@@ -40,6 +40,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     observer,
     ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
     ...(options.qps ? { qps: options.qps, burst: options.burst } : {}),
+    ...(options.readYourWritesMs !== undefined ? { readYourWritesMs: options.readYourWritesMs } : {}),
   });
   // Aborts the reconciles' API calls: when the lease is lost, or the graceful shutdown timed out.
   const cancelReconciles = new AbortController();

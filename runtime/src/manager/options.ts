@@ -85,6 +85,12 @@ export interface ManagerOptions {
   qps?: number;
   /** Burst of the client-side rate limit; default `qps` rounded up. */
   burst?: number;
+  /**
+   * How long a cached read waits for the cache to show this process's own earlier writes
+   * of that kind before reading the API server instead (read-your-writes); default 5 000,
+   * 0 turns it off.
+   */
+  readYourWritesMs?: number;
   /** Field manager of the shared client's writes; each controller writes as its own name. */
   fieldManager?: string;
   /** Default: `LOG_FORMAT`, else `json`. */

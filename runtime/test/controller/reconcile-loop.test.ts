@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TerminalError, terminal, type Request } from '../../src/controller/index.js';
 import { runReconcileLoop, type Result } from '../../src/controller/reconcile-loop.js';
-import { createLogger, type Logger } from '../../src/log/index.js';
+import { createLogger, withLogContext, type Logger } from '../../src/log/index.js';
 import { createMetrics, type Metrics } from '../../src/metrics/index.js';
 import { createWorkQueue, type WorkQueue } from '../../src/queue/index.js';
 
@@ -237,5 +237,55 @@ describe('reconcile loop', () => {
     expect(byMessage('outside')[0]!.reconcileID).toBeUndefined();
     h.queue.shutDown();
     await h.done;
+  });
+
+  it("keeps the fields a reconcile adds off the next reconcile's lines, after an error and with work that outlives the reconcile", async () => {
+    let tries = 0;
+    let lateLogged!: () => void;
+    const late = new Promise<void>((resolve) => (lateLogged = resolve));
+    const h = start(async (req, log) => {
+      if (req.name === 'a') {
+        tries++;
+        log.setBindings({ boundInA: 'yes' });
+        await withLogContext({ contextOfA: 'yes' }, async () => {
+          log.info('a working');
+          // Work started by A that outlives it: its lines are A's, and must stay A's only.
+          setTimeout(() => {
+            h.log.child({ logger: 'late' }).info('a late');
+            lateLogged();
+          }, 20);
+          await new Promise((r) => setTimeout(r, 1));
+        });
+        if (tries === 1) throw new Error('first try fails');
+        return;
+      }
+      log.info('b start');
+      await new Promise((r) => setTimeout(r, 40)); // A's late work logs meanwhile
+      h.log.child({ logger: 'client' }).info('b other logger');
+      log.info('b end');
+    });
+    h.queue.add('ns/a');
+    h.queue.add('ns/b');
+    await late;
+    await until(() => tries === 2 && h.lines.some((l) => l.msg === 'b end') && h.lines.filter((l) => l.msg === 'Reconcile done').length === 2);
+    h.queue.shutDown();
+    await h.done;
+
+    const [firstA, b, secondA] = h.calls;
+    expect([firstA?.key, b?.key, secondA?.key]).toEqual(['ns/a', 'ns/b', 'ns/a']);
+    const linesOf = (id: string) => h.lines.filter((l) => l.reconcileID === id);
+    expect(linesOf(b!.reconcileId).map((l) => l.msg)).toEqual(['Reconciling', 'b start', 'b other logger', 'b end', 'Reconcile done']);
+    for (const line of linesOf(b!.reconcileId)) {
+      expect(line).not.toHaveProperty('boundInA');
+      expect(line).not.toHaveProperty('contextOfA');
+    }
+    // A nested context adds to the reconcile's fields instead of replacing them.
+    expect(h.lines.find((l) => l.msg === 'a late')).toMatchObject({ reconcileID: firstA!.reconcileId, contextOfA: 'yes' });
+    expect(h.lines.find((l) => l.msg === 'a working')).toMatchObject({ reconcileID: firstA!.reconcileId, contextOfA: 'yes', boundInA: 'yes' });
+    // The retry of A starts clean: its first line has none of the first try's fields.
+    const retried = linesOf(secondA!.reconcileId);
+    expect(retried[0]).toMatchObject({ msg: 'Reconciling', name: 'a' });
+    expect(retried[0]).not.toHaveProperty('boundInA');
+    expect(retried[0]).not.toHaveProperty('contextOfA');
   });
 });

@@ -68,6 +68,16 @@ describe('managerOptionsFromArgs', () => {
     expect(managerOptionsFromArgs(['--leader-elect=true']).leaderElection).toBe(true);
   });
 
+  it('reads the client-side rate limit as Kubernetes controllers spell it, off unless given', () => {
+    expect(managerOptionsFromArgs([])).not.toHaveProperty('qps');
+    expect(managerOptionsFromArgs(['--kube-api-qps=20', '--kube-api-burst', '30'])).toMatchObject({ qps: 20, burst: 30 });
+    expect(managerOptionsFromArgs(['-kube-api-qps=2.5'])).toMatchObject({ qps: 2.5 });
+    expect(managerOptionsFromArgs(['-kube-api-qps=2.5'])).not.toHaveProperty('burst');
+    expect(() => managerOptionsFromArgs(['--kube-api-qps=0'])).toThrow('--kube-api-qps must be a positive number, not "0"');
+    expect(() => managerOptionsFromArgs(['--kube-api-qps=5', '--kube-api-burst=1.5'])).toThrow('--kube-api-burst must be a positive integer, not "1.5"');
+    expect(() => managerOptionsFromArgs(['--kube-api-burst=10'])).toThrow('--kube-api-burst needs --kube-api-qps');
+  });
+
   it('rejects unknown flags, naming the known ones', () => {
     expect(() => managerOptionsFromArgs(['--metrics-addr=:8080'])).toThrow(/Unknown option '--metrics-addr'.*--metrics-bind-address/);
   });

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 import { fileURLToPath } from 'node:url';
-import { createManager, kinds, type Manager } from '@opgen/runtime';
+import { createCache, createManager, kinds, type Manager } from '@opgen/runtime';
 import { installCRDs, startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PodSet } from '../api/v1alpha1/podset_types.js';
@@ -31,7 +31,9 @@ beforeAll(async () => {
   controlPlane = await startControlPlane();
   // Found from this file, so the test runs from any working directory (an editor, a monorepo).
   await installCRDs(controlPlane.kubeConfig, fileURLToPath(new URL('../../config/crd/bases', import.meta.url)));
-  mgr = createManager({ kubeConfig: controlPlane.kubeConfig, handleSignals: false, logLevel: 'warn' });
+  // Read-your-writes off: the Pod expectations alone must keep a burst of reconciles from
+  // acting on a cache that does not show their own creations yet.
+  mgr = createManager({ kubeConfig: controlPlane.kubeConfig, handleSignals: false, logLevel: 'warn', readYourWritesMs: 0 });
   setupPodSetController(mgr);
   running = mgr.start();
   await mgr.elected();
@@ -44,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('PodSet controller', () => {
-  it('creates replicas Pods one by one, owned by the PodSet, and lists them in the status', async () => {
+  it('creates replicas Pods, owned by the PodSet, and lists them in the status', async () => {
     const client = mgr!.client.uncached();
     const podSet = await client.create(PodSet, { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2 } });
 
@@ -64,5 +66,35 @@ describe('PodSet controller', () => {
 
     await expect.poll(async () => (await client.list(kinds.Pod, { namespace: 'default', labels: { app: 'web' } })).length, { timeout: 30_000 }).toBe(0);
     await expect.poll(async () => (await client.get(PodSet, 'web', 'default'))?.status?.podNames, { timeout: 30_000 }).toEqual([]);
+  });
+
+  it('never runs more Pods than replicas while quick scale-ups and Pod events reconcile it in bursts', async () => {
+    const client = mgr!.client.uncached();
+    // A cache of its own watches the PodSet's Pods and keeps the most ever alive at once.
+    const watching = new AbortController();
+    const observer = createCache(controlPlane!.kubeConfig, { namespace: 'default' });
+    const pods = observer.informerFor(kinds.Pod);
+    let most = 0;
+    const count = () => {
+      const alive = pods.list({ labels: { app: 'burst' } }).filter((pod) => !pod.metadata?.deletionTimestamp).length;
+      most = Math.max(most, alive);
+    };
+    pods.addHandler({ add: count, update: count });
+    observer.start(watching.signal);
+    try {
+      expect(await observer.waitForSync(30_000)).toBe(true);
+      // Each scale-up lands while the Pods of the previous one are being created and their
+      // events reconcile the PodSet again, while the manager's cache lags those creations
+      // by a few milliseconds. Without expectations this over-creates in most runs.
+      await client.create(PodSet, { metadata: { name: 'burst', namespace: 'default' }, spec: { replicas: 1 } });
+      for (let replicas = 2; replicas <= 40; replicas += 2) {
+        await client.patch(PodSet, { metadata: { name: 'burst', namespace: 'default' } }, { spec: { replicas } });
+      }
+      await expect.poll(async () => (await client.get(PodSet, 'burst', 'default'))?.status?.podNames?.length, { timeout: 30_000 }).toBe(40);
+      expect((await client.list(kinds.Pod, { namespace: 'default', labels: { app: 'burst' } })).length).toBe(40);
+      expect(most).toBe(40);
+    } finally {
+      watching.abort();
+    }
   });
 });

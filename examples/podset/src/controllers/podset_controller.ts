@@ -14,14 +14,20 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { controller, controllerOf, generationChanged, kinds, setControllerReference } from '@opgen/runtime';
-import type { Manager, ReconcileContext, Request, Result } from '@opgen/runtime';
+import { controller, controllerOf, createExpectations, generationChanged, isNotFound, kinds, objectKey, setControllerReference } from '@opgen/runtime';
+import type { Expectations, Manager, ReconcileContext, Request, Result } from '@opgen/runtime';
 import { PodSet } from '../api/v1alpha1/podset_types.js';
 
 /** Registers the PodSet controller: spec changes and events of its Pods reconcile a PodSet. */
 export function setupPodSetController(mgr: Manager): void {
+  // The Pod informer lowers the expectations as it sees the Pods a reconcile created or deleted.
+  const expectations = createExpectations();
+  expectations.observe(mgr.cache.informerFor(kinds.Pod), PodSet);
   // Its own status writes change no generation, so they start no reconcile.
-  controller(mgr).for(PodSet, { predicates: [generationChanged()] }).owns(kinds.Pod).reconcile(reconcilePodSet);
+  controller(mgr)
+    .for(PodSet, { predicates: [generationChanged()] })
+    .owns(kinds.Pod)
+    .reconcile((req, ctx) => reconcilePodSet(req, ctx, expectations));
 }
 
 // +kubebuilder:rbac:groups=app.example.com,resources=podsets,verbs=get;list;watch;create;update;patch;delete
@@ -31,14 +37,23 @@ export function setupPodSetController(mgr: Manager): void {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 /**
- * Reports the PodSet's pending and running Pods in its status, then creates or deletes one
- * Pod when their number differs from `replicas`. That Pod's event brings the next reconcile,
- * one step at a time until the numbers match.
+ * Reports the PodSet's pending and running Pods in its status, then, as the ReplicaSet
+ * controller does, creates all missing Pods or deletes all surplus ones at once. Until the
+ * Pod informer has seen those creations and deletions (`expectations`), later reconciles
+ * only report status: the cache would still show the old number of Pods, and acting on it
+ * would create the same Pods twice.
  */
-export async function reconcilePodSet(req: Request, ctx: ReconcileContext): Promise<Result> {
+export async function reconcilePodSet(req: Request, ctx: ReconcileContext, expectations: Expectations): Promise<Result> {
+  const key = objectKey(req.namespace, req.name);
   const podSet = await ctx.client.get(PodSet, req.name, req.namespace);
-  if (!podSet) return; // deleted; the garbage collector removes its Pods
+  if (!podSet) {
+    expectations.forget(key);
+    return; // deleted; the garbage collector removes its Pods
+  }
 
+  // Asked before listing, as the ReplicaSet controller does: once the Pods it waits for are
+  // seen, a list taken earlier would still miss them.
+  const mayAct = expectations.satisfied(key);
   const pods = (await ctx.client.list(kinds.Pod, { namespace: req.namespace, labels: { app: req.name } }))
     .filter((pod) => controllerOf(pod)?.uid === podSet.metadata?.uid && !pod.metadata?.deletionTimestamp)
     .filter((pod) => pod.status?.phase === 'Pending' || pod.status?.phase === 'Running')
@@ -49,20 +64,49 @@ export async function reconcilePodSet(req: Request, ctx: ReconcileContext): Prom
     await ctx.client.patchStatus(PodSet, podSet, { status: { podNames, readyReplicas } });
   }
 
+  // The events of the Pods still expected bring the next reconcile.
+  if (!mayAct) return;
   const { replicas } = podSet.spec;
   if (pods.length < replicas) {
-    const pod = await ctx.client.create(kinds.Pod, setControllerReference<kinds.Pod>(podSet, PodSet, {
-      metadata: { generateName: `${req.name}-pod-`, namespace: req.namespace, labels: { app: req.name } },
-      spec: { containers: [{ name: 'busybox', image: 'busybox', command: ['sleep', '3600'] }] },
-    }));
-    ctx.log.info({ pod: pod.metadata?.name, pods: pods.length + 1, replicas }, 'Scaling up');
-    ctx.recorder.event(podSet, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
+    const missing = replicas - pods.length;
+    expectations.expectCreations(key, missing);
+    const created = await Promise.allSettled(
+      Array.from({ length: missing }, () =>
+        ctx.client.create(kinds.Pod, setControllerReference<kinds.Pod>(podSet, PodSet, {
+          metadata: { generateName: `${req.name}-pod-`, namespace: req.namespace, labels: { app: req.name } },
+          spec: { containers: [{ name: 'busybox', image: 'busybox', command: ['sleep', '3600'] }] },
+        })),
+      ),
+    );
+    for (const result of created) {
+      if (result.status === 'rejected') {
+        expectations.creationObserved(key); // never coming
+        continue;
+      }
+      ctx.recorder.event(podSet, 'Normal', 'SuccessfulCreate', `Created pod: ${result.value.metadata?.name}`);
+    }
+    ctx.log.info({ created: created.filter((r) => r.status === 'fulfilled').length, replicas }, 'Scaling up');
+    throwFirstFailure(created);
   } else if (pods.length > replicas) {
-    const pod = pods.find((p) => !isReady(p)) ?? pods[pods.length - 1]!;
-    await ctx.client.delete(kinds.Pod, pod);
-    ctx.log.info({ pod: pod.metadata?.name, pods: pods.length - 1, replicas }, 'Scaling down');
-    ctx.recorder.event(podSet, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata?.name}`);
+    // Pods not ready yet go first.
+    const surplus = [...pods].sort((a, b) => Number(isReady(a)) - Number(isReady(b))).slice(0, pods.length - replicas);
+    expectations.expectDeletions(key, surplus.map((pod) => objectKey(pod.metadata?.namespace, pod.metadata!.name!)));
+    const deleted = await Promise.allSettled(surplus.map((pod) => ctx.client.delete(kinds.Pod, pod)));
+    deleted.forEach((result, i) => {
+      const pod = surplus[i]!;
+      // Gone already, or not deleted: either way no event is owed (observing twice is harmless).
+      if (result.status === 'rejected') expectations.deletionObserved(key, objectKey(pod.metadata?.namespace, pod.metadata!.name!));
+      if (result.status === 'fulfilled' || isNotFound(result.reason)) ctx.recorder.event(podSet, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata?.name}`);
+    });
+    ctx.log.info({ deleted: surplus.length, replicas }, 'Scaling down');
+    throwFirstFailure(deleted.filter((r) => r.status === 'fulfilled' || !isNotFound(r.reason)));
   }
+}
+
+/** Fails the reconcile (so it is retried with backoff) when one of the calls failed. */
+function throwFirstFailure(results: PromiseSettledResult<unknown>[]): void {
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function isReady(pod: kinds.Pod): boolean {
