@@ -18,6 +18,7 @@ limitations under the License.
 // Your webhooks live in the files imported below.
 import { serveWebhooks, type Manager, type ManagerOptions } from '@opgen/runtime';
 import { setupBookStoreWebhook } from './v1alpha1/bookstore_webhook.js';
+import { setupBookStoreConversion } from './v1alpha2/bookstore_conversion.js';
 
 /**
  * Serves the project's webhooks on the manager's webhook server (`--webhook-port`, default
@@ -43,8 +44,10 @@ export function setupWebhooks(mgr: Manager, options: ManagerOptions): void {
             hosts: [`${service}.${namespace}.svc`, `${service}.${namespace}.svc.cluster.local`],
             mutatingWebhookConfigurations: [process.env.MUTATING_WEBHOOK_CONFIGURATION ?? 'bookstore-mutating-webhook-configuration'],
             validatingWebhookConfigurations: [process.env.VALIDATING_WEBHOOK_CONFIGURATION ?? 'bookstore-validating-webhook-configuration'],
+            crds: ['bookstores.blog.example.com'],
           },
         },
   });
   setupBookStoreWebhook(mgr);
+  setupBookStoreConversion(mgr);
 }

@@ -57,9 +57,12 @@ const bookStore = (name: string, spec: { appTag?: string; dbTag?: string; dbSize
     bookDB: { repository: 'mongo', ...(spec.dbTag === undefined ? {} : { tag: spec.dbTag }), dbSize: spec.dbSize ?? '2Gi' },
   },
 });
-const stored = (name: string) => kubectl.get<BookStore>('bookstore', name, { namespace: 'default' });
+// v1alpha1 by name: a plain `bookstore` is v1alpha2, which needs the conversion webhook
+// (tested in ../v1alpha2/bookstore_conversion.test.ts).
+const resource = 'bookstores.v1alpha1.blog.example.com';
+const stored = (name: string) => kubectl.get<BookStore>(resource, name, { namespace: 'default' });
 const patchDBSize = (name: string, dbSize: string) =>
-  kubectl.run(['patch', 'bookstore', name, '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookDB: { dbSize } } })]);
+  kubectl.run(['patch', resource, name, '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookDB: { dbSize } } })]);
 
 describe('BookStore webhooks', () => {
   it('fill the image tags left out or empty, and keep the ones given', async () => {
@@ -73,7 +76,7 @@ describe('BookStore webhooks', () => {
 
   it('fill a tag emptied by an update', async () => {
     await kubectl(['create', '-f', '-'], { input: JSON.stringify(bookStore('emptied', { appTag: '1.0', dbTag: '7.0' })) });
-    await kubectl(['patch', 'bookstore', 'emptied', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookApp: { tag: '' } } })]);
+    await kubectl(['patch', resource, 'emptied', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookApp: { tag: '' } } })]);
     expect((await stored('emptied'))?.spec).toMatchObject({ bookApp: { tag: defaultTag }, bookDB: { tag: '7.0' } });
   });
 
