@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
@@ -19,13 +19,58 @@ const poll = { timeout: 30_000, interval: 250 };
 
 let controlPlane: ControlPlane | undefined;
 let operator: Operator | undefined;
+let replica: Operator | undefined;
 let kubectl: Kubectl;
+let address: string;
+let firstPort: number;
+
+/** The operator with its webhooks on `port`, named as config/ names the objects before kustomize's prefix (which this test skips). */
+const startReplica = (port: number, name?: string) =>
+  startOperator({
+    dir: project,
+    kubeconfigPath: controlPlane!.kubeconfigPath,
+    args: ['--webhook-port', String(port)],
+    ...(name ? { name } : {}),
+    env: {
+      POD_NAMESPACE: ns,
+      WEBHOOK_SERVICE_NAME: 'webhook-service',
+      MUTATING_WEBHOOK_CONFIGURATION: 'mutating-webhook-configuration',
+      VALIDATING_WEBHOOK_CONFIGURATION: 'validating-webhook-configuration',
+    },
+  });
+
+/**
+ * The Service's endpoints: this machine's address on each webhook port, one EndpointSlice (and
+ * Endpoints subset) per port, as each must carry the Service port's name.
+ */
+const endpoints = (ports: number[]) => [
+  ...ports.map((port) => ({
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: `webhook-service-${port}`, namespace: ns, labels: { 'kubernetes.io/service-name': 'webhook-service' } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [address], conditions: { ready: true } }],
+    ports: [{ name: 'https', port, protocol: 'TCP' }],
+  })),
+  { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'webhook-service', namespace: ns }, subsets: ports.map((port) => ({ addresses: [{ ip: address }], ports: [{ name: 'https', port, protocol: 'TCP' }] })) },
+];
 
 /** This machine's first non-loopback IPv4 address: Endpoints may not be loopback. */
 function hostAddress(): string {
   const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
   if (!address) throw new Error('this machine has no non-loopback IPv4 address for the webhook Service to point at');
   return address;
+}
+
+/** Whether something accepts TCP connections on `port` of this machine's address. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -46,37 +91,20 @@ beforeAll(async () => {
   await kubectl(['wait', '--for=condition=Established', 'crd/bookstores.blog.example.com']);
   await kubectl(['apply', '--server-side', '-f', 'config/webhook/manifests.yaml']);
   const port = await freePort();
-  const address = hostAddress();
+  address = hostAddress();
   await kubectl.apply([
-    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'webhook-service', namespace: ns }, spec: { ports: [{ name: 'https', port: 443, targetPort: port }] } },
-    {
-      apiVersion: 'discovery.k8s.io/v1',
-      kind: 'EndpointSlice',
-      metadata: { name: 'webhook-service-operator', namespace: ns, labels: { 'kubernetes.io/service-name': 'webhook-service' } },
-      addressType: 'IPv4',
-      endpoints: [{ addresses: [address], conditions: { ready: true } }],
-      ports: [{ name: 'https', port, protocol: 'TCP' }],
-    },
-    { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'webhook-service', namespace: ns }, subsets: [{ addresses: [{ ip: address }], ports: [{ name: 'https', port, protocol: 'TCP' }] }] },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'webhook-service', namespace: ns }, spec: { ports: [{ name: 'https', port: 443, targetPort: 'https' }] } },
+    ...endpoints([port]),
   ]);
-  operator = await startOperator({
-    dir: project,
-    kubeconfigPath: controlPlane.kubeconfigPath,
-    args: ['--webhook-port', String(port)],
-    // The names config/ gives the objects before kustomize's prefix, which this test skips.
-    env: {
-      POD_NAMESPACE: ns,
-      WEBHOOK_SERVICE_NAME: 'webhook-service',
-      MUTATING_WEBHOOK_CONFIGURATION: 'mutating-webhook-configuration',
-      VALIDATING_WEBHOOK_CONFIGURATION: 'validating-webhook-configuration',
-    },
-  });
+  operator = await startReplica(port);
+  firstPort = port;
 }, 180_000);
 
 // A failing test shows what the operator logged.
-beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.output())));
+beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.output(), replica?.output())));
 
 afterAll(async () => {
+  await replica?.stop();
   await operator?.stop();
   await controlPlane?.stop();
 });
@@ -115,5 +143,30 @@ describe('BookStore webhooks served by the operator process', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('spec.bookDB.dbSize cannot shrink from 2Gi to 1Gi');
     expect((await kubectl.get<v1alpha2.BookStore>(v2, 'shop', { namespace: 'default' }))?.spec.bookDB.dbSize).toBe('2Gi');
+  });
+
+  it('keep answering while a second replica starts on the same Secret, shares the calls, then takes them all', async () => {
+    const before = await kubectl.get('secret', 'bookstore-webhook-server-cert', { namespace: ns });
+    const port = await freePort();
+    replica = await startReplica(port, 'bookstore-replica');
+    // As a Pod's readiness would: its endpoint joins once its webhook server accepts connections.
+    await expect.poll(() => accepts(port), poll).toBe(true);
+    await kubectl.apply(endpoints([firstPort, port]));
+    // The API server picks one of the two endpoints for each call: every update is admitted and
+    // defaulted, whichever replica answers, as both serve a certificate from the one Secret.
+    for (let replicas = 1; replicas <= 20; replicas++) {
+      await kubectl(['patch', v2, 'shop', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookApp: { replicas, image: { tag: '' } } } })]);
+      const stored = await kubectl.get<v1alpha2.BookStore>(v2, 'shop', { namespace: 'default' });
+      expect(stored?.spec.bookApp).toMatchObject({ replicas, image: { tag: 'latest' } });
+    }
+    // The replica alone, once the first one's endpoint leaves: its certificate is from the same CA.
+    // (An EndpointSlice left behind would keep the first one in; each port has its own.)
+    await kubectl(['delete', 'endpointslice', `webhook-service-${firstPort}`, '-n', ns]);
+    await kubectl.apply(endpoints([port]));
+    await operator!.stop();
+    await kubectl(['patch', v2, 'shop', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookApp: { replicas: 1, image: { tag: '' } } } })]);
+    expect((await kubectl.get<v1alpha2.BookStore>(v2, 'shop', { namespace: 'default' }))?.spec.bookApp).toMatchObject({ replicas: 1, image: { tag: 'latest' } });
+    const after = await kubectl.get('secret', 'bookstore-webhook-server-cert', { namespace: ns });
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
 });
