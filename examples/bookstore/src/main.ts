@@ -16,6 +16,7 @@ limitations under the License.
 
 import { createManager, managerOptionsFromArgs } from '@opgen/runtime';
 import { setupBookStoreController } from './controllers/bookstore_controller.js';
+import { setupWebhooks } from './webhooks/setup.js';
 
 // The manager's flags are kubebuilder's: --metrics-bind-address, --metrics-secure (HTTPS with
 // the API server checking each scraper's token; on by default), --metrics-cert-path,
@@ -34,6 +35,7 @@ const mgr = createManager({
 });
 
 setupBookStoreController(mgr);
+setupWebhooks(mgr, options);
 // opgen:scaffold:controllers (opgen create api registers each new controller above this line)
 
 try {

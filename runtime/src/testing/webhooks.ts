@@ -107,10 +107,11 @@ export async function installWebhooks(kubeConfig: KubeConfig, options: InstallWe
   for (const name of options.conversionCRDs ?? []) await proveConversion(kubeConfig, api, options.server, name, deadline);
 }
 
+// As the typed client reads it: keys that are not JavaScript identifiers are renamed.
 type Schema = {
   type?: string;
-  default?: unknown;
-  enum?: unknown[];
+  _default?: unknown;
+  _enum?: unknown[];
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
@@ -118,7 +119,7 @@ type Schema = {
   minLength?: number;
   minimum?: number;
   exclusiveMinimum?: boolean;
-  'x-kubernetes-int-or-string'?: boolean;
+  x_kubernetes_int_or_string?: boolean;
 };
 
 /**
@@ -128,9 +129,9 @@ type Schema = {
  */
 function minimalValue(schema: Schema | undefined): unknown {
   if (!schema) return {};
-  if (schema.default !== undefined) return schema.default;
-  if (schema.enum?.length) return schema.enum[0];
-  if (schema['x-kubernetes-int-or-string']) return 0;
+  if (schema._default !== undefined) return schema._default;
+  if (schema._enum?.length) return schema._enum[0];
+  if (schema.x_kubernetes_int_or_string) return 0;
   switch (schema.type) {
     case 'string':
       return 'a'.repeat(schema.minLength ?? 0);

@@ -33,6 +33,10 @@ function labels(store: BookStore, component: 'app' | 'mongodb'): Record<string, 
 /** Labels of the database's Pods, and so of the claims the StatefulSet makes for them. */
 export const dbLabels = (store: BookStore): Record<string, string> => labels(store, 'mongodb');
 
+// The defaulting webhook fills empty tags; without it (ENABLE_WEBHOOKS=false) an untagged image
+// is what the container runtime pulls as "latest", so the two agree.
+const imageOf = (repository: string, tag: string | undefined): string => (tag ? `${repository}:${tag}` : repository);
+
 function metadata(store: BookStore, name: string, component: 'app' | 'mongodb') {
   return { name, namespace: store.metadata!.namespace!, labels: labels(store, component) };
 }
@@ -50,7 +54,7 @@ export function appDeployment(store: BookStore): kinds.Deployment {
           containers: [
             {
               name: 'bookstore',
-              image: `${app.repository}:${app.tag}`,
+              image: imageOf(app.repository, app.tag),
               imagePullPolicy: app.imagePullPolicy,
               ports: [{ name: 'http', containerPort: app.targetPort!, protocol: 'TCP' }],
             },
@@ -104,7 +108,7 @@ export function dbStatefulSet(store: BookStore, claim: { size: string; storageCl
           containers: [
             {
               name: 'mongodb',
-              image: `${db.repository}:${db.tag}`,
+              image: imageOf(db.repository, db.tag),
               imagePullPolicy: db.imagePullPolicy,
               ports: [{ name: 'mongodb', containerPort: db.port!, protocol: 'TCP' }],
               volumeMounts: [{ name: VOLUME, mountPath: '/data/db' }],

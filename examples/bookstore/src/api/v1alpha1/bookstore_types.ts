@@ -30,11 +30,8 @@ export interface BookApp {
    * @minLength 1
    */
   repository: string;
-  /**
-   * Image tag; changing it rolls the app's Pods.
-   * @minLength 1
-   */
-  tag: string;
+  /** Image tag; changing it rolls the app's Pods. Left empty, the defaulting webhook sets "latest". */
+  tag?: string;
   /** @default "IfNotPresent" */
   imagePullPolicy?: PullPolicy;
   /**
@@ -68,11 +65,8 @@ export interface BookDB {
    * @minLength 1
    */
   repository: string;
-  /**
-   * Image tag; changing it rolls the database's Pods.
-   * @minLength 1
-   */
-  tag: string;
+  /** Image tag; changing it rolls the database's Pods. Left empty, the defaulting webhook sets "latest". */
+  tag?: string;
   /** @default "IfNotPresent" */
   imagePullPolicy?: PullPolicy;
   /**
