@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { connect, createServer } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { networkInterfaces } from 'node:os';
@@ -216,6 +217,11 @@ describe('BookStore webhooks served by the operator process', () => {
     // Renewed from the same CA: the trust bundles did not have to change.
     const renewed = await secret();
     expect(renewed.data['tls.crt']).not.toBe(first.data['tls.crt']);
+    // Not renewed before its last third (20 s): the new one was issued (its start is backdated an
+    // hour for clock skew) no earlier than 20 s before the first one's end, to the second.
+    const validity = (pem: string) => new X509Certificate(Buffer.from(pem, 'base64'));
+    const issued = new Date(validity(renewed.data['tls.crt']).validFrom).getTime() + 3_600_000;
+    expect(issued).toBeGreaterThanOrEqual(new Date(validity(first.data['tls.crt']).validTo).getTime() - 21_000);
     expect(renewed.data['ca.crt']).toBe(first.data['ca.crt']);
     expect((await kubectl.get('crd', 'bookstores.blog.example.com'))?.spec?.conversion?.webhook?.clientConfig?.caBundle).toBe(first.data['ca.crt']);
   }, 180_000);
