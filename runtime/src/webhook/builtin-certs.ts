@@ -22,7 +22,11 @@ export interface BuiltInCertificateOptions {
   validDays?: number;
   /** Lifetime of the serving certificate in milliseconds (`--webhook-cert-validity`); wins over `validDays`. */
   validMs?: number;
-  /** How long a new CA is trusted before it signs the serving certificate; default 300 000. */
+  /**
+   * How long a new CA is trusted before it signs the serving certificate; default 300 000, or a
+   * sixth of the CA's lifetime when that is shorter (the CA is rotated with a third left, and
+   * the new one must sign before the old one expires).
+   */
   caOverlapMs?: number;
   /** How often the Secret is re-read (another replica renewed it) and the leaf checked; default 60 000. */
   refreshMs?: number;
@@ -160,7 +164,7 @@ function nextBundle(existing: Bundle | undefined, options: BuiltInCertificateOpt
     const authority = newAuthority(options);
     return { ...authority, ...newLeaf(options, authority) };
   }
-  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? 300_000)) {
+  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? Math.min(300_000, (leafLifetimeMs(options) * 10) / 6))) {
     const { next, ...rest } = existing;
     return { ...rest, caPem: next.caPem, caKeyPem: next.caKeyPem, previousCaPem: existing.caPem, ...newLeaf(options, next) };
   }
