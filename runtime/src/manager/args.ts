@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isLogLevel } from '../log/index.js';
 import { parseBindAddress } from './bind-address.js';
+import { durationFlag } from './duration-flag.js';
 import type { ManagerOptions } from './options.js';
 
 /** The flags of {@link managerOptionsFromArgs}, with kubebuilder's names and defaults. */
@@ -17,6 +18,8 @@ const FLAGS = {
   'webhook-cert-dir': { type: 'string' },
   'webhook-cert-name': { type: 'string' },
   'webhook-cert-key': { type: 'string' },
+  'webhook-cert-validity': { type: 'string' },
+  'webhook-cert-refresh': { type: 'string' },
   'leader-elect': { type: 'boolean', default: false },
   'leader-election-id': { type: 'string' },
   'leader-election-namespace': { type: 'string' },
@@ -64,7 +67,9 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * `--metrics-cert-key` (default `tls.key`) for a certificate instead of a self-signed one,
  * `--health-probe-bind-address` (default `:8081`), `--webhook-port` (default 9443),
  * `--webhook-cert-path` (or controller-runtime's `--webhook-cert-dir`) / `--webhook-cert-name` /
- * `--webhook-cert-key` for the webhook server's certificate files, `--leader-elect`, `--leader-election-id`
+ * `--webhook-cert-key` for the webhook server's certificate files, `--webhook-cert-validity`
+ * (the built-in serving certificate's lifetime, e.g. `90d`; renewed with a third left) and
+ * `--webhook-cert-refresh` (how often its Secret is re-read), `--leader-elect`, `--leader-election-id`
  * (the Lease's name, overriding the one the code gives), `--leader-election-namespace`,
  * `--namespace`,
  * `--kubeconfig`, `--log-format json|pretty`, `--log-level`, and `--kube-api-qps` /
@@ -111,6 +116,7 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
   if (certPath || certDir) options.webhookCertPath = certPath || certDir;
   if (values['webhook-cert-name']) options.webhookCertName = values['webhook-cert-name'];
   if (values['webhook-cert-key']) options.webhookCertKey = values['webhook-cert-key'];
+  Object.assign(options, certificateTiming(values['webhook-cert-validity'], values['webhook-cert-refresh']));
   if (values['leader-election-id']) options.leaderElectionId = values['leader-election-id'];
   if (values['leader-election-namespace']) options.leaderElectionNamespace = values['leader-election-namespace'];
   if (values.namespace) options.namespace = values.namespace;
@@ -141,4 +147,20 @@ function rateLimit(qps: string | undefined, burst: string | undefined): Pick<Man
   const size = Number(burst);
   if (!Number.isInteger(size) || size < 1) throw new Error(`--kube-api-burst must be a positive integer, not "${burst}"`);
   return { qps: perSecond, burst: size };
+}
+
+/**
+ * `--webhook-cert-validity` and `--webhook-cert-refresh`. The certificate is renewed when a
+ * third of its lifetime is left, so a refresh slower than that could let it expire unseen.
+ */
+function certificateTiming(validity: string | undefined, refresh: string | undefined): Pick<ManagerOptions, 'webhookCertValidityMs' | 'webhookCertRefreshMs'> {
+  const options: Pick<ManagerOptions, 'webhookCertValidityMs' | 'webhookCertRefreshMs'> = {};
+  if (validity !== undefined) options.webhookCertValidityMs = durationFlag('webhook-cert-validity', validity);
+  if (refresh !== undefined) options.webhookCertRefreshMs = durationFlag('webhook-cert-refresh', refresh);
+  const validityMs = options.webhookCertValidityMs ?? 365 * 24 * 60 * 60 * 1000;
+  const refreshMs = options.webhookCertRefreshMs ?? 60_000;
+  if (refreshMs * 3 > validityMs) {
+    throw new Error(`--webhook-cert-refresh (${refresh ?? '60s'}) must be at most a third of --webhook-cert-validity (${validity ?? '365d'}): the certificate is renewed when a third of it is left`);
+  }
+  return options;
 }

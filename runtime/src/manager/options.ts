@@ -56,6 +56,10 @@ export interface ManagerOptions {
   webhookCertName?: string;
   /** The key's file name in `webhookCertPath`; default `tls.key`. */
   webhookCertKey?: string;
+  /** Lifetime of the built-in serving certificate (`--webhook-cert-validity`); default 365 days. */
+  webhookCertValidityMs?: number;
+  /** How often the built-in certificates' Secret is re-read (`--webhook-cert-refresh`); default 60 000. */
+  webhookCertRefreshMs?: number;
   /** Run controllers only while holding the Lease `leaderElectionId`; default false. */
   leaderElection?: boolean;
   /** Name of the Lease, e.g. `abc123.example.com`; required with `leaderElection`. */

@@ -29,6 +29,8 @@ export interface SelfSignedOptions {
   hosts?: string[];
   /** Default one year from now. */
   validDays?: number;
+  /** Lifetime in milliseconds, for lifetimes shorter than a day; wins over `validDays`. */
+  validMs?: number;
   /** Default now. */
   now?: Date;
 }
@@ -44,7 +46,7 @@ const OID = {
 } as const;
 
 // Validity starts a little in the past so clients whose clocks run behind still accept it.
-const CLOCK_SKEW_MS = 60 * 60 * 1000;
+export const CLOCK_SKEW_MS = 60 * 60 * 1000;
 
 /**
  * A self-signed TLS server certificate with a fresh ECDSA P-256 key, like the one
@@ -77,7 +79,7 @@ export function issueCertificate(options: IssueOptions = {}): CertificateKeyPair
   const dnsNames = hosts.filter((h) => !isIPv4(h) && !isIPv6(h));
   const commonName = options.commonName ?? dnsNames[0] ?? hosts[0] ?? 'localhost';
   const now = options.now ?? new Date();
-  const notAfter = new Date(now.getTime() + (options.validDays ?? 365) * 24 * 60 * 60 * 1000);
+  const notAfter = new Date(now.getTime() + (options.validMs ?? (options.validDays ?? 365) * 24 * 60 * 60 * 1000));
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const signingKey = options.issuer ? createPrivateKey(options.issuer.keyPem) : privateKey;
 

@@ -4,7 +4,7 @@ import { defineKind } from '../api/kind.js';
 import { createClient, isAlreadyExists, isConflict, kinds, retryOnConflict, type Client } from '../client/index.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from '../log/index.js';
-import { issueCertificate, type CertificateKeyPair } from '../manager/self-signed-cert.js';
+import { CLOCK_SKEW_MS, issueCertificate, type CertificateKeyPair } from '../manager/self-signed-cert.js';
 import type { ServingCertificate } from '../manager/serving-cert.js';
 
 /** Where the built-in certificates live and whom they are for. */
@@ -20,7 +20,13 @@ export interface BuiltInCertificateOptions {
   crds?: string[];
   /** Lifetime of the serving certificate; default 365 days. The CA lives ten times as long. */
   validDays?: number;
-  /** How long a new CA is trusted before it signs the serving certificate; default 300 000. */
+  /** Lifetime of the serving certificate in milliseconds (`--webhook-cert-validity`); wins over `validDays`. */
+  validMs?: number;
+  /**
+   * How long a new CA is trusted before it signs the serving certificate; default 300 000, or a
+   * sixth of the CA's lifetime when that is shorter (the CA is rotated with a third left, and
+   * the new one must sign before the old one expires).
+   */
   caOverlapMs?: number;
   /** How often the Secret is re-read (another replica renewed it) and the leaf checked; default 60 000. */
   refreshMs?: number;
@@ -85,13 +91,17 @@ function secretData(bundle: Bundle): Record<string, string> {
   };
 }
 
-/** Whether `pem` has more than a third of its lifetime left (false when it does not parse). */
+/**
+ * Whether `pem` has more than a third of its lifetime left (false when it does not parse).
+ * The lifetime counts from issue, not from the backdated start: with an hour of clock-skew
+ * margin a one-minute certificate would otherwise never count as fresh.
+ */
 function fresh(pem: string, now: number): boolean {
   try {
     const cert = new X509Certificate(pem);
-    const from = new Date(cert.validFrom).getTime();
+    const issued = new Date(cert.validFrom).getTime() + CLOCK_SKEW_MS;
     const to = new Date(cert.validTo).getTime();
-    return to - now > (to - from) / 3;
+    return to - now > (to - issued) / 3;
   } catch {
     return false;
   }
@@ -126,13 +136,20 @@ export function trustBundle(bundle: Pick<Bundle, 'caPem' | 'next' | 'previousCaP
   return `${bundle.caPem}${bundle.next?.caPem ?? ''}${previous}`;
 }
 
-function newAuthority(validDays: number): Authority {
-  const pair = issueCertificate({ ca: true, commonName: CA_NAME, validDays: validDays * 10 });
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The serving certificate's lifetime in milliseconds. */
+function leafLifetimeMs(options: BuiltInCertificateOptions): number {
+  return options.validMs ?? (options.validDays ?? 365) * DAY_MS;
+}
+
+function newAuthority(options: BuiltInCertificateOptions): Authority {
+  const pair = issueCertificate({ ca: true, commonName: CA_NAME, validMs: leafLifetimeMs(options) * 10 });
   return { caPem: pair.certPem, caKeyPem: pair.keyPem };
 }
 
 function newLeaf(options: BuiltInCertificateOptions, authority: Authority): CertificateKeyPair {
-  return issueCertificate({ hosts: options.hosts, validDays: options.validDays ?? 365, issuer: { commonName: CA_NAME, keyPem: authority.caKeyPem } });
+  return issueCertificate({ hosts: options.hosts, validMs: leafLifetimeMs(options), issuer: { commonName: CA_NAME, keyPem: authority.caKeyPem } });
 }
 
 /**
@@ -142,17 +159,16 @@ function newLeaf(options: BuiltInCertificateOptions, authority: Authority): Cert
  * the old CA stays trusted until it expires.
  */
 function nextBundle(existing: Bundle | undefined, options: BuiltInCertificateOptions, now: number): Bundle | undefined {
-  const validDays = options.validDays ?? 365;
   // Nothing usable, or a CA already expired (the operator was down through its rotation): start over.
   if (!existing || expired(existing.caPem, now)) {
-    const authority = newAuthority(validDays);
+    const authority = newAuthority(options);
     return { ...authority, ...newLeaf(options, authority) };
   }
-  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? 300_000)) {
+  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? Math.min(300_000, (leafLifetimeMs(options) * 10) / 6))) {
     const { next, ...rest } = existing;
     return { ...rest, caPem: next.caPem, caKeyPem: next.caKeyPem, previousCaPem: existing.caPem, ...newLeaf(options, next) };
   }
-  if (!existing.next && !fresh(existing.caPem, now)) return { ...existing, next: { ...newAuthority(validDays), since: now } };
+  if (!existing.next && !fresh(existing.caPem, now)) return { ...existing, next: { ...newAuthority(options), since: now } };
   if (!leafUsable(existing, options.hosts, now)) return { ...existing, ...newLeaf(options, existing) };
   return undefined;
 }

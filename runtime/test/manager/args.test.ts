@@ -60,6 +60,18 @@ describe('managerOptionsFromArgs', () => {
     expect(() => managerOptionsFromArgs(['--webhook-certs=/a'])).toThrow(/Unknown option '--webhook-certs'/);
   });
 
+  it('reads the built-in certificate\'s lifetime and refresh as durations, and refuses a refresh that could miss a renewal', () => {
+    expect(managerOptionsFromArgs(['--webhook-cert-validity=90d', '--webhook-cert-refresh', '5m'])).toMatchObject({ webhookCertValidityMs: 90 * 86_400_000, webhookCertRefreshMs: 300_000 });
+    expect(managerOptionsFromArgs(['-webhook-cert-validity=1h30m'])).toMatchObject({ webhookCertValidityMs: 5_400_000 });
+    expect(managerOptionsFromArgs(['--webhook-cert-validity=60s', '--webhook-cert-refresh=2s'])).toMatchObject({ webhookCertValidityMs: 60_000, webhookCertRefreshMs: 2_000 });
+    expect(managerOptionsFromArgs([])).not.toHaveProperty('webhookCertValidityMs');
+    expect(() => managerOptionsFromArgs(['--webhook-cert-validity=365'])).toThrow('--webhook-cert-validity must be a positive duration such as 90s, 10m, 24h or 365d, not "365"');
+    expect(() => managerOptionsFromArgs(['--webhook-cert-refresh=0'])).toThrow('--webhook-cert-refresh must be a positive duration such as 90s, 10m, 24h or 365d, not "0"');
+    expect(() => managerOptionsFromArgs(['--webhook-cert-validity=1.5d'])).toThrow('not "1.5d"');
+    // The default refresh (60s) would see a 2-minute certificate only after it expired.
+    expect(() => managerOptionsFromArgs(['--webhook-cert-validity=2m'])).toThrow('--webhook-cert-refresh (60s) must be at most a third of --webhook-cert-validity (2m)');
+  });
+
   it("accepts Go's spellings: single dash and --flag=false", () => {
     expect(managerOptionsFromArgs(['-leader-elect=false', '-metrics-bind-address=:8080'])).toMatchObject({
       leaderElection: false,

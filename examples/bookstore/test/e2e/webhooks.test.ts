@@ -1,4 +1,6 @@
+import { X509Certificate } from 'node:crypto';
 import { connect, createServer } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
@@ -25,11 +27,11 @@ let address: string;
 let firstPort: number;
 
 /** The operator with its webhooks on `port`, named as config/ names the objects before kustomize's prefix (which this test skips). */
-const startReplica = (port: number, name?: string) =>
+const startReplica = (port: number, name?: string, flags: string[] = []) =>
   startOperator({
     dir: project,
     kubeconfigPath: controlPlane!.kubeconfigPath,
-    args: ['--webhook-port', String(port)],
+    args: ['--webhook-port', String(port), ...flags],
     ...(name ? { name } : {}),
     env: {
       POD_NAMESPACE: ns,
@@ -70,6 +72,17 @@ function accepts(port: number): Promise<boolean> {
       resolve(true);
     });
     socket.on('error', () => resolve(false));
+  });
+}
+
+/** The serial number of the certificate served on `port` of this machine's address. */
+function servedSerial(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: address, port, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate().serialNumber);
+      socket.destroy();
+    });
+    socket.on('error', reject);
   });
 }
 
@@ -169,4 +182,47 @@ describe('BookStore webhooks served by the operator process', () => {
     const after = await kubectl.get('secret', 'bookstore-webhook-server-cert', { namespace: ns });
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
+
+  it('keep admitting and converting every request while the serving certificate is renewed', async () => {
+    // A new Secret for an operator whose serving certificate lives a minute (renewed with 20 s
+    // left) and whose Secret is re-read every 2 s.
+    await replica!.stop();
+    await kubectl(['delete', 'secret', 'bookstore-webhook-server-cert', '-n', ns]);
+    const port = await freePort();
+    operator = await startReplica(port, 'bookstore-rotating', ['--webhook-cert-validity=60s', '--webhook-cert-refresh=2s']);
+    await expect.poll(() => accepts(port), poll).toBe(true);
+    await kubectl(['delete', 'endpointslice', '--all', '-n', ns]);
+    await kubectl.apply(endpoints([port]));
+    const secret = () => kubectl.get('secret', 'bookstore-webhook-server-cert', { namespace: ns });
+    const patch = (replicas: number) => kubectl.run(['patch', v2, 'shop', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { bookApp: { replicas, image: { tag: '' } } } })]);
+    // The API server's first calls may race its view of the new CA.
+    await expect.poll(async () => (await patch(0)).stderr, poll).toBe('');
+    const first = await secret();
+    const firstSerial = await servedSerial(port);
+
+    // Admission (defaulting and validation) on each update, conversion to v1alpha1 to store it
+    // and back on each read, until ten rounds after the operator serves a renewed certificate.
+    const failures: string[] = [];
+    let renewedAt: number | undefined;
+    for (let round = 1; renewedAt === undefined || round <= renewedAt + 10; round++) {
+      const replicas = (round % 20) + 1;
+      const updated = await patch(replicas);
+      if (updated.code !== 0) failures.push(`patch: ${updated.stderr}`);
+      const read = await kubectl.run(['get', v2, 'shop', '-n', 'default', '-o', 'json']);
+      if (read.code !== 0) failures.push(`get: ${read.stderr}`);
+      else expect((JSON.parse(read.stdout) as v1alpha2.BookStore).spec.bookApp).toMatchObject({ replicas, image: { tag: 'latest' } });
+      if (renewedAt === undefined && (await servedSerial(port)) !== firstSerial) renewedAt = round;
+    }
+    expect(failures).toEqual([]);
+    // Renewed from the same CA: the trust bundles did not have to change.
+    const renewed = await secret();
+    expect(renewed.data['tls.crt']).not.toBe(first.data['tls.crt']);
+    // Not renewed before its last third (20 s): the new one was issued (its start is backdated an
+    // hour for clock skew) no earlier than 20 s before the first one's end, to the second.
+    const validity = (pem: string) => new X509Certificate(Buffer.from(pem, 'base64'));
+    const issued = new Date(validity(renewed.data['tls.crt']).validFrom).getTime() + 3_600_000;
+    expect(issued).toBeGreaterThanOrEqual(new Date(validity(first.data['tls.crt']).validTo).getTime() - 21_000);
+    expect(renewed.data['ca.crt']).toBe(first.data['ca.crt']);
+    expect((await kubectl.get('crd', 'bookstores.blog.example.com'))?.spec?.conversion?.webhook?.clientConfig?.caBundle).toBe(first.data['ca.crt']);
+  }, 180_000);
 });
