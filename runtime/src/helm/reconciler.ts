@@ -4,7 +4,7 @@ import type { ReconcileContext, Reconciler } from '../controller/types.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/finalizers.js';
 import type { KubeObject } from '../object.js';
 import type { KindResolver } from './discovery.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../helpers/duration.js';
 import { inventoryOf, refKey } from './inventory.js';
 import { RenderError, renderChart } from './render.js';
 import { ConditionType, deployedStatus, failedStatus, type ReleaseStatus } from './status.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadYaml } from '@kubernetes/client-node';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../helpers/duration.js';
 import type { LabelSelector } from './selector.js';
 
 /** One entry of watches.yaml: a kind reconciled by a chart (operator-sdk's fields). */

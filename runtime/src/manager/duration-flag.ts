@@ -1,4 +1,4 @@
-import { parseDuration } from '../helm/duration.js';
+import { parseDuration } from '../helpers/duration.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatches, releaseValues } from '../../src/helm/index.js';
-import { parseDuration } from '../../src/helm/duration.js';
+import { parseDuration } from '../../src/helpers/duration.js';
 import { matchesSelector } from '../../src/helm/selector.js';
 
 describe('watches.yaml as operator-sdk writes it', () => {

@@ -1,8 +1,9 @@
 const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 /**
- * Milliseconds of a Go duration string (`90s`, `1m30s`, `1h`, `500ms`), the format
- * operator-sdk's watches.yaml takes for `reconcilePeriod`; `undefined` when it is not one.
+ * Milliseconds of a Go duration string (`90s`, `1m30s`, `1h`, `500ms`), the format Go
+ * operators' flags and operator-sdk's watches.yaml (`reconcilePeriod`) take; `undefined`
+ * when it is not one.
  */
 export function parseDuration(text: string): number | undefined {
   if (text === '0') return 0;
