@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError, UserErrors } from '../errors.js';
 import { parseLocated, type LocatedDocument } from './locate.js';
 import { displayName } from './owned.js';
+import { readIfExists } from '../read-if-exists.js';
 
 /** The CSV's API version and kind. */
 export const csvApiVersion = 'operators.coreos.com/v1alpha1';
@@ -57,13 +57,8 @@ export function initialBaseCsv(project: ProjectFacts): Csv {
 
 /** The base CSV at `path` under `root`, or undefined when there is none; a malformed one is a located error. */
 export async function readBaseCsv(root: string, path: string): Promise<Csv | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(root, path), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readIfExists(join(root, path));
+  if (text === undefined) return undefined;
   const docs = parseLocated(text, path);
   if (docs.length !== 1) throw new UserError(`holds ${docs.length} YAML documents; a base CSV is one ClusterServiceVersion`, { file: path, line: 1 });
   const problems = checkCsvShape(docs[0]!);

@@ -5,7 +5,8 @@ import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
-import { refuseUnreplayable, scaffold } from '../upgrade/replay.js';
+import { scaffold, upgradeByHand } from '../upgrade/replay.js';
+import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { currentScaffold } from '../upgrade/scaffold-version.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
@@ -52,7 +53,7 @@ export async function runAlphaGenerate(root: string, options: GenerateOptions): 
   const out = resolve(dir, options.outputDir ?? '.');
   const inPlace = out === dir;
   const project = await loadProject(dir, 'opgen alpha generate');
-  refuseUnreplayable(project, 'opgen alpha generate');
+  refuseInHelmOperatorProject(project, 'opgen alpha generate', upgradeByHand, 'is not re-scaffolded by this opgen yet');
   if (!inPlace && !options.force) await ensureEmpty(out);
   const files = scaffold(project, currentScaffold, await readProjectSettings(dir));
   // In place, a file that differs is the user's unless --force; elsewhere, --force lets the writer overwrite.

@@ -11,7 +11,8 @@ import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { certificateMode, webhooksOf, withCertificateMode, withWebhooks, type CertificateMode, type ResourceWebhooks } from '../project/webhooks.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
-import { externalTarget, readIfExists } from './create.js';
+import { externalTarget } from './create.js';
+import { readIfExists } from '../read-if-exists.js';
 
 export interface CreateWebhookOptions {
   group: string;

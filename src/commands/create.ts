@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
@@ -18,6 +17,7 @@ import { validateDomain, validateGroup, validateKind, validatePlural, validateVe
 import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+import { readIfExists } from '../read-if-exists.js';
 
 export interface CreateApiOptions {
   group: string;
@@ -380,11 +380,3 @@ async function readCurrent(dir: string): Promise<CurrentProjectFiles> {
   };
 }
 
-export async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

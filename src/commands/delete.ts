@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
@@ -11,6 +11,7 @@ import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { webhooksOf } from '../project/webhooks.js';
 import { fullGroup, projectFileName } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { readIfExists } from '../read-if-exists.js';
 
 interface DeleteApiOptions {
   group: string;
@@ -115,11 +116,3 @@ async function removeEmptyFolders(root: string, deleted: readonly string[]): Pro
   }
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

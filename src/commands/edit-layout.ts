@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isBuiltinPath, isForeignKind, findBuiltinKind } from '../generators/scaffold/builtin-kinds.js';
@@ -6,6 +5,7 @@ import { boilerplatePath } from '../generators/scaffold/init.js';
 import { scopeDependentFiles } from '../generators/scaffold/scope-files.js';
 import { fullGroup, projectFileName, type ProjectConfig } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
+import { readIfExists } from '../read-if-exists.js';
 
 /** What `opgen edit --multigroup` / `--namespaced` change, and what they leave to the user. */
 export interface LayoutEdit {
@@ -69,11 +69,3 @@ export async function layoutEdit(
   return { project: updated, files, kept };
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

@@ -13,6 +13,7 @@ import { loadProject } from '../project/load.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+import { readIfExists } from '../read-if-exists.js';
 
 interface EditOptions {
   plugins?: string;
@@ -77,7 +78,7 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
   const files: GeneratedFile[] = [...layout.files];
   const helm = names.includes('helm') ? await helmFiles(dir, project, options.force ?? false) : undefined;
   if (helm) files.push(...helm.files);
-  if (names.includes('grafana')) files.push(...grafanaFiles(project.projectName, await readIfPresent(join(dir, customMetricsConfigPath))));
+  if (names.includes('grafana')) files.push(...grafanaFiles(project.projectName, await readIfExists(join(dir, customMetricsConfigPath))));
   files.push({ path: projectFileName, content: serializeProject(withPlugins(project, names)), ownership: 'generated' });
 
   const changes = await planChanges(dir, files, { force: options.force ?? false });
@@ -103,9 +104,6 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
   }
 }
 
-async function readIfPresent(path: string): Promise<string | undefined> {
-  return existsSync(path) ? readFile(path, 'utf8') : undefined;
-}
 
 function parsePlugins(list: string): PluginName[] {
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);

@@ -10,6 +10,7 @@ import { validateDomain, validateOwner, validateProjectName } from '../names/val
 import { projectFileName, type ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+import { readIfExists } from '../read-if-exists.js';
 
 export interface InitOptions {
   domain: string;
@@ -161,15 +162,6 @@ async function keepRepositoryFiles(dir: string, files: GeneratedFile[]): Promise
     );
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
 
 async function ensureEmpty(dir: string): Promise<void> {
   let entries: string[];

@@ -8,10 +8,11 @@ import { changelogBetween } from '../upgrade/changelog.js';
 import { uncommittedChanges } from '../upgrade/git-tree.js';
 import { withOpgenRanges } from '../upgrade/package-ranges.js';
 import { planUpgrade, type UpgradeStep } from '../upgrade/plan.js';
-import { refuseUnreplayable, scaffold } from '../upgrade/replay.js';
+import { scaffold, upgradeByHand } from '../upgrade/replay.js';
+import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { formatUpgrade } from '../upgrade/report.js';
 import { currentScaffold, firstRelease, scaffoldOf, type ScaffoldVersion } from '../upgrade/scaffold-version.js';
-import { readIfExists } from '../upgrade/read-if-exists.js';
+import { readIfExists } from '../read-if-exists.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, type PlannedChange } from '../writer/index.js';
 
@@ -61,7 +62,7 @@ export async function runUpgrade(root: string, options: UpgradeOptions, running:
     );
   }
   const project = await loadProject(dir, 'opgen upgrade');
-  refuseUnreplayable(project, 'opgen upgrade');
+  refuseInHelmOperatorProject(project, 'opgen upgrade', upgradeByHand, 'is not re-scaffolded by this opgen yet');
   const from = scaffoldOf(project.cliVersion, running);
   const fromLabel = project.cliVersion ?? firstRelease;
   if (project.cliVersion === running.version) {

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { samplePath } from '../generators/samples.js';
 import { fullGroup, type ProjectConfig } from './model.js';
+import { readIfExists } from '../read-if-exists.js';
 
 const kustomization = 'config/samples/kustomization.yaml';
 
@@ -15,10 +15,7 @@ const kustomization = 'config/samples/kustomization.yaml';
  * them stale. Without the kustomization nothing counts as dropped.
  */
 export async function droppedSamples(root: string, project: ProjectConfig, onDisk: ReadonlySet<string>): Promise<Set<string>> {
-  const text = await readFile(join(root, kustomization), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  const text = await readIfExists(join(root, kustomization));
   if (text === undefined) return new Set();
   const doc = parseDocument(text);
   const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;

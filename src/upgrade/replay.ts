@@ -1,8 +1,6 @@
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths } from '../generators/scaffold/api-updates.js';
 import { initFiles } from '../generators/scaffold/init.js';
-import { UserError } from '../errors.js';
-import { isHelmOperatorProject } from '../generators/helm-operator/plugin.js';
 import { webhookProjectUpdates } from '../generators/scaffold/webhook-updates.js';
 import { webhookFiles, webhookResources } from '../generators/scaffold/webhook.js';
 import { projectFileName, type ProjectConfig, type Resource } from '../project/model.js';
@@ -44,19 +42,8 @@ export function scaffoldSteps(project: ProjectConfig): ScaffoldStep[] {
   ];
 }
 
-/**
- * Refuses a chart-backed project (`init --plugins helm-operator`): its scaffold is not
- * replayed, so every file of it would look like the user's and the TypeScript scaffold like
- * opgen's.
- */
-export function refuseUnreplayable(project: ProjectConfig, command: string): void {
-  if (!isHelmOperatorProject(project)) return;
-  throw new UserError(
-    `${command}: a chart-backed project (init --plugins helm-operator) is not re-scaffolded by this opgen yet; nothing was written`,
-    { file: projectFileName },
-    'upgrade it by hand: compare with a new project made by opgen init --plugins helm-operator and create api --helm-chart',
-  );
-}
+/** What to do instead for a chart-backed project, whose scaffold is not replayed. */
+export const upgradeByHand = 'upgrade it by hand: compare with a new project made by opgen init --plugins helm-operator and create api --helm-chart';
 
 /**
  * The whole project as `version`'s opgen scaffolds it: every step of {@link scaffoldSteps}

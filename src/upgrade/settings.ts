@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
-import { readIfExists } from './read-if-exists.js';
+import { readIfExists } from '../read-if-exists.js';
 import type { ProjectSettings } from './replay.js';
 
 /** The dev tools `init` writes into package.json, whose versions the replay takes from the project. */

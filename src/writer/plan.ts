@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GeneratedFile, PlannedChange } from './types.js';
+import { readIfExists } from '../read-if-exists.js';
 
 /** Compares generated files with what is on disk under `root`, without writing. */
 export async function planChanges(
@@ -31,11 +31,3 @@ function decide(file: GeneratedFile, current: string | undefined, force: boolean
   }
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

@@ -37,6 +37,6 @@ describe('opgen upgrade --dry-run of the examples as 0.1.0 projects', () => {
   it.each(examples.filter(chartBacked))('%s (chart-backed): refused with a located error, nothing written', async (name) => {
     const result = await opgen(join(examplesDir, name), 'upgrade', '--dry-run');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^PROJECT: error: opgen upgrade: a chart-backed project \(init --plugins helm-operator\) is not re-scaffolded by this opgen yet; nothing was written \(upgrade it by hand/);
+    expect(result.stderr).toMatch(/^PROJECT: error: opgen upgrade: this project is backed by Helm charts \(init --plugins helm-operator\) and is not re-scaffolded by this opgen yet; nothing was written \(upgrade it by hand/);
   });
 });
