@@ -8,8 +8,9 @@
 //   node hack/builtins/update.mjs           rewrite the file
 //   node hack/builtins/update.mjs --check   exit 1 if it is stale (CI)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sortKeys, writeOrCheck } from '../lib/generated-file.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const output = fileURLToPath(new URL('../../src/data/builtins.json', import.meta.url));
@@ -78,30 +79,7 @@ function intern(schema) {
   return index;
 }
 
-/** Object keys in code-point order at every depth (defaults, examples); arrays keep their order. */
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key])]));
-}
-
 const types = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, intern(schemas[name])]));
 const content = `${JSON.stringify({ kubernetesVersion, controllerTools, types, nodes })}\n`;
 const summary = `${Object.keys(types).length} types (${skipped} controller-gen cannot generate left out), ${nodes.length} schema nodes, controller-tools ${controllerTools}, Kubernetes ${kubernetesVersion}`;
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(output, 'utf8');
-  } catch {
-    // A missing file is stale too.
-  }
-  if (current !== content) {
-    console.error(`${output} is stale: run node hack/builtins/update.mjs`);
-    process.exitCode = 1;
-  } else {
-    console.log(`${output}: up to date (${summary})`);
-  }
-} else {
-  writeFileSync(output, content);
-  console.log(`${output}: ${summary}`);
-}
+writeOrCheck(output, content, summary, 'hack/builtins/update.mjs');

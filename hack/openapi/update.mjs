@@ -5,9 +5,9 @@
 //
 //   npx tsc -b runtime && node hack/openapi/update.mjs           rewrite the file
 //   npx tsc -b runtime && node hack/openapi/update.mjs --check   exit 1 if it is stale
-import { readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { fileURLToPath } from 'node:url';
+import { sortKeys, writeOrCheck } from '../lib/generated-file.mjs';
 import { KUBERNETES_VERSION, startControlPlane } from '../../runtime/dist/testing/index.js';
 
 const output = fileURLToPath(new URL('./kubernetes-openapi.json', import.meta.url));
@@ -30,23 +30,7 @@ try {
   }
   const content = `${JSON.stringify({ kubernetesVersion: KUBERNETES_VERSION, schemas: sortKeys(schemas) })}\n`;
   const summary = `${Object.keys(schemas).length} schemas from ${Object.keys(index.paths).length} documents`;
-  if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(output, 'utf8');
-    } catch {
-      // A missing file is stale too.
-    }
-    if (current !== content) {
-      console.error(`${output} is stale: run node hack/openapi/update.mjs`);
-      process.exitCode = 1;
-    } else {
-      console.log(`${output}: up to date (${summary})`);
-    }
-  } else {
-    writeFileSync(output, content);
-    console.log(`${output}: ${summary}`);
-  }
+  writeOrCheck(output, content, summary, 'hack/openapi/update.mjs');
 } finally {
   await controlPlane.stop();
 }
@@ -62,17 +46,6 @@ function merge(name, a, b, where) {
   if (!a[gvk] && !b[gvk]) return a;
   const kinds = new Map([...(a[gvk] ?? []), ...(b[gvk] ?? [])].map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));
   return sortKeys({ ...a, [gvk]: [...kinds.keys()].sort().map((key) => kinds.get(key)) });
-}
-
-/** Object keys in code-point order at every depth; arrays keep their order. */
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys(value[key])]),
-  );
 }
 
 async function getJson(kubeConfig, path) {
