@@ -5,7 +5,8 @@ import { UserError } from '../errors.js';
 import { projectWidePaths } from '../generators/scaffold/api-updates.js';
 import { deleteApiPlan } from '../generators/scaffold/delete-api.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
-import { webhookRemovalPaths } from '../generators/scaffold/webhook-removal.js';
+import { webhookManifests, webhookRemovalPaths } from '../generators/scaffold/webhook-removal.js';
+import { webhooksOf } from '../project/webhooks.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { loadProject } from '../project/load.js';
 import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
@@ -29,6 +30,10 @@ Examples:
   # Remove one version of a kind that has several: its CRD keeps the others
   $ opgen delete api --group storage --version v2beta1 --kind DemoVolume
 
+  # A conversion webhook's spokes go before its hub (v1 converts v1beta1 here)
+  $ opgen delete api --group storage --version v1beta1 --kind DemoVolume
+  $ opgen delete api --group storage --version v1 --kind DemoVolume
+
   # Remove the files you changed too
   $ opgen delete api --group storage --version v1 --kind DemoVolume --force`;
 
@@ -39,7 +44,7 @@ export function deleteCommand(): Command {
     .addHelpText('after', '\nExample:\n  $ opgen delete api --group storage --version v1 --kind DemoVolume')
     .addCommand(
       new Command('api')
-        .description('remove what create api and manifests generated for a kind: types, controller and its registration, sample, roles, CRD, kustomize entries, PROJECT record')
+        .description('remove what create api, create webhook and manifests generated for a kind version: types, controller and its registration, webhooks, sample, roles, CRD, kustomize entries, PROJECT record')
         .requiredOption('--group <group>', 'API group without the domain, as given to create api')
         .requiredOption('--version <version>', 'API version, e.g. v1')
         .requiredOption('--kind <kind>', 'kind, e.g. DemoVolume')
@@ -97,7 +102,10 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
   if (plan.kept.includes(names.typesFile)) {
     process.stdout.write(`  (while ${names.typesFile} is there, opgen manifests still writes a CRD for ${resource.kind})\n`);
   }
-  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring config/rbac/role.yaml up to date without ${resource.kind} (${fullGroup(resource) || 'core'}).\n`);
+  const webhooks = webhooksOf(resource);
+  const admission = (webhooks?.defaulting || webhooks?.validation) && !plan.deletes.includes(webhookManifests);
+  const stale = admission ? 'config/rbac/role.yaml and config/webhook/manifests.yaml' : 'config/rbac/role.yaml';
+  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring ${stale} up to date without ${resource.kind} (${fullGroup(resource) || 'core'}).\n`);
 }
 
 /** The folders the deleted files leave empty (src/api/v1, src/controllers/<group>), up to the project root. */

@@ -187,6 +187,8 @@ describe('opgen delete api', () => {
       const stdout = await ok(dir, 'delete', 'api', ...frigate('v1'));
       expect(stdout).toMatch(/^DELETE src\/webhooks\/v1\/frigate_webhook\.ts$/m);
       expect(stdout).toMatch(/^DELETE src\/webhooks\/v1\/frigate_webhook\.test\.ts$/m);
+      const stale = cruiserWebhooks.length ? 'config/rbac/role.yaml and config/webhook/manifests.yaml' : 'config/rbac/role.yaml';
+      expect(stdout).toContain(`Next: npm run manifests, to bring ${stale} up to date without Frigate (ship.example.com).`);
       await ok(dir, 'manifests');
 
       const made = await project('fleet-operator');

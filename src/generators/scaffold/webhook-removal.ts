@@ -22,7 +22,7 @@ import { webhookProjectPaths, webhookRegistration, withoutFastCheck } from './we
 import { webhookFiles, webhookResources, webhookSetup, webhookSetupFile } from './webhook.js';
 
 /** What `opgen manifests` writes from the `+kubebuilder:webhook` markers. */
-const webhookManifests = 'config/webhook/manifests.yaml';
+export const webhookManifests = 'config/webhook/manifests.yaml';
 const defaultKustomization = webhookProjectPaths[0];
 
 /** What deleting a kind version does to the project's webhooks. */
