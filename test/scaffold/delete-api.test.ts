@@ -265,6 +265,21 @@ describe('opgen delete api', () => {
       expect(await readFile(join(dir, 'src/webhooks/v1/widget_conversion.test.ts'), 'utf8')).not.toContain('v3');
     });
 
+    it('a multigroup kind whose namesake in another group got webhooks later: its handler is still opgen\'s, and goes', async () => {
+      const dir = await project('fleet-operator');
+      await ok(dir, 'edit', '--multigroup');
+      await ok(dir, 'create', 'api', ...frigate('v1'));
+      await ok(dir, 'create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Frigate');
+      await ok(dir, 'create', 'webhook', ...frigate('v1'), '--defaulting');
+      await ok(dir, 'create', 'webhook', '--group', 'sea', '--version', 'v1', '--kind', 'Frigate', '--defaulting');
+      const stdout = await ok(dir, 'delete', 'api', ...frigate('v1'));
+      expect(stdout).toMatch(/^DELETE src\/webhooks\/ship\/v1\/frigate_webhook\.ts$/m);
+      expect(stdout).not.toContain('kept');
+      const setup = await readFile(join(dir, 'src/webhooks/setup.ts'), 'utf8');
+      expect(setup).toContain('./sea/v1/frigate_webhook.js');
+      expect(setup).not.toContain('./ship/');
+    });
+
     it('--dry-run prints the plan, webhooks included, and changes nothing', async () => {
       const dir = await fleet(frigateWebhooks());
       await ok(dir, 'delete', 'api', ...frigate('v2'));

@@ -104,22 +104,22 @@ export function webhookRemoval(
   const remove = (path: string) => {
     if (current(path) !== undefined) removal.deletes.push(path);
   };
-  const scaffolded = (file: GeneratedFile) => {
+  const scaffolded = (file: { path: string; texts: string[] }) => {
     const text = current(file.path);
     if (text === undefined) return;
-    if (force || text === file.content) removal.deletes.push(file.path);
+    if (force || file.texts.includes(text)) removal.deletes.push(file.path);
     else removal.kept.push(file.path);
   };
 
-  for (const file of webhookFiles({ project: before, resource, boilerplate })) scaffolded(file);
+  for (const file of writtenFiles(before, resource, boilerplate)) scaffolded(file);
   if (hub) {
     const rewritten = new Map(webhookFiles({ project: after, resource: after.resources.find((r) => sameGvk(r, hub))!, boilerplate }).map((f) => [f.path, f.content]));
-    for (const file of webhookFiles({ project: before, resource: hub, boilerplate })) {
+    for (const file of writtenFiles(before, hub, boilerplate)) {
       const next = rewritten.get(file.path);
       const text = current(file.path);
       if (next === undefined) scaffolded(file);
-      else if (text === file.content) write(file.path, next);
-      else if (text !== undefined && next !== file.content) {
+      else if (text !== undefined && file.texts.includes(text)) write(file.path, next);
+      else if (text !== undefined && !file.texts.includes(next)) {
         removal.notes.push(`  kept ${file.path}: you changed it since opgen wrote it; take ${resource.version} out of it by hand (the hub no longer converts it)`);
       }
     }
@@ -158,11 +158,22 @@ export function webhookRemoval(
     const trimmed = removePatches(text, without(conversionPatches(before), conversionPatches(after)), projectWidePaths.crdKustomization);
     return converts ? trimmed : removeConfigurations(trimmed, [crdKustomizeConfig], projectWidePaths.crdKustomization);
   });
-  if (!converts) edit('package.json', withoutFastCheck);
+  if (!converts && webhookResources(before).some(({ webhooks }) => webhooks.conversion)) edit('package.json', withoutFastCheck);
   for (const path of removal.kept.filter((p) => /_webhook\.ts$/.test(p))) {
     removal.notes.push(`  (while ${path} is there, opgen manifests still writes its webhook configuration entries)`);
   }
   return removal;
+}
+
+/**
+ * The handler files opgen may have written for `resource`'s webhooks, each with every text it
+ * may have had: a handler's webhooks are named after its group when a kind of the same name
+ * and version in another group had webhooks first, and PROJECT does not record which came first.
+ */
+function writtenFiles(project: ProjectConfig, resource: Resource, boilerplate: string): { path: string; texts: string[] }[] {
+  const first = { ...project, resources: project.resources.map((r) => (sameGvk(r, resource) ? r : withoutWebhooks(r))) };
+  const variants = [webhookFiles({ project, resource, boilerplate }), webhookFiles({ project: first, resource, boilerplate })];
+  return variants[0]!.map((file, i) => ({ path: file.path, texts: [...new Set(variants.map((files) => files[i]!.content))] }));
 }
 
 /** Another version of the same kind (same group and kind). */
