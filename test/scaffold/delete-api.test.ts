@@ -1,6 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
 // `opgen delete api`: the inverse of `create api` + `manifests` (kubebuilder issue 907).
@@ -289,6 +289,28 @@ describe('opgen delete api', () => {
       expect(stdout).toMatch(/^DELETE config\/webhook\/service\.yaml$/m);
       expect(stdout).toMatch(/^UPDATE config\/default\/kustomization\.yaml$/m);
       expect(stdout).toContain('(dry run: nothing was written)');
+      expect(await readTree(dir)).toEqual(before);
+    });
+
+    it('a file system refusal half-way: one line, and the project is as it was', async () => {
+      const dir = await fleet(frigateWebhooks());
+      await ok(dir, 'delete', 'api', ...frigate('v2'));
+      const before = await readTree(dir);
+      // The writer stages each deletion by renaming the file aside; a folder in the way of the last
+      // one (src/webhooks/v1/frigate_webhook.ts) fails it after the others were moved.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+      const aside = join(dir, `src/webhooks/v1/frigate_webhook.ts.opgen-tmp-${process.pid}-${Date.now()}.bak`);
+      await mkdir(aside);
+      await writeFile(join(aside, 'in-the-way'), '');
+      try {
+        const result = await opgen(dir, 'delete', 'api', ...frigate('v1'));
+        expect(result.code).toBe(1);
+        expect(result.stderr.trimEnd()).toMatch(/^error: could not write .*frigate_webhook\.ts.*; nothing was written$/);
+      } finally {
+        vi.useRealTimers();
+      }
+      await rm(aside, { recursive: true });
       expect(await readTree(dir)).toEqual(before);
     });
 
