@@ -86,9 +86,15 @@ export function removeListItems(text: string, key: string, drop: (item: unknown)
   const index = pairs.findIndex((pair) => isScalar(pair.key) && pair.key.value === key);
   const pair = pairs[index];
   const list = pair?.value;
-  if (!pair || !isScalar(pair.key) || !isSeq(list) || list.flow) return text;
+  if (!pair || !isScalar(pair.key) || !isSeq(list)) return text;
   const dropped = list.items.filter((item) => drop(item));
   if (dropped.length === 0) return text;
+  if (list.flow) {
+    // `[a, b]` on one line has no lines to cut: the document is written anew.
+    list.items = list.items.filter((item) => !dropped.includes(item));
+    if (list.items.length === 0) doc.delete(key);
+    return doc.toString({ lineWidth: 0, indentSeq: true });
+  }
   const span = (node: { range?: [number, number, number] | null }) => ({ start: lineStart(text, node.range![0]), end: lineEnd(text, node.range![1]) });
   if (dropped.length < list.items.length) {
     return dropped.map((item) => span(item as { range?: [number, number, number] })).reduceRight((out, cut) => out.slice(0, cut.start) + out.slice(cut.end), text);
