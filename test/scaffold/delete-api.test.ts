@@ -166,6 +166,7 @@ describe('opgen delete api', () => {
 
     it.each([
       ['built-in certificates, the last webhooks of the project', [] as string[], [] as string[]],
+      ['cert-manager, the last webhooks of the project (PROJECT forgets the mode)', ['--certificates', 'cert-manager'], []],
       ['cert-manager, while Cruiser keeps its validating webhook', ['--certificates', 'cert-manager'], ['--programmatic-validation']],
     ])('%s: the project equals one made without Frigate', async (_, certificates, cruiserWebhooks) => {
       const withCruiserWebhooks = async (dir: string) => {
