@@ -67,16 +67,32 @@ describe('start-up', () => {
     expect(stdout).toContain('--max-desc-len');
   });
 
+  // The bundle (scripts/bundle-cli.js) keeps each command in dist/opgen/<its module>.js.
+  const commandFiles = [...readFileSync(fileURLToPath(new URL('../src/cli.ts', import.meta.url)), 'utf8').matchAll(/import\('\.\/commands\/([\w-]+)\.js'\)/g)].map(
+    (m) => `/dist/opgen/${m[1]}.js`,
+  );
+
   it.each([['--help'], ['version']])('opgen %s loads no command it does not run and no TypeScript', async (arg) => {
     const loaded = await loadedFiles(arg);
-    expect(loaded.some((f) => f.endsWith('/dist/cli.js'))).toBe(true); // the hook saw the CLI load
-    const commands = loaded.filter((f) => /\/dist\/commands\//.test(f));
-    expect(commands).toEqual(arg === 'version' ? [expect.stringMatching(/\/dist\/commands\/version\.js$/)] : []);
-    expect(loaded.filter((f) => /typescript|ts-morph|handlebars|\/dist\/ts-morph\.js/.test(f))).toEqual([]);
+    expect(loaded.some((f) => f.endsWith('/dist/opgen/cli.js'))).toBe(true); // the hook saw the CLI load
+    expect(loaded.filter((f) => /\/dist\/(?!opgen\/)/.test(f))).toEqual([]); // nothing unbundled
+    const commands = loaded.filter((f) => commandFiles.some((c) => f.endsWith(c)));
+    expect(commands).toEqual(arg === 'version' ? [expect.stringMatching(/\/dist\/opgen\/version\.js$/)] : []);
+    expect(loaded.filter((f) => /typescript|ts-morph|handlebars/.test(f))).toEqual([]);
   });
 
   it('opgen manifests --help does load its command', async () => {
     const loaded = await loadedFiles('manifests', '--help');
-    expect(loaded.some((f) => f.endsWith('/dist/commands/manifests.js'))).toBe(true);
+    expect(loaded.some((f) => f.endsWith('/dist/opgen/manifests.js'))).toBe(true);
+  });
+
+  it('the bundled CLI finds its package.json and templates, and --verbose traces a bug back to src/', async () => {
+    const version = await run('node', [bin, 'version']);
+    expect(version.stdout).toBe(`opgen ${JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')).version} (node ${process.versions.node})\n`);
+    const dir = mkdtempSync(join(scratch, 'init-'));
+    await run('node', [bin, 'init', '--domain', 'example.com', '--project-name', 'demo', '--skip-install'], { cwd: dir });
+    expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('domain: example.com');
+    const failed = await run('node', [bin, 'manifests', '--verbose'], { cwd: scratch }).catch((error: { stderr: string }) => error);
+    expect(failed.stderr).toMatch(/\(.*\/src\/project\/load\.ts:\d+:\d+\)/);
   });
 });
