@@ -48,8 +48,11 @@ export function enableCompileCache(dir?: string): void {
  * next one from the file before it; dependencies first, so that each file's require() finds
  * the one it needs already loaded. A later require() of the chain returns these modules.
  * Does nothing unless `enableCompileCache` chose opgen's own cache (Node 20).
+ *
+ * A cache holds the functions compiled by the run that wrote it; `variant` gives runs that
+ * call different code their own cache of the same files.
  */
-export function loadCompiled(from: string, chain: readonly string[]): void {
+export function loadCompiled(from: string, chain: readonly string[], variant?: string): void {
   const dir = cacheDir;
   if (!dir) return;
   try {
@@ -59,7 +62,7 @@ export function loadCompiled(from: string, chain: readonly string[]): void {
       files.push(from);
     }
     const writes: Array<() => void> = [];
-    for (const file of files.reverse()) loadCached(file, dir, writes);
+    for (const file of files.reverse()) loadCached(file, dir, writes, variant);
     // Written at exit, so that the cache also holds the functions this run compiled lazily.
     process.once('exit', () => {
       for (const write of writes) {
@@ -76,12 +79,12 @@ export function loadCompiled(from: string, chain: readonly string[]): void {
 }
 
 /** Runs the CommonJS file `file` as Node would, compiled from the cache when it holds this exact file. */
-function loadCached(file: string, dir: string, writes: Array<() => void>): void {
+function loadCached(file: string, dir: string, writes: Array<() => void>, variant: string | undefined): void {
   const require = createRequire(file);
   if (require.cache[file]) return;
   const { bytes, fingerprint } = readWithFingerprint(file);
   // Named for the installed file: a cache file is only ever valid for one path.
-  const cacheFile = join(dir, `${basename(file)}-${crc32(file).toString(16)}.cache`);
+  const cacheFile = join(dir, `${basename(file)}-${crc32(file).toString(16)}${variant ? `-${variant}` : ''}.cache`);
   const cached = readCache(cacheFile, fingerprint);
   // A source found pure ASCII when the cache was made decodes exactly as latin1, which
   // copies bytes instead of validating UTF-8 (a few ms for TypeScript's 9 MB).
