@@ -40,8 +40,10 @@ const { outputFiles } = await build({
   // A dynamic import() of what stays outside (Node's built-ins) becomes require(): code that V8
   // compiled from the cache has no module loader to import() through.
   supported: { 'dynamic-import': false },
-  // `--verbose` maps stack traces back to src/ (bin/opgen.js).
+  // `--verbose` maps stack traces back to src/ (bin/opgen.js); positions are enough for that,
+  // and leaving the sources out keeps the published map a third of the size.
   sourcemap: true,
+  sourcesContent: false,
   logLevel: 'warning',
   plugins: [ownImportMeta],
   write: false,
