@@ -4,6 +4,12 @@ import { createRequire } from 'node:module';
 import { enableCompileCache, loadCompiled } from '../dist/compile-cache.js';
 
 const bundle = '../dist/opgen/cli.cjs';
+// `opgen create api --help | head -1`: a reader that closed the pipe has had what it wanted, as
+// with any Unix tool; the output is not an error worth a stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 const verbose = process.argv.includes('--verbose');
 enableCompileCache();
 if (verbose) {
