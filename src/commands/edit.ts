@@ -79,6 +79,10 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
   if (options.plugins === undefined && options.multigroup === undefined && options.namespaced === undefined && options.webhookCertificates === undefined) {
     throw new UserError('nothing to edit', undefined, 'pass --plugins, --multigroup, --namespaced or --webhook-certificates; see opgen edit --help');
   }
+  if (options.webhookCertificates !== undefined && options.namespaced !== undefined) {
+    // Both rewrite config/rbac; one setting at a time keeps each plan readable and each file's owner clear.
+    throw new UserError('--webhook-certificates and --namespaced both change config/rbac; change one, then the other', undefined, 'run opgen edit twice');
+  }
   const names = options.plugins === undefined ? [] : parsePlugins(options.plugins);
   const loaded = await loadProject(dir, 'opgen edit');
   const layout = await layoutEdit(dir, loaded, { multigroup: options.multigroup, namespaced: options.namespaced });

@@ -137,12 +137,17 @@ describe('opgen edit --webhook-certificates', () => {
     await expectSameTree(recorded, await webhookProject(['--certificates', 'cert-manager']));
   });
 
-  it('refuses an unknown mode with the known ones', async () => {
+  it('refuses an unknown mode, and --namespaced in the same run, writing nothing', async () => {
     const dir = await webhookProject([]);
     const before = await readTree(dir);
-    const result = await opgen(dir, 'edit', '--webhook-certificates', 'vault');
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/'vault' is invalid\. Allowed choices are built-in, cert-manager/);
+    const unknown = await opgen(dir, 'edit', '--webhook-certificates', 'vault');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/'vault' is invalid\. Allowed choices are built-in, cert-manager/);
+    const both = await opgen(dir, 'edit', '--webhook-certificates', 'cert-manager', '--namespaced');
+    expect(both).toMatchObject({
+      code: 1,
+      stderr: 'error: --webhook-certificates and --namespaced both change config/rbac; change one, then the other (run opgen edit twice)\n',
+    });
     expect(await readTree(dir)).toEqual(before);
   });
 });
