@@ -95,7 +95,8 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
   const project = certificates.project;
   const files: GeneratedFile[] = [...layout.files, ...certificates.updates.filter((f) => f.path !== projectFileName)];
   // The chart follows config/: when asked, and when the certificates change config/ under an existing chart.
-  const chartFollows = certificates.updates.length + certificates.deletes.length > 0 && existsSync(join(dir, chartDir, 'Chart.yaml'));
+  const configChanges = [...certificates.updates.map((f) => f.path), ...certificates.deletes].some((path) => path.startsWith('config/'));
+  const chartFollows = configChanges && existsSync(join(dir, chartDir, 'Chart.yaml'));
   const helm: HelmChartUpdate | undefined =
     names.includes('helm') || chartFollows ? await helmFiles(dir, project, options.force ?? false, certificates) : undefined;
   if (helm) files.push(...helm.files);

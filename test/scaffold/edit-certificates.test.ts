@@ -91,8 +91,15 @@ describe('opgen edit --webhook-certificates', () => {
     const defaultKustomization = join(dir, 'config/default/kustomization.yaml');
     await writeFile(defaultKustomization, `${await readFile(defaultKustomization, 'utf8')}# reviewed by the platform team\n`);
 
+    // The Service is the same in both modes: changed or not, the switch has nothing to do with it.
+    const service = join(dir, 'config/webhook/service.yaml');
+    const ownService = `${await readFile(service, 'utf8')}# ours\n`;
+    await writeFile(service, ownService);
+
     const out = await run(dir, 'edit', '--webhook-certificates', 'built-in');
     expect(out).toContain('kept config/certmanager/kustomization.yaml: you changed it since opgen wrote it');
+    expect(out).not.toContain('service.yaml');
+    expect(await readFile(service, 'utf8')).toBe(ownService);
     expect(await readFile(certManagerKustomization, 'utf8')).toBe(edited);
     const tree = await readTree(dir);
     expect([...tree.keys()].filter((p) => p.startsWith('config/certmanager/'))).toEqual(['config/certmanager/kustomization.yaml']);

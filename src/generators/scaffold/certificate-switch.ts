@@ -31,8 +31,8 @@ export function certificateSwitchPaths(before: ProjectConfig, after: ProjectConf
  * `create webhook` had used that mode from the start: the entries only the old mode needs
  * taken out of config/default and config/rbac's kustomizations (the user's other entries
  * stay byte for byte), then the project-wide files of `create webhook` computed from `after`
- * ({@link webhookProjectUpdates}), and the old mode's whole files (config/certmanager, the
- * built-in certificates' RBAC) deleted. A whole file the user changed since opgen wrote it
+ * ({@link webhookProjectUpdates}) where they differ from the old mode's, and the old mode's
+ * whole files (config/certmanager, the built-in certificates' RBAC) deleted. A whole file the user changed since opgen wrote it
  * is kept unless `force`. Without webhooks only PROJECT changes: the mode waits for the
  * first `create webhook`. `current` gives each file's text now.
  */
@@ -76,8 +76,10 @@ export function certificateSwitch(
     if (!next.some((f) => f.path === path)) next.push({ path, content, ownership: 'generated' });
   }
   const wholeFiles = new Set(webhookConfigFiles(after).map((f) => f.path));
+  // What create webhook makes the same in both modes (the Service, setup.ts, src/main.ts) is left as it is.
+  const either = new Map(webhookProjectUpdates(before, options.boilerplate, current).map((f) => [f.path, f.content]));
   for (const file of next) {
-    if (current(file.path) === file.content) continue;
+    if (current(file.path) === file.content || either.get(file.path) === file.content) continue;
     if (wholeFiles.has(file.path) && changedByUser(file.path)) result.kept.push(file.path);
     else result.updates.push(file);
   }
