@@ -93,12 +93,12 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
     return;
   }
   const project = certificates.project;
-  const files: GeneratedFile[] = [...layout.files, ...certificates.updates.filter((f) => f.path !== projectFileName)];
+  const files: GeneratedFile[] = [...layout.files, ...certificates.updates];
   // The chart follows config/: when asked, and when the certificates change config/ under an existing chart.
-  const configChanges = [...certificates.updates.map((f) => f.path), ...certificates.deletes].some((path) => path.startsWith('config/'));
-  const chartFollows = configChanges && existsSync(join(dir, chartDir, 'Chart.yaml'));
+  const chartFollows = certificates.updates.length + certificates.deletes.length > 0 && existsSync(join(dir, chartDir, 'Chart.yaml'));
+  // --force rewrites Chart.yaml and values.yaml only when the chart is asked for.
   const helm: HelmChartUpdate | undefined =
-    names.includes('helm') || chartFollows ? await helmFiles(dir, project, options.force ?? false, certificates) : undefined;
+    names.includes('helm') || chartFollows ? await helmFiles(dir, project, names.includes('helm') && (options.force ?? false), certificates) : undefined;
   if (helm) files.push(...helm.files);
   if (names.includes('grafana')) files.push(...grafanaFiles(project.projectName, await readIfExists(join(dir, customMetricsConfigPath))));
   files.push({ path: projectFileName, content: serializeProject(withPlugins(project, names)), ownership: 'generated' });

@@ -111,6 +111,20 @@ describe('opgen edit --webhook-certificates', () => {
     expect(tree.get('PROJECT')).not.toContain('webhookCertificates');
   });
 
+  it('with --force rewrites and deletes the files the user changed too, but not the chart\'s Chart.yaml', async () => {
+    const dir = await webhookProject(['--certificates', 'cert-manager'], { chart: true });
+    const issuer = join(dir, 'config/certmanager/issuer.yaml');
+    await writeFile(issuer, `${await readFile(issuer, 'utf8')}# ours\n`);
+    const chartYaml = join(dir, 'dist/chart/Chart.yaml');
+    const ownChart = `${await readFile(chartYaml, 'utf8')}# ours\n`;
+    await writeFile(chartYaml, ownChart);
+
+    const out = await run(dir, 'edit', '--webhook-certificates', 'built-in', '--force');
+    expect(out).toContain('DELETE config/certmanager/issuer.yaml');
+    expect(out).not.toMatch(/^\s*kept /m);
+    expect(await readFile(chartYaml, 'utf8')).toBe(ownChart);
+  });
+
   it('with --dry-run prints the plan and writes nothing', async () => {
     const dir = await webhookProject([], { chart: true });
     const before = await readTree(dir);

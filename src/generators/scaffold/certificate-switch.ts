@@ -33,8 +33,9 @@ export function certificateSwitchPaths(before: ProjectConfig, after: ProjectConf
  * stay byte for byte), then the project-wide files of `create webhook` computed from `after`
  * ({@link webhookProjectUpdates}) where they differ from the old mode's, and the old mode's
  * whole files (config/certmanager, the built-in certificates' RBAC) deleted. A whole file the user changed since opgen wrote it
- * is kept unless `force`. Without webhooks only PROJECT changes: the mode waits for the
- * first `create webhook`. `current` gives each file's text now.
+ * is kept unless `force`. Without webhooks nothing changes but PROJECT: the mode waits for
+ * the first `create webhook`. PROJECT, `after`, is the caller's to write (with its other
+ * settings). `current` gives each file's text now.
  */
 export function certificateSwitch(
   before: ProjectConfig,
@@ -43,10 +44,7 @@ export function certificateSwitch(
   options: { boilerplate: string; force: boolean },
 ): CertificateSwitch {
   const result: CertificateSwitch = { updates: [], deletes: [], kept: [] };
-  if (webhookResources(before).length === 0) {
-    result.updates.push(...webhookProjectUpdates(after, options.boilerplate, current).filter((f) => f.path === projectFileName));
-    return result;
-  }
+  if (webhookResources(before).length === 0) return result;
   const trimmed = new Map<string, string>();
   const trim = (path: string, change: (text: string) => string) => {
     const text = current(path);
@@ -79,7 +77,7 @@ export function certificateSwitch(
   // What create webhook makes the same in both modes (the Service, setup.ts, src/main.ts) is left as it is.
   const either = new Map(webhookProjectUpdates(before, options.boilerplate, current).map((f) => [f.path, f.content]));
   for (const file of next) {
-    if (current(file.path) === file.content || either.get(file.path) === file.content) continue;
+    if (file.path === projectFileName || current(file.path) === file.content || either.get(file.path) === file.content) continue;
     if (wholeFiles.has(file.path) && changedByUser(file.path)) result.kept.push(file.path);
     else result.updates.push(file);
   }
