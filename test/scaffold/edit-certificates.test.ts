@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { helm } from '../helm/project.js';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
 // `opgen edit --webhook-certificates`: a project switched from one certificate mode to the
@@ -81,6 +83,21 @@ describe('opgen edit --webhook-certificates', () => {
 
     await run(switched, 'edit', '--webhook-certificates', 'built-in');
     await expectSameTree(switched, builtIn);
+  });
+
+  it('gives a chart whose release, of any name and namespace, has cert-manager certify its Service and inject the CA', async () => {
+    const dir = await webhookProject([], { chart: true });
+    await run(dir, 'edit', '--webhook-certificates', 'cert-manager');
+    const rendered = await helm('template', 'storefront', join(dir, 'dist/chart'), '--namespace', 'shops');
+    type Rendered = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: { dnsNames?: string[] } };
+    const objects = parseAllDocuments(rendered).map((d) => d.toJSON() as Rendered).filter(Boolean);
+    const service = objects.find((o) => o.kind === 'Service' && o.metadata.name.endsWith('webhook-service'))!;
+    const certificate = objects.find((o) => o.kind === 'Certificate')!;
+    expect(service.metadata.name).toBe('storefront-shop-operator-webhook-service');
+    expect(certificate.spec?.dnsNames).toEqual([`${service.metadata.name}.shops.svc`, `${service.metadata.name}.shops.svc.cluster.local`]);
+    const injected = objects.filter((o) => o.metadata.annotations?.['cert-manager.io/inject-ca-from']);
+    expect(injected.map((o) => o.kind).sort()).toEqual(['CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
+    for (const object of injected) expect(object.metadata.annotations!['cert-manager.io/inject-ca-from']).toBe(`shops/${certificate.metadata.name}`);
   });
 
   it('keeps and reports a file the user changed, and the user\'s entries in the kustomizations', async () => {
