@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readdir, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { projectWidePaths } from '../generators/scaffold/api-updates.js';
+import { chartDir } from '../generators/helm/index.js';
 import { deleteApiPlan } from '../generators/scaffold/delete-api.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { webhookManifests, webhookRemovalPaths } from '../generators/scaffold/webhook-removal.js';
@@ -105,7 +107,9 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
   const webhooks = webhooksOf(resource);
   const admission = (webhooks?.defaulting || webhooks?.validation) && !plan.deletes.includes(webhookManifests);
   const stale = admission ? 'config/rbac/role.yaml and config/webhook/manifests.yaml' : 'config/rbac/role.yaml';
-  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring ${stale} up to date without ${resource.kind} (${fullGroup(resource) || 'core'}).\n`);
+  // The chart is built from config/ as `npm run manifests` leaves it, so it follows after.
+  const chart = existsSync(join(dir, chartDir, 'Chart.yaml')) ? `, then opgen edit --plugins helm, to take it out of ${chartDir}` : '';
+  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring ${stale} up to date without ${resource.kind} (${fullGroup(resource) || 'core'})${chart}.\n`);
 }
 
 /** The folders the deleted files leave empty (src/api/v1, src/controllers/<group>), up to the project root. */
