@@ -66,6 +66,8 @@ function regenerate(name, scratch) {
   }
   // A chart-backed project has no types for manifests to read: create api wrote its CRDs and RBAC.
   if (!readFileSync(join(out, 'PROJECT'), 'utf8').includes('helm-operator.opgen.dev/')) run('opgen manifests');
+  // The chart holds the CRDs and RBAC of the hand-written types, not of create api's placeholders.
+  if (commands.includes('opgen edit --plugins helm')) run('opgen edit --plugins helm');
   return out;
 }
 
