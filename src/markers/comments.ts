@@ -99,13 +99,27 @@ export function takenCommentRanges(sourceFile: SourceFile): CommentRange[] {
  * the detached group are marked `detached`.
  */
 export function leadingCommentLines(node: Node): CommentLine[] {
-  const sourceFile = node.getSourceFile();
+  return nodeCommentLines(node.getSourceFile(), node.compilerNode);
+}
+
+/** Comment lines already read, by TypeScript node: a declaration's are asked for by several checks. */
+const linesByNode = new WeakMap<Ts.Node, CommentLine[]>();
+
+/**
+ * {@link leadingCommentLines} of a TypeScript node of `sourceFile`, read once per node. The
+ * walker passes TypeScript's nodes: wrapping each property in a ts-morph node only to read
+ * its comment costs measurably in a large API. Callers must not change the lines.
+ */
+export function nodeCommentLines(sourceFile: SourceFile, node: Ts.Node): CommentLine[] {
+  let lines = linesByNode.get(node);
+  if (lines) return lines;
   const text = sourceFile.getFullText();
-  const { doc, detached } = declarationCommentRanges(node);
-  return [
-    ...detached.flatMap((range) => rangeLines(sourceFile, text, range).map((line) => ({ ...line, detached: true }))),
-    ...doc.flatMap((range) => rangeLines(sourceFile, text, range)),
-  ];
+  const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
+  lines = [];
+  for (const range of detached) for (const line of rangeLines(sourceFile, text, range)) lines.push({ ...line, detached: true });
+  for (const range of doc) lines.push(...rangeLines(sourceFile, text, range));
+  linesByNode.set(node, lines);
+  return lines;
 }
 
 /**
