@@ -22,7 +22,20 @@ export function strayMarkers(sourceFile: SourceFile, file: string): UserError[] 
   const candidates = [...text.matchAll(/(?:\/\/|\/\*+|^[ \t]*\*+)[ \t]*\+[A-Za-z]/gm)].map((m) => m.index + m[0].length - 2);
   if (!candidates.length) return [];
   const taken = takenCommentRanges(sourceFile);
-  const inTaken = (pos: number) => taken.some((range) => range.pos <= pos && pos < range.end);
+  const inTaken = (pos: number) => {
+    // `taken` is in file order and comments do not overlap: a binary search, as every
+    // marker of a file is looked up.
+    let lo = 0;
+    let hi = taken.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const range = taken[mid]!;
+      if (range.end <= pos) lo = mid + 1;
+      else if (range.pos > pos) hi = mid - 1;
+      else return true;
+    }
+    return false;
+  };
   if (candidates.every(inTaken)) return [];
   const errors: UserError[] = [];
   for (const range of fileCommentRanges(sourceFile)) {
