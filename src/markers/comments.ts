@@ -102,24 +102,32 @@ export function leadingCommentLines(node: Node): CommentLine[] {
   return nodeCommentLines(node.getSourceFile(), node.compilerNode);
 }
 
-/** Comment lines already read, by TypeScript node: a declaration's are asked for by several checks. */
-const linesByNode = new WeakMap<Ts.Node, CommentLine[]>();
-
 /**
- * {@link leadingCommentLines} of a TypeScript node of `sourceFile`, read once per node. The
- * walker passes TypeScript's nodes: wrapping each property in a ts-morph node only to read
- * its comment costs measurably in a large API. Callers must not change the lines.
+ * {@link leadingCommentLines} of a TypeScript node of `sourceFile`. The walker passes
+ * TypeScript's nodes: wrapping each property in a ts-morph node only to read its comment
+ * costs measurably in a large API.
  */
 export function nodeCommentLines(sourceFile: SourceFile, node: Ts.Node): CommentLine[] {
-  let lines = linesByNode.get(node);
-  if (lines) return lines;
   const text = sourceFile.getFullText();
   const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
-  lines = [];
+  const lines: CommentLine[] = [];
   for (const range of detached) for (const line of rangeLines(sourceFile, text, range)) lines.push({ ...line, detached: true });
   for (const range of doc) lines.push(...rangeLines(sourceFile, text, range));
-  linesByNode.set(node, lines);
   return lines;
+}
+
+/**
+ * True when the comments `node` takes contain `needle`: a cheap first look before their
+ * lines are read, for a question asked of every declaration.
+ */
+export function commentsMention(sourceFile: SourceFile, node: Ts.Node, needle: string): boolean {
+  const text = sourceFile.getFullText();
+  const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
+  const first = detached[0] ?? doc[0];
+  const last = doc[doc.length - 1] ?? detached[detached.length - 1];
+  if (!first || !last) return false;
+  const at = text.indexOf(needle, first.pos);
+  return at >= 0 && at < last.end;
 }
 
 /**

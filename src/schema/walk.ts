@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { EnumDeclaration, InterfaceDeclaration, SourceFile, ts as Ts } from 'ts-morph';
 import { UserError } from '../errors.js';
 import { type CommentBlock, readComment } from '../markers/block.js';
-import { nodeCommentLines } from '../markers/comments.js';
+import { commentsMention, nodeCommentLines } from '../markers/comments.js';
 import { type CsvMarker, csvMarkerName, readCsvMarker } from '../markers/olm.js';
 import type { Marker } from '../markers/parse.js';
 import type { Target } from '../markers/registry.js';
@@ -460,7 +460,9 @@ export function walkDeclaration(ctx: WalkContext, decl: Declaration, args: Bound
 
 /** True for a declaration marked `+kubebuilder:object:root` (or `=true`, `:=true`) in the comments it takes. */
 export function isRootDeclaration(decl: Node): boolean {
-  return nodeCommentLines(decl.getSourceFile(), decl.compilerNode).some((l) => /^\+kubebuilder:object:root(:?=true)?\s*$/.test(l.text));
+  const file = decl.getSourceFile();
+  if (!commentsMention(file, decl.compilerNode, '+kubebuilder:object:root')) return false;
+  return nodeCommentLines(file, decl.compilerNode).some((l) => /^\+kubebuilder:object:root(:?=true)?\s*$/.test(l.text));
 }
 
 function enumSchema(ctx: WalkContext, decl: EnumDeclaration): JSONSchemaProps {
