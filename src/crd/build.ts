@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import type { ProjectConfig } from '../project/model.js';
 import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
 import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
+import { fileDeclarations } from '../schema/resolve.js';
 import { checkDeclaration, dropDescriptions, isRootDeclaration } from '../schema/walk.js';
 import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
@@ -79,7 +80,8 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
     requested = new Set();
     const errorsBefore = ctx.errors.length;
     const kindsBefore = kinds.length;
-    for (const decl of file.getInterfaces()) {
+    const declarations = fileDeclarations(file);
+    for (const decl of declarations.interfaces) {
       if (!isRootInterface(decl) || isListInterface(decl)) continue;
       if (!folder) {
         fail(ctx, decl.getNameNode(), `Kind ${decl.getName()} is outside a version folder`, `move it next to a groupversion_info.ts (in ${displayPath(ctx, file).replace(/\/[^/]*$/, '')} there is none)`);
@@ -98,7 +100,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       }
       kinds.push({ ...walked, group: folder.group, version: folder.version, folder });
     }
-    for (const alias of file.getTypeAliases()) {
+    for (const alias of declarations.aliases) {
       if (isRootDeclaration(alias)) {
         fail(ctx, alias.getNameNode(), `Kind ${alias.getName()} must be an interface`, `write it as export interface ${alias.getName()} { metadata?: ObjectMeta; … }`);
       }
@@ -146,7 +148,8 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
  * too; those a Kind uses come from the cache.
  */
 function checkOtherDeclarations(ctx: WalkContext, file: SourceFile): void {
-  const decls = [...file.getInterfaces(), ...file.getTypeAliases(), ...file.getEnums()];
+  const { interfaces, aliases, enums } = fileDeclarations(file);
+  const decls = [...interfaces, ...aliases, ...enums];
   for (const decl of decls) {
     if (!decl.isExported()) continue;
     if (!Node.isEnumDeclaration(decl) && decl.getTypeParameters().length) continue;

@@ -8,7 +8,7 @@
  */
 import type { SourceFile } from 'ts-morph';
 import { UserError } from '../errors.js';
-import { commentRangeLines, fileCommentRanges, takenCommentRanges } from '../markers/comments.js';
+import { commentRangeLines, fileCommentRanges, isTakenComment, takenCommentRanges } from '../markers/comments.js';
 import { findMarkerDef } from '../markers/parse.js';
 
 /** Markers read from anywhere under src/ by the RBAC and webhook scan. */
@@ -21,9 +21,8 @@ export function strayMarkers(sourceFile: SourceFile, file: string): UserError[] 
   const text = sourceFile.getFullText();
   const candidates = [...text.matchAll(/(?:\/\/|\/\*+|^[ \t]*\*+)[ \t]*\+[A-Za-z]/gm)].map((m) => m.index + m[0].length - 2);
   if (!candidates.length) return [];
+  if (candidates.every((pos) => isTakenComment(sourceFile, pos))) return [];
   const taken = takenCommentRanges(sourceFile);
-  const inTaken = (pos: number) => taken.some((range) => range.pos <= pos && pos < range.end);
-  if (candidates.every(inTaken)) return [];
   const errors: UserError[] = [];
   for (const range of fileCommentRanges(sourceFile)) {
     if (taken.some((t) => t.pos === range.pos)) continue;

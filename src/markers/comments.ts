@@ -76,6 +76,34 @@ function commentsAbove(text: string, fullStart: number, start: number): { doc: C
   return { doc: [], detached: gaps[last] === 2 ? groups[last]! : [] };
 }
 
+const takesComments = (node: Ts.Node) =>
+  ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node) || ts.isPropertySignature(node);
+
+/**
+ * True when `pos`, inside a comment, is in a range {@link takenCommentRanges} would list.
+ * Only the nodes around `pos` are looked at (a node takes comments between its full start
+ * and its start): a file's markers are checked this way much faster than by going over
+ * every node of it.
+ */
+export function isTakenComment(sourceFile: SourceFile, pos: number): boolean {
+  const compiled = sourceFile.compilerNode;
+  const text = sourceFile.getFullText();
+  for (let node: Ts.Node | undefined = compiled; node; node = childAt(node, pos)) {
+    if (!takesComments(node)) continue;
+    const start = node.getStart(compiled);
+    if (pos >= start) continue;
+    const { doc, detached } = commentsAbove(text, node.pos, start);
+    if (doc.some((r) => r.pos <= pos && pos < r.end) || detached.some((r) => r.pos <= pos && pos < r.end)) return true;
+  }
+  return false;
+}
+
+/** The child of `node` whose full range holds `pos` (children do not overlap). */
+function childAt(node: Ts.Node, pos: number): Ts.Node | undefined {
+  const holds = (child: Ts.Node) => (child.pos <= pos && pos < child.end ? child : undefined);
+  return ts.forEachChild(node, holds, (list) => (list.pos <= pos && pos < list.end ? list.find(holds) : undefined));
+}
+
 /**
  * The comment ranges that the declarations of a file take: types, enums and properties
  * (those opgen reads markers from), each as {@link declarationCommentRanges}; in file order.
@@ -84,7 +112,7 @@ export function takenCommentRanges(sourceFile: SourceFile): CommentRange[] {
   const text = sourceFile.getFullText();
   const taken: CommentRange[] = [];
   const visit = (node: Ts.Node) => {
-    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node) || ts.isPropertySignature(node)) {
+    if (takesComments(node)) {
       const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
       taken.push(...detached, ...doc);
     }
@@ -99,13 +127,35 @@ export function takenCommentRanges(sourceFile: SourceFile): CommentRange[] {
  * the detached group are marked `detached`.
  */
 export function leadingCommentLines(node: Node): CommentLine[] {
-  const sourceFile = node.getSourceFile();
+  return nodeCommentLines(node.getSourceFile(), node.compilerNode);
+}
+
+/**
+ * {@link leadingCommentLines} of a TypeScript node of `sourceFile`. The walker passes
+ * TypeScript's nodes: wrapping each property in a ts-morph node only to read its comment
+ * costs measurably in a large API.
+ */
+export function nodeCommentLines(sourceFile: SourceFile, node: Ts.Node): CommentLine[] {
   const text = sourceFile.getFullText();
-  const { doc, detached } = declarationCommentRanges(node);
-  return [
-    ...detached.flatMap((range) => rangeLines(sourceFile, text, range).map((line) => ({ ...line, detached: true }))),
-    ...doc.flatMap((range) => rangeLines(sourceFile, text, range)),
-  ];
+  const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
+  const lines: CommentLine[] = [];
+  for (const range of detached) for (const line of rangeLines(sourceFile, text, range)) lines.push({ ...line, detached: true });
+  for (const range of doc) lines.push(...rangeLines(sourceFile, text, range));
+  return lines;
+}
+
+/**
+ * True when the comments `node` takes contain `needle`: a cheap first look before their
+ * lines are read, for a question asked of every declaration.
+ */
+export function commentsMention(sourceFile: SourceFile, node: Ts.Node, needle: string): boolean {
+  const text = sourceFile.getFullText();
+  const { doc, detached } = commentsAbove(text, node.pos, node.getStart(sourceFile.compilerNode));
+  const first = detached[0] ?? doc[0];
+  const last = doc[doc.length - 1] ?? detached[detached.length - 1];
+  if (!first || !last) return false;
+  const at = text.indexOf(needle, first.pos);
+  return at >= 0 && at < last.end;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Node, SourceFile } from 'ts-morph';
+import type { Node, SourceFile, ts as Ts } from 'ts-morph';
 import { UserError, type Location } from '../errors.js';
 import { locate } from '../markers/comments.js';
 import type { CsvMarker } from '../markers/olm.js';
@@ -92,6 +92,22 @@ function copyValue(ctx: WalkContext, value: unknown): unknown {
 /** Records an error at `node` and returns a placeholder schema that suppresses follow-on errors. */
 export function fail(ctx: WalkContext, node: Node, message: string, hint?: string): JSONSchemaProps {
   ctx.errors.push(new UserError(message, locationOf(ctx, node), hint));
+  const placeholder: JSONSchemaProps = {};
+  ctx.broken.add(placeholder);
+  return placeholder;
+}
+
+/**
+ * Where a TypeScript node of `file` starts. The walker reads TypeScript's nodes directly
+ * (wrapping each in a ts-morph node costs measurably in a large API); same place as {@link locationOf}.
+ */
+export function locationAt(ctx: Pick<WalkContext, 'root'>, file: SourceFile, node: Ts.Node): Location {
+  return { file: displayPath(ctx, file), ...locate(file, node.getStart(file.compilerNode)) };
+}
+
+/** {@link fail} at a TypeScript node of `file`. */
+export function failAt(ctx: WalkContext, file: SourceFile, node: Ts.Node, message: string, hint?: string): JSONSchemaProps {
+  ctx.errors.push(new UserError(message, locationAt(ctx, file, node), hint));
   const placeholder: JSONSchemaProps = {};
   ctx.broken.add(placeholder);
   return placeholder;

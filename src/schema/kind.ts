@@ -4,16 +4,16 @@
  *
  * @module
  */
-import type { InterfaceDeclaration } from 'ts-morph';
+import type { InterfaceDeclaration, ts as Ts } from 'ts-morph';
 import type { Location } from '../errors.js';
 import type { CsvFieldMarker, CsvMarker } from '../markers/olm.js';
 import type { Marker } from '../markers/parse.js';
-import { Node } from '../ts-morph.js';
+import { ts } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
-import { type WalkContext, fail, locationOf } from './context.js';
+import { type WalkContext, failAt, locationAt } from './context.js';
 import { resolveName } from './resolve.js';
 import type { JSONSchemaProps } from './types.js';
-import { commentOf, csvMarkers, interfaceSchema, isRootDeclaration } from './walk.js';
+import { commentOf, csvMarkers, extendsOf, interfaceSchema, isRootDeclaration } from './walk.js';
 
 /** One Kind in one version folder, walked. */
 export interface KindSchema {
@@ -53,43 +53,51 @@ export function isRootInterface(decl: InterfaceDeclaration): boolean {
 /** True for a root interface that is a list of a Kind (`FooList` with `items`, or `extends List<Foo>`). */
 export function isListInterface(decl: InterfaceDeclaration): boolean {
   if (!decl.getName().endsWith('List')) return false;
-  return Boolean(decl.getProperty('items')) || decl.getExtends().some((e) => e.getExpression().getText().split('.').pop() === 'List');
+  const sourceFile = decl.getSourceFile().compilerNode;
+  return Boolean(propertyNamed(decl, 'items')) || extendsOf(decl.compilerNode).some((e) => e.expression.getText(sourceFile).split('.').pop() === 'List');
+}
+
+/** The interface's property written as `name` (an identifier, as ts-morph's getProperty matches it). */
+function propertyNamed(decl: InterfaceDeclaration, name: string): Ts.PropertySignature | undefined {
+  const sourceFile = decl.getSourceFile().compilerNode;
+  return decl.compilerNode.members.find((m): m is Ts.PropertySignature => ts.isPropertySignature(m) && m.name.getText(sourceFile) === name);
 }
 
 /** Walks a Kind's root interface. Returns undefined (with errors recorded) when it cannot be read. */
 export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSchema | undefined {
-  const comment = commentOf(ctx, decl, 'type', { kind: true });
+  const file = decl.getSourceFile();
+  const comment = commentOf(ctx, file, decl.compilerNode, 'type', { kind: true });
   const name = decl.getName();
-  if (decl.getTypeParameters().length) {
-    fail(ctx, decl, `Kind ${name} cannot be generic`, 'declare a generic interface and extend it: interface Foo extends Base<Spec>');
+  if (decl.compilerNode.typeParameters?.length) {
+    failAt(ctx, file, decl.compilerNode, `Kind ${name} cannot be generic`, 'declare a generic interface and extend it: interface Foo extends Base<Spec>');
     return undefined;
   }
-  const metadata = decl.getProperty('metadata') ?? undefined;
-  if (!metadata && !decl.getExtends().length) {
-    fail(ctx, decl, `Kind ${name} has no metadata property`, 'add metadata?: ObjectMeta (from @opgen/runtime/api)');
+  const metadata = propertyNamed(decl, 'metadata');
+  if (!metadata && !extendsOf(decl.compilerNode).length) {
+    failAt(ctx, file, decl.compilerNode, `Kind ${name} has no metadata property`, 'add metadata?: ObjectMeta (from @opgen/runtime/api)');
     return undefined;
   }
   if (metadata) {
-    const typeNode = metadata.getTypeNode();
+    const typeNode = metadata.type;
     const ok =
       typeNode &&
-      Node.isTypeReference(typeNode) &&
+      ts.isTypeReferenceNode(typeNode) &&
       (() => {
-        const r = resolveName(decl.getSourceFile(), typeNode.getTypeName().getText(), ctx.files);
+        const r = resolveName(file, typeNode.typeName.getText(file.compilerNode), ctx.files);
         return r.kind === 'runtime' && r.name === 'ObjectMeta';
       })();
     if (!ok) {
-      fail(ctx, metadata, `metadata of ${name} must be ObjectMeta`, "import { ObjectMeta } from '@opgen/runtime/api'");
+      failAt(ctx, file, metadata, `metadata of ${name} must be ObjectMeta`, "import { ObjectMeta } from '@opgen/runtime/api'");
       return undefined;
     }
   }
-  const key = `${decl.getSourceFile().getFilePath()}#${name}`;
+  const key = `${file.getFilePath()}#${name}`;
   ctx.stack.push({ key, name, path: '' });
-  const schema = interfaceSchema(ctx, decl, { file: decl.getSourceFile(), params: new Map() }, true);
+  const schema = interfaceSchema(ctx, decl, { file, params: new Map() }, true);
   ctx.stack.pop();
   if (ctx.broken.has(schema)) return undefined;
   if (!schema.properties?.metadata) {
-    fail(ctx, decl, `Kind ${name} has no metadata property`, 'add metadata?: ObjectMeta (from @opgen/runtime/api)');
+    failAt(ctx, file, decl.compilerNode, `Kind ${name} has no metadata property`, 'add metadata?: ObjectMeta (from @opgen/runtime/api)');
     return undefined;
   }
   schema.properties.metadata = { type: 'object' };
@@ -101,7 +109,7 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
   applySchemaMarkers(schema, comment.markers, ctx.errors);
   if (comment.description) schema.description = comment.description;
   const csv = { kind: csvMarkers(ctx, comment.markers, 'type'), fields: ctx.csv ? fieldCsvMarkers(ctx.csv, schema, '') : [] };
-  return { kind: name, decl, schema, markers: comment.markers, csv, location: locationOf(ctx, decl.getNameNode()) };
+  return { kind: name, decl, schema, markers: comment.markers, csv, location: locationAt(ctx, file, decl.compilerNode.name) };
 }
 
 /** The CSV markers of the fields under `schema`, each with its data path (`spec.size`, `spec.nodes[]`). */

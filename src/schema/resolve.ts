@@ -8,6 +8,7 @@
  */
 import { dirname, join, normalize } from 'node:path';
 import type { EnumDeclaration, InterfaceDeclaration, SourceFile, TypeAliasDeclaration } from 'ts-morph';
+import { Node } from '../ts-morph.js';
 
 export type Declaration = InterfaceDeclaration | TypeAliasDeclaration | EnumDeclaration;
 
@@ -33,19 +34,39 @@ export function resolveName(file: SourceFile, name: string, files: FileIndex): R
   return resolveLocal(file, name, files, new Set());
 }
 
-const declarationsByFile = new WeakMap<SourceFile, Map<string, Declaration>>();
+/** A file's top-level declarations of each sort, in file order. */
+export interface FileDeclarations {
+  interfaces: InterfaceDeclaration[];
+  aliases: TypeAliasDeclaration[];
+  enums: EnumDeclaration[];
+  /** The interface called `name`, else the alias, else the enum; the first of each. */
+  byName: Map<string, Declaration>;
+}
 
-/** The file's top-level interface called `name`, else its alias, else its enum; indexed once per file. */
-function localDeclaration(file: SourceFile, name: string): Declaration | undefined {
-  let byName = declarationsByFile.get(file);
-  if (!byName) {
-    byName = new Map();
-    for (const decl of [...file.getInterfaces(), ...file.getTypeAliases(), ...file.getEnums()]) {
-      if (!byName.has(decl.getName())) byName.set(decl.getName(), decl);
-    }
-    declarationsByFile.set(file, byName);
+const declarationsByFile = new WeakMap<SourceFile, FileDeclarations>();
+
+/**
+ * The file's declarations, read once per file: ts-morph's getInterfaces(), getTypeAliases()
+ * and getEnums() each go over every statement again, and the build asks for them several times.
+ */
+export function fileDeclarations(file: SourceFile): FileDeclarations {
+  let found = declarationsByFile.get(file);
+  if (found) return found;
+  found = { interfaces: [], aliases: [], enums: [], byName: new Map() };
+  for (const statement of file.getStatements()) {
+    if (Node.isInterfaceDeclaration(statement)) found.interfaces.push(statement);
+    else if (Node.isTypeAliasDeclaration(statement)) found.aliases.push(statement);
+    else if (Node.isEnumDeclaration(statement)) found.enums.push(statement);
   }
-  return byName.get(name);
+  for (const decl of [...found.interfaces, ...found.aliases, ...found.enums]) {
+    if (!found.byName.has(decl.getName())) found.byName.set(decl.getName(), decl);
+  }
+  declarationsByFile.set(file, found);
+  return found;
+}
+
+function localDeclaration(file: SourceFile, name: string): Declaration | undefined {
+  return fileDeclarations(file).byName.get(name);
 }
 
 /** A file's imports by the name they are used under: the module and the name it exports. */

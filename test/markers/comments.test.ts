@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSourceFiles } from '../../src/crd/discover.js';
 import { readComment } from '../../src/markers/block.js';
-import { allCommentLines, leadingCommentLines } from '../../src/markers/comments.js';
+import { allCommentLines, fileCommentRanges, isTakenComment, leadingCommentLines, takenCommentRanges } from '../../src/markers/comments.js';
 
 function declaration(text: string, name = 'Foo') {
   const file = parseSourceFiles(new Map([['/p/src/api/v1/foo.ts', text]])).get('/p/src/api/v1/foo.ts')!;
@@ -108,5 +110,45 @@ describe('JSDoc tags', () => {
       '@exclusiveMinimum is true or false, as in kubebuilder; put the bound in @minimum',
       'strings need double quotes, e.g. @default "text"',
     ]);
+  });
+});
+
+describe('taken comments', () => {
+  // Every API file of the examples and of the conformance suite, and one with a comment at
+  // each place a marker can go astray.
+  const astray = [
+    '/** +kubebuilder:object:root=true */',
+    '',
+    '',
+    '// +kubebuilder:validation:Optional two blank lines away',
+    '',
+    '/** Foo. */',
+    'export interface Foo {',
+    '  a: string; // +optional on the same line',
+    '  /** +optional */ b?: { /* +listType=atomic */ c: string[] /* +nullable after */ };',
+    '  // +kubebuilder:default=1 after the last property',
+    '}',
+    'export type Bar = /* +optional inside */ string;',
+    "const s = '// +optional in a string';",
+    '// +kubebuilder:validation:Optional at the end',
+  ].join('\n');
+  const files = new Map<string, string>([['/p/src/api/v1/astray.ts', astray]]);
+  for (const root of ['examples', 'test/conformance/ts']) {
+    for (const path of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (/(^|\/)src\/api\/.*\.ts$/.test(path)) files.set(join('/', root, path), readFileSync(join(root, path), 'utf8'));
+    }
+  }
+
+  it('isTakenComment says of every comment what takenCommentRanges says', () => {
+    expect(files.size).toBeGreaterThan(20);
+    for (const file of parseSourceFiles(files).values()) {
+      const taken = takenCommentRanges(file);
+      for (const range of fileCommentRanges(file)) {
+        for (const pos of [range.pos, range.pos + 2, range.end - 1]) {
+          const expected = taken.some((t) => t.pos <= pos && pos < t.end);
+          expect({ file: file.getFilePath(), pos, taken: isTakenComment(file, pos) }).toEqual({ file: file.getFilePath(), pos, taken: expected });
+        }
+      }
+    }
   });
 });

@@ -21,7 +21,7 @@ export function walk(
   const file = files.get('/p/src/api/v1/t.ts')!;
   const ctx = createContext({ files, root: '/p', optionalByDefault: () => options.optionalByDefault ?? false });
   const decl = file.getInterface(name) ?? file.getTypeAlias(name) ?? file.getEnumOrThrow(name);
-  const schema = walkDeclaration(ctx, decl, [], decl);
+  const schema = walkDeclaration(ctx, decl, [], { file, node: decl.compilerNode });
   return { schema, errors: ctx.errors.map(formatUserError) };
 }
 
