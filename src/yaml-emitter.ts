@@ -6,18 +6,44 @@ import { indentStep, scalarString } from './yaml-scalar.js';
  * aliasDuplicateObjects: false, lineWidth: 0, indentSeq: true })`, at a tenth of the cost.
  * Block style throughout; empty collections are written `{}` and `[]`.
  *
+ * @param options.reusable tells which objects can never change (deeply frozen, like
+ *   opgen's shared built-in schemas): their text at each indentation is written once and
+ *   reused, in this document and in later ones.
  * @returns the document's text ending in a line break, or `undefined` when `value` holds
  *   anything else (a Date, a Map, a bigint, a class instance, …), which the caller then hands
  *   to the `yaml` library.
  */
-export function emitPlainDocument(value: unknown): string | undefined {
+export function emitPlainDocument(value: unknown, options: { reusable?: (value: object) => boolean } = {}): string | undefined {
   if (value === undefined) return undefined;
+  reusable = options.reusable;
   try {
     return `${emitNode(value, '')}\n`;
   } catch (error) {
     if (error === notPlain) return undefined;
     throw error;
+  } finally {
+    reusable = undefined;
   }
+}
+
+/** The `reusable` option of the document being written. */
+let reusable: ((value: object) => boolean) | undefined;
+
+/**
+ * The text of each reusable collection by indentation: a node's text depends only on the
+ * node and its indentation, and a reusable node cannot change.
+ */
+const reusedTexts = new WeakMap<object, Map<string, string>>();
+
+function reusedText(value: object, indent: string): string {
+  let byIndent = reusedTexts.get(value);
+  let text = byIndent?.get(indent);
+  if (text === undefined) {
+    text = emitCollection(value, indent);
+    if (!byIndent) reusedTexts.set(value, (byIndent = new Map()));
+    byIndent.set(indent, text);
+  }
+  return text;
 }
 
 /** Thrown (never escapes this module) when the data is not plain JSON. */
@@ -48,14 +74,18 @@ function emitNode(value: unknown, indent: string): string {
       return value ? 'true' : 'false';
     case 'object':
       if (value === null) return 'null';
-      if (Array.isArray(value)) return emitSequence(value, indent);
-      if (isPlainObject(value)) return emitMapping(value, indent);
-      throw notPlain;
+      return reusable?.(value) ? reusedText(value, indent) : emitCollection(value, indent);
     case 'undefined':
       return 'null'; // a hole or undefined item of an array
     default:
       throw notPlain;
   }
+}
+
+function emitCollection(value: object, indent: string): string {
+  if (Array.isArray(value)) return emitSequence(value, indent);
+  if (isPlainObject(value)) return emitMapping(value, indent);
+  throw notPlain;
 }
 
 function isPlainObject(value: object): value is Record<string, unknown> {

@@ -13,10 +13,11 @@ export const yamlOptions = { version: '1.1', aliasDuplicateObjects: false, lineW
  * take for a boolean, number, timestamp or null (`on`, `yes`, `0755`, `1e3`, `2026-01-01`) is
  * quoted, and the output reads the same under YAML 1.2. Plain JSON data goes through opgen's
  * own emitter (byte-identical to the `yaml` library, ten times faster on large CRDs); anything
- * else through the library.
+ * else through the library. `reusable` marks objects that can never change, whose text the
+ * emitter then writes once (see {@link emitPlainDocument}).
  */
-export function toYaml(documents: readonly unknown[], options: { header?: string } = {}): string {
-  const parts = documents.map((value) => emitPlainDocument(value) ?? stringify(value, yamlOptions));
+export function toYaml(documents: readonly unknown[], options: { header?: string; reusable?: (value: object) => boolean } = {}): string {
+  const parts = documents.map((value) => emitPlainDocument(value, { reusable: options.reusable }) ?? stringify(value, yamlOptions));
   const header = options.header ? `# ${options.header}\n` : '';
   return header + parts.map((p, i) => (i === 0 && !header ? p : `---\n${p}`)).join('');
 }

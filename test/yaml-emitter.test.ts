@@ -77,6 +77,23 @@ describe('the YAML emitter', () => {
     expect(emitPlainDocument(value)).toBe(oracle(value));
   });
 
+  it('writes reusable (frozen) subtrees at any depth, again and again, as the yaml library does', () => {
+    const reusable = (value: object) => Object.isFrozen(value);
+    fc.assert(
+      fc.property(document, (shared) => {
+        deepFreeze(shared);
+        // The same subtree at several indentations, in sequences and in maps, in two documents.
+        const value = { a: shared, b: [shared, { c: shared, d: [[shared]] }] };
+        expect(emitPlainDocument(value, { reusable })).toBe(oracle(value));
+        expect(emitPlainDocument([value], { reusable })).toBe(oracle([value]));
+      }),
+      { numRuns: 1000 },
+    );
+    const notPlain = deepFreeze({ at: new Date(0) });
+    expect(emitPlainDocument({ a: notPlain }, { reusable })).toBeUndefined();
+    expect(emitPlainDocument({ a: notPlain }, { reusable })).toBeUndefined();
+  });
+
   it('leaves data that is not plain JSON to the yaml library', () => {
     for (const value of [new Date(0), { at: new Date(0) }, [new Map([['a', 1]])], 1n, { f: () => 1 }, undefined]) {
       expect(emitPlainDocument(value)).toBeUndefined();
@@ -103,4 +120,12 @@ function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => /\.ya?ml$/.test(name) && !name.split(/[\\/]/).includes('node_modules'))
     .map((name) => join(dir, name));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

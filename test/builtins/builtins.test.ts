@@ -3,6 +3,8 @@ import { builtinSchema } from '../../src/schema/builtins.js';
 import { readFileSync } from 'node:fs';
 import { builtinData, builtinDefinitionNames } from '../../src/schema/builtins/data.js';
 import { quantityPattern } from '../../src/schema/builtins/known.js';
+import { buildCrds } from '../../src/crd/build.js';
+import type { ProjectConfig } from '../../src/project/model.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
 
@@ -136,12 +138,17 @@ describe('builtinSchema', () => {
     expect(builtinData().controllerTools).toMatch(/^v0\.21\./);
   });
 
-  it('returns a fresh copy every time', () => {
+  it("gives every caller its own root, and shares the rest frozen so that one user's change cannot reach another", () => {
     const first = get('V1Toleration');
-    (first.properties as Record<string, JSONSchemaProps>).key = { type: 'integer' };
     first.description = 'changed';
+    first.properties = { ...first.properties, key: { type: 'integer' } };
     expect(get('V1Toleration').properties?.key).toMatchObject({ type: 'string' });
     expect(get('V1Toleration').description).not.toBe('changed');
+    const shared = get('V1Toleration').properties?.operator as JSONSchemaProps;
+    expect(() => {
+      shared.description = 'changed';
+    }).toThrow(TypeError);
+    expect(() => get('V1Container').required?.push('image')).toThrow(TypeError);
   });
 
   it('writes schema keywords in code-point order at every level', () => {
@@ -160,5 +167,36 @@ describe('builtinSchema', () => {
     }
     expect(builtinDefinitionNames().length).toBeGreaterThan(700);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('built-in schemas shared between kinds', () => {
+  const info = (extra = '') => `// +groupName=g.example.com\n${extra}export const groupVersion = { group: 'g.example.com', version: 'v1' } as const;\n`;
+  const kind = (name: string) =>
+    [
+      "import type { ObjectMeta } from '@opgen/runtime/api';",
+      "import type { V1PodTemplateSpec } from '@kubernetes/client-node';",
+      `/**\n * +kubebuilder:object:root=true\n */\nexport interface ${name} {\n  metadata?: ObjectMeta;\n  spec?: { template?: V1PodTemplateSpec };\n}\n`,
+    ].join('\n');
+  const project: ProjectConfig = { domain: 'example.com', projectName: 'p', multigroup: false, namespaced: false, resources: [], extra: {} };
+  const build = (infoExtra: string, maxDescriptionLength?: number) =>
+    buildCrds('/p', new Map([['/p/src/api/v1/groupversion_info.ts', info(infoExtra)], ['/p/src/api/v1/a.ts', kind('A')], ['/p/src/api/v1/b.ts', kind('B')]]), {
+      project,
+      generatorVersion: '1.2.3',
+      maxDescriptionLength,
+    });
+  const containerImage = (result: ReturnType<typeof build>, i: number) =>
+    result.crds[i]!.crd.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!.properties!.template!.properties!.spec!.properties!.containers!.items!.properties!.image!;
+
+  it('drops or shortens descriptions deep inside a pod template without touching the other kinds or later builds', () => {
+    const full = containerImage(build(''), 0).description!;
+    expect(full.length).toBeGreaterThan(40);
+    for (const result of [build('// +kubebuilder:skip:description\n'), build('', 0)]) {
+      expect(result.errors).toEqual([]);
+      expect([containerImage(result, 0).description, containerImage(result, 1).description]).toEqual([undefined, undefined]);
+    }
+    const short = build('', 40);
+    expect(containerImage(short, 1).description!.length).toBeLessThanOrEqual(40);
+    expect(containerImage(build(''), 1).description).toBe(full);
   });
 });
