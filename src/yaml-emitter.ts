@@ -42,6 +42,10 @@ function reusedText(value: object, indent: string): string {
     text = emitCollection(value, indent);
     if (!byIndent) reusedTexts.set(value, (byIndent = new Map()));
     byIndent.set(indent, text);
+  } else {
+    // The text was built from many small pieces; reading a character makes V8 join them once
+    // here instead of in every document that reuses it (compared with the file on disk, written).
+    text.charCodeAt(0);
   }
   return text;
 }
