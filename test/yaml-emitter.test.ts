@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { emitPlainDocument } from '../src/yaml-emitter.js';
-import { yamlOptions } from '../src/yaml.js';
+import { sortKeys, yamlOptions } from '../src/yaml.js';
 
 /** The oracle: what the `yaml` library writes with opgen's options. */
 const oracle = (value: unknown) => stringify(value, yamlOptions);
@@ -92,6 +92,23 @@ describe('the YAML emitter', () => {
     const notPlain = deepFreeze({ at: new Date(0) });
     expect(emitPlainDocument({ a: notPlain }, { reusable })).toBeUndefined();
     expect(emitPlainDocument({ a: notPlain }, { reusable })).toBeUndefined();
+  });
+
+  it('sorts keys as the yaml library writes a key-sorted copy, array-index keys first', () => {
+    const reusable = (value: object) => Object.isFrozen(value);
+    fc.assert(
+      fc.property(document, fc.dictionary(fc.constantFrom('0', '1', '7', '10', '07', '-1', '1.5', '4294967294', '4294967295', 'b', 'a'), document), (value, numeric) => {
+        expect(emitPlainDocument(value, { sortKeys: true })).toBe(oracle(sortKeys(value)));
+        expect(emitPlainDocument(numeric, { sortKeys: true })).toBe(oracle(sortKeys(numeric)));
+        // A shared subtree is written sorted and as is, each the same every time.
+        const shared = deepFreeze({ z: 1, a: [value] });
+        const both = { y: shared, x: [shared] };
+        expect(emitPlainDocument(both, { sortKeys: true, reusable })).toBe(oracle(sortKeys(both)));
+        expect(emitPlainDocument(both, { reusable })).toBe(oracle(both));
+        expect(emitPlainDocument(both, { sortKeys: true, reusable })).toBe(oracle(sortKeys(both)));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('leaves data that is not plain JSON to the yaml library', () => {
