@@ -9,7 +9,7 @@ const memo = new Map<string, JSONSchemaProps>();
  * `@kubernetes/client-node` model (`V1PodTemplateSpec`, `V1ResourceRequirements`,
  * `V1Condition`, `RbacV1Subject`, …) or named by OpenAPI definition
  * (`io.k8s.api.core.v1.PodTemplateSpec`): exactly the schema controller-gen v0.21 writes for
- * the same Go type of the `k8s.io/api` version opgen pins (src/data/builtins.json), fully
+ * the same Go type of the `k8s.io/api` version opgen pins (src/data/builtins.jsonl), fully
  * inlined and structural, except that an embedded ObjectMeta keeps `name`, `namespace`,
  * `labels`, `annotations` and `finalizers`.
  *

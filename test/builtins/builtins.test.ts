@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinSchema } from '../../src/schema/builtins.js';
 import { readFileSync } from 'node:fs';
 import { builtinData, builtinDefinitionNames } from '../../src/schema/builtins/data.js';
+import { definitionName } from '../../src/schema/builtins/names.js';
 import { quantityPattern } from '../../src/schema/builtins/known.js';
 import { buildCrds } from '../../src/crd/build.js';
 import type { ProjectConfig } from '../../src/project/model.js';
@@ -167,6 +168,28 @@ describe('builtinSchema', () => {
     }
     expect(builtinDefinitionNames().length).toBeGreaterThan(700);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('definitionName', () => {
+  it('maps every model name of every definition, short where unambiguous and qualified always', () => {
+    const pattern = /\.(?<group>[a-z0-9]+)\.(?<version>v\d+(?:(?:alpha|beta)\d+)?)\.(?<kind>\w+)$/;
+    const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+    const byShort = new Map<string, string[]>();
+    let checked = 0;
+    for (const definition of builtinDefinitionNames()) {
+      const parts = pattern.exec(definition)?.groups;
+      if (!parts) continue;
+      const short = `${capitalize(parts.version!)}${parts.kind}`;
+      byShort.set(short, [...(byShort.get(short) ?? []), definition]);
+      expect(definitionName(`${capitalize(parts.group!)}${short}`)).toBe(definition);
+      checked++;
+    }
+    for (const [short, definitions] of byShort) expect(definitionName(short)).toBe(definitions.length === 1 ? definitions[0] : undefined);
+    expect(checked).toBeGreaterThan(500);
+    expect([definitionName('CoreV1Event'), definitionName('EventsV1Event'), definitionName('V1Event')]).toEqual(['io.k8s.api.core.v1.Event', 'io.k8s.api.events.v1.Event', undefined]);
+    expect(definitionName('IntOrString')).toBe('io.k8s.apimachinery.pkg.util.intstr.IntOrString');
+    expect(definitionName('V1NoSuchThing')).toBeUndefined();
   });
 });
 

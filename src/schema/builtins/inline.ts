@@ -1,5 +1,5 @@
 import type { JSONSchemaProps } from '../types.js';
-import { builtinData, type SchemaNode } from './data.js';
+import { builtinData, builtinNode } from './data.js';
 
 /**
  * Every node of the data expanded so far, by index. A node's schema depends on its index
@@ -20,18 +20,17 @@ const expanded = new Map<number, JSONSchemaProps>();
  * @throws when the data hold no such definition.
  */
 export function inlineDefinition(name: string): JSONSchemaProps {
-  const { types, nodes } = builtinData();
-  const root = types[name];
+  const root = builtinData().types[name];
   if (root === undefined) throw new Error(`no built-in definition ${name}`);
-  return expand(nodes, root);
+  return expand(root);
 }
 
-function expand(nodes: readonly SchemaNode[], index: number): JSONSchemaProps {
+function expand(index: number): JSONSchemaProps {
   const known = expanded.get(index);
   if (known) return known;
-  const node = nodes[index];
+  const node = builtinNode(index);
   if (!node) throw new Error(`built-in data: no schema node ${index}`);
-  const child = (i: unknown) => expand(nodes, i as number);
+  const child = (i: unknown) => expand(i as number);
   const schema: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     switch (key) {
@@ -51,7 +50,7 @@ function expand(nodes: readonly SchemaNode[], index: number): JSONSchemaProps {
         schema[key] = Object.freeze((value as number[]).map(child));
         break;
       default:
-        schema[key] = deepFreeze(structuredClone(value));
+        schema[key] = deepFreeze(value);
     }
   }
   const result = Object.freeze(fitMapList(schema as JSONSchemaProps));
