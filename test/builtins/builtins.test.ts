@@ -222,4 +222,26 @@ describe('built-in schemas shared between kinds', () => {
     expect(containerImage(short, 1).description!.length).toBeLessThanOrEqual(40);
     expect(containerImage(build(''), 1).description).toBe(full);
   });
+  it('builds a Kind that extends V1Pod, and fields that narrow, mark or wrap built-in types, leaving the shared schemas as they were', () => {
+    const before = ['V1Pod', 'V1Container', 'V1ResourceRequirements', 'V1ObjectReference'].map((name) => JSON.stringify(get(name)));
+    const head = "import type { ObjectMeta } from '@opgen/runtime/api';\nimport type { V1Pod, V1Container, V1ObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';\n";
+    const files = new Map([
+      ['/p/src/api/v1/groupversion_info.ts', info()],
+      ['/p/src/api/v1/pod.ts', `${head}/**\n * +kubebuilder:object:root=true\n */\nexport interface MyPod extends V1Pod {\n  metadata?: ObjectMeta;\n}\n`],
+      [
+        '/p/src/api/v1/other.ts',
+        `${head}/**\n * +kubebuilder:object:root=true\n */\nexport interface Other {\n  metadata?: ObjectMeta;\n  spec?: {\n` +
+          '    a?: Partial<V1Container>;\n    b?: Pick<V1Container, "name">;\n    c?: Omit<V1ObjectReference, "uid">;\n    d?: V1Container & { extra?: string };\n' +
+          '    /**\n     * +listType=map\n     * +listMapKey=name\n     */\n    e?: V1Container[];\n    /**\n     * +kubebuilder:default={}\n     * +kubebuilder:skip:description\n     */\n    f?: V1ResourceRequirements;\n  };\n}\n',
+      ],
+    ]);
+    for (const max of [undefined, 0, 20]) {
+      const result = buildCrds('/p', files, { project, generatorVersion: '1.2.3', maxDescriptionLength: max });
+      expect(result.errors).toEqual([]);
+      const pod = result.crds.find((crd) => crd.kind === 'MyPod')!.crd.spec.versions[0]!.schema.openAPIV3Schema;
+      expect(pod.properties!.apiVersion!.description === undefined).toBe(max === 0);
+      expect(pod.properties!.spec!.properties!.containers).toBeDefined();
+    }
+    expect(['V1Pod', 'V1Container', 'V1ResourceRequirements', 'V1ObjectReference'].map((name) => JSON.stringify(get(name)))).toEqual(before);
+  });
 });
