@@ -1,6 +1,27 @@
 #!/usr/bin/env node
-import { enableCompileCache } from '../dist/compile-cache.js';
+// Runs the CLI bundled by scripts/bundle-cli.js (`npm run build`).
+import { createRequire } from 'node:module';
+import { enableCompileCache, loadCompiled } from '../dist/compile-cache.js';
 
+const bundle = '../dist/opgen/cli.cjs';
+// `opgen create api --help | head -1`: a reader that closed the pipe has had what it wanted, as
+// with any Unix tool; the output is not an error worth a stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+const verbose = process.argv.includes('--verbose');
 enableCompileCache();
-const { main } = await import('../dist/cli.js');
-process.exitCode = await main(process.argv);
+if (verbose) {
+  // Stack traces point back to src/ through the bundle's source map, which Node applies only
+  // to the files it loads itself, and which costs time to read: not through the cache.
+  process.setSourceMapsEnabled(true);
+} else {
+  // Each code cache keeps the functions the run that wrote it compiled: `manifests`, the
+  // command run over and over, has its own, apart from the other commands'.
+  const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  loadCompiled(import.meta.filename, [bundle], command === 'manifests' ? 'manifests' : 'other');
+}
+const cli = createRequire(import.meta.url)(bundle);
+cli.enableCompileCache();
+process.exitCode = await cli.main(process.argv);

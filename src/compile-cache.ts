@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import nodeModule, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -48,8 +48,11 @@ export function enableCompileCache(dir?: string): void {
  * next one from the file before it; dependencies first, so that each file's require() finds
  * the one it needs already loaded. A later require() of the chain returns these modules.
  * Does nothing unless `enableCompileCache` chose opgen's own cache (Node 20).
+ *
+ * A cache holds the functions compiled by the run that wrote it; `variant` gives runs that
+ * call different code their own cache of the same files.
  */
-export function loadCompiled(from: string, chain: readonly string[]): void {
+export function loadCompiled(from: string, chain: readonly string[], variant?: string): void {
   const dir = cacheDir;
   if (!dir) return;
   try {
@@ -59,7 +62,7 @@ export function loadCompiled(from: string, chain: readonly string[]): void {
       files.push(from);
     }
     const writes: Array<() => void> = [];
-    for (const file of files.reverse()) loadCached(file, dir, writes);
+    for (const file of files.reverse()) loadCached(file, dir, writes, variant);
     // Written at exit, so that the cache also holds the functions this run compiled lazily.
     process.once('exit', () => {
       for (const write of writes) {
@@ -75,23 +78,21 @@ export function loadCompiled(from: string, chain: readonly string[]): void {
   }
 }
 
-/** Runs the CommonJS file `file` as Node would, compiled from the cache when it holds this exact source. */
-function loadCached(file: string, dir: string, writes: Array<() => void>): void {
+/** Runs the CommonJS file `file` as Node would, compiled from the cache when it holds this exact file. */
+function loadCached(file: string, dir: string, writes: Array<() => void>, variant: string | undefined): void {
   const require = createRequire(file);
   if (require.cache[file]) return;
-  // Read as bytes, checksummed and then decoded: in a fresh process this takes half the
-  // time of reading the 13 MB as a string and checksumming that.
-  const bytes = readFileSync(file);
-  const checksum = crc32(bytes);
-  const deferred = basename(file) === libFilesModule ? deferLibFiles(bytes) : undefined;
-  const source = deferred?.source ?? bytes.toString('utf8');
+  const { bytes, fingerprint } = readWithFingerprint(file);
+  // Named for the installed file: a cache file is only ever valid for one path.
+  const cacheFile = join(dir, `${basename(file)}-${crc32(file).toString(16)}${variant ? `-${variant}` : ''}.cache`);
+  const cached = readCache(cacheFile, fingerprint);
+  // A source found pure ASCII when the cache was made decodes exactly as latin1, which
+  // copies bytes instead of validating UTF-8 (a few ms for TypeScript's 9 MB).
+  const encoding = cached?.ascii ? 'latin1' : 'utf8';
+  const deferred = basename(file) === libFilesModule ? deferLibFiles(bytes, encoding) : undefined;
+  const source = deferred?.source ?? bytes.toString(encoding);
   const parameters = ['exports', 'require', 'module', '__filename', '__dirname', ...(deferred?.libFiles ? [deferred.parameter] : [])];
-  const header = Buffer.alloc(8);
-  header.writeUInt32LE(checksum, 0);
-  header.writeUInt32LE(source.length, 4);
-  // Named for the content, not the path: every project installing the same ts-morph shares it.
-  const cacheFile = join(dir, `${basename(file)}-${checksum.toString(16)}-${source.length}.cache`);
-  const cachedData = readCache(cacheFile, header);
+  const cachedData = cached?.data;
   const script = new Script(`(function (${parameters.join(', ')}) { ${source}\n});`, {
     filename: file,
     cachedData,
@@ -111,8 +112,9 @@ function loadCached(file: string, dir: string, writes: Array<() => void>): void 
     writes.push(() => {
       mkdirSync(dir, { recursive: true });
       const temp = `${cacheFile}.${process.pid}`;
+      const ascii = Buffer.byteLength(source) === source.length;
       try {
-        writeFileSync(temp, Buffer.concat([header, script.createCachedData()]));
+        writeFileSync(temp, Buffer.concat([fingerprint, Buffer.of(ascii ? 1 : 0), script.createCachedData()]));
         renameSync(temp, cacheFile);
       } finally {
         rmSync(temp, { force: true });
@@ -123,14 +125,33 @@ function loadCached(file: string, dir: string, writes: Array<() => void>): void 
 
 type ModuleWrapper = (exports: unknown, require: NodeJS.Require, module: NodeJS.Module, filename: string, dirname: string, libFiles?: () => unknown) => void;
 
-/** The cached code of a source whose checksum and length match `header`, if the file holds it. */
-function readCache(cacheFile: string, header: Buffer): Buffer | undefined {
+/**
+ * The file's bytes, and what identifies this version of it: size, modification and change
+ * times, inode and device, from the descriptor it is read through. Checksumming 13 MB on
+ * every run would cost more; a reinstalled package is a new file with a new change time
+ * (npm gives every file the same modification time, but cannot set the change time).
+ */
+function readWithFingerprint(file: string): { bytes: Buffer; fingerprint: Buffer } {
+  const fd = openSync(file, 'r');
+  try {
+    const stats = fstatSync(fd, { bigint: true });
+    const fingerprint = Buffer.alloc(40);
+    [stats.size, stats.mtimeNs, stats.ctimeNs, stats.ino, stats.dev].forEach((value, i) => fingerprint.writeBigUInt64LE(BigInt.asUintN(64, value), i * 8));
+    return { bytes: readFileSync(fd), fingerprint };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The cached code of the file `fingerprint` identifies, if the cache file holds it, and whether its source was ASCII. */
+function readCache(cacheFile: string, fingerprint: Buffer): { data: Buffer; ascii: boolean } | undefined {
   let data: Buffer;
   try {
     data = readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  if (data.length <= header.length || !data.subarray(0, header.length).equals(header)) return undefined;
-  return data.subarray(header.length);
+  const start = fingerprint.length + 1;
+  if (data.length <= start || !data.subarray(0, fingerprint.length).equals(fingerprint)) return undefined;
+  return { data: data.subarray(start), ascii: data[fingerprint.length] === 1 };
 }

@@ -29,13 +29,14 @@ export interface DeferredLibFiles {
  * The source of @ts-morph/common (its file's bytes) with its lib files evaluated on first
  * use, or the source as it is when it does not have exactly the expected shape (another
  * version of the package). Lines are kept where they were, so that stack traces still point
- * at the installed file. Searched as bytes: the 3 MB literal is decoded only when used.
+ * at the installed file. Searched as bytes: the 3 MB literal is decoded only when used, and
+ * always as UTF-8 (`encoding` is that of the rest, latin1 when the caller knows it is ASCII).
  */
-export function deferLibFiles(bytes: Buffer): DeferredLibFiles {
+export function deferLibFiles(bytes: Buffer, encoding: 'utf8' | 'latin1' = 'utf8'): DeferredLibFiles {
   const start = bytes.indexOf(declaration) + 1;
   const end = bytes.indexOf(getter);
   if (start === 0 || end < start || bytes.indexOf(declaration, start) >= 0 || bytes.indexOf(getter, end + 1) >= 0) {
-    return { source: bytes.toString('utf8'), parameter };
+    return { source: bytes.toString(encoding), parameter };
   }
   const cut = end + getter.length;
   let newlines = 0;
@@ -43,7 +44,7 @@ export function deferLibFiles(bytes: Buffer): DeferredLibFiles {
   const lazy = `let libFiles; function getLibFiles() { return libFiles ??= ${parameter}(); }`;
   const literal = bytes.subarray(start + declaration.length - 2, end + '\n    }]'.length);
   return {
-    source: `${bytes.toString('utf8', 0, start)}${lazy}${'\n'.repeat(newlines)}${bytes.toString('utf8', cut)}`,
+    source: `${bytes.toString(encoding, 0, start)}${lazy}${'\n'.repeat(newlines)}${bytes.toString(encoding, cut)}`,
     libFiles: () => runInThisContext(`(${literal.toString('utf8')})`, { filename: `${libFilesModule} (lib files)` }),
     parameter,
   };

@@ -27,7 +27,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * through Module._load (TypeScript and ts-morph are required, not imported).
  */
 async function loadedFiles(...args: string[]): Promise<string[]> {
-  const log = join(scratch, `loaded-${args.join('-')}.txt`);
+  const log = join(scratch, `loaded-${args.join('-').replace(/\W+/g, '-')}.txt`);
   const hooks = join(scratch, 'hooks.mjs');
   writeFileSync(
     hooks,
@@ -67,16 +67,26 @@ describe('start-up', () => {
     expect(stdout).toContain('--max-desc-len');
   });
 
-  it.each([['--help'], ['version']])('opgen %s loads no command it does not run and no TypeScript', async (arg) => {
+  // The CLI is one bundle (scripts/bundle-cli.js); a command's modules run only when it does.
+  it.each([['--help'], ['version']])('opgen %s loads no TypeScript, and nothing of opgen but its bundle', async (arg) => {
     const loaded = await loadedFiles(arg);
-    expect(loaded.some((f) => f.endsWith('/dist/cli.js'))).toBe(true); // the hook saw the CLI load
-    const commands = loaded.filter((f) => /\/dist\/commands\//.test(f));
-    expect(commands).toEqual(arg === 'version' ? [expect.stringMatching(/\/dist\/commands\/version\.js$/)] : []);
-    expect(loaded.filter((f) => /typescript|ts-morph|handlebars|\/dist\/ts-morph\.js/.test(f))).toEqual([]);
+    const opgenFiles = loaded.filter((f) => /\/dist\//.test(f)).map((f) => f.replace(/^.*\/dist\//, ''));
+    expect(opgenFiles).toEqual(['compile-cache.js', 'lazy-lib-files.js', 'opgen/cli.cjs']);
+    expect(loaded.filter((f) => /typescript|ts-morph|handlebars/.test(f))).toEqual([]);
   });
 
-  it('opgen manifests --help does load its command', async () => {
-    const loaded = await loadedFiles('manifests', '--help');
-    expect(loaded.some((f) => f.endsWith('/dist/commands/manifests.js'))).toBe(true);
+  it('the bundled CLI finds its package.json and templates, and --verbose traces a bug back to src/', async () => {
+    const version = await run('node', [bin, 'version']);
+    expect(version.stdout).toBe(`opgen ${JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')).version} (node ${process.versions.node})\n`);
+    const dir = mkdtempSync(join(scratch, 'init-'));
+    await run('node', [bin, 'init', '--domain', 'example.com', '--project-name', 'demo', '--skip-install'], { cwd: dir });
+    expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('domain: example.com');
+    const failed = await run('node', [bin, 'manifests', '--verbose'], { cwd: scratch }).catch((error: { stderr: string }) => error);
+    expect(failed.stderr).toMatch(/\(.*\/src\/project\/load\.ts:\d+:\d+\)/);
+  });
+
+  it('the bundle has no dynamic import(), which fails in code run from the compile cache', () => {
+    const bundle = readFileSync(fileURLToPath(new URL('../dist/opgen/cli.cjs', import.meta.url)), 'utf8');
+    expect(bundle.match(/.*\bimport\(.*/g) ?? []).toEqual([]);
   });
 });

@@ -235,14 +235,18 @@ function resolveTarget(project: ProjectConfig, options: CreateWebhookOptions): R
 }
 
 /**
- * The certificate mode: the one PROJECT records once the project has webhooks (switching
- * would leave the other mode's config/ files behind), else `--certificates` or built-in.
+ * The certificate mode: the one PROJECT records once the project has webhooks (all of them
+ * switch together, with `opgen edit --webhook-certificates`), else `--certificates` or PROJECT's.
  */
 function chosenMode(project: ProjectConfig, asked: CertificateMode | undefined): CertificateMode {
   const current = certificateMode(project);
   if (webhookResources(project).length === 0) return asked ?? current;
   if (asked !== undefined && asked !== current) {
-    throw new UserError(`--certificates ${asked}: the project's webhooks already use ${current} certificates; switching is not supported yet`, { file: projectFileName });
+    throw new UserError(
+      `--certificates ${asked}: the project's webhooks already use ${current} certificates`,
+      { file: projectFileName },
+      `switch them all with opgen edit --webhook-certificates ${asked}, then create the webhook without --certificates`,
+    );
   }
   return current;
 }

@@ -1,16 +1,19 @@
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { projectWidePaths } from '../generators/scaffold/api-updates.js';
+import { chartDir } from '../generators/helm/index.js';
 import { deleteApiPlan } from '../generators/scaffold/delete-api.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
+import { webhookManifests, webhookRemovalPaths } from '../generators/scaffold/webhook-removal.js';
+import { webhooksOf } from '../project/webhooks.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { loadProject } from '../project/load.js';
 import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
-import { webhooksOf } from '../project/webhooks.js';
 import { fullGroup, projectFileName } from '../project/model.js';
-import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { applyChanges, formatPlan, planChanges, type PlannedChange } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
 
 interface DeleteApiOptions {
@@ -29,6 +32,10 @@ Examples:
   # Remove one version of a kind that has several: its CRD keeps the others
   $ opgen delete api --group storage --version v2beta1 --kind DemoVolume
 
+  # A conversion webhook's spokes go before its hub (v1 converts v1beta1 here)
+  $ opgen delete api --group storage --version v1beta1 --kind DemoVolume
+  $ opgen delete api --group storage --version v1 --kind DemoVolume
+
   # Remove the files you changed too
   $ opgen delete api --group storage --version v1 --kind DemoVolume --force`;
 
@@ -39,7 +46,7 @@ export function deleteCommand(): Command {
     .addHelpText('after', '\nExample:\n  $ opgen delete api --group storage --version v1 --kind DemoVolume')
     .addCommand(
       new Command('api')
-        .description('remove what create api and manifests generated for a kind: types, controller and its registration, sample, roles, CRD, kustomize entries, PROJECT record')
+        .description('remove what create api, create webhook and manifests generated for a kind version: types, controller and its registration, webhooks, sample, roles, CRD, kustomize entries, PROJECT record')
         .requiredOption('--group <group>', 'API group without the domain, as given to create api')
         .requiredOption('--version <version>', 'API version, e.g. v1')
         .requiredOption('--kind <kind>', 'kind, e.g. DemoVolume')
@@ -66,13 +73,6 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
       known.length ? `PROJECT records: ${known.join('; ')}` : 'PROJECT records no kinds',
     );
   }
-  if (webhooksOf(resource)) {
-    throw new UserError(
-      `${resource.kind} ${resource.version} has webhooks (PROJECT records them) and opgen delete api does not remove webhooks yet; nothing was deleted`,
-      { file: projectFileName },
-      `remove its webhooks block from PROJECT and its files under src/webhooks/${resource.version}/ first, then run opgen delete api again`,
-    );
-  }
   const names = kindNames(project, resource);
   const paths = [
     names.typesFile,
@@ -85,26 +85,31 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
     ...Object.values(projectWidePaths),
     ...(resource.extra.external === true && resource.path?.startsWith('src/') ? [resource.path] : []),
   ];
-  const disk = new Map(await Promise.all(paths.map(async (path) => [path, await readIfExists(join(dir, path))] as const)));
-  const plan = deleteApiPlan(project, resource, disk, {
-    boilerplate: (await readIfExists(join(dir, boilerplatePath))) ?? '',
-    force: options.force ?? false,
-  });
+  const boilerplate = (await readIfExists(join(dir, boilerplatePath))) ?? '';
+  paths.push(...webhookRemovalPaths(project, resource, boilerplate));
+  const disk = new Map(await Promise.all([...new Set(paths)].map(async (path) => [path, await readIfExists(join(dir, path))] as const)));
+  const plan = deleteApiPlan(project, resource, disk, { boilerplate, force: options.force ?? false });
 
-  const changes = await planChanges(dir, plan.updates);
+  // One plan for the writer, deletions included: a failure leaves the project as it was.
+  const deletions = plan.deletes.map((path): PlannedChange => ({ path, action: 'DELETE', file: { path, content: '', ownership: 'generated' } }));
+  const changes = [...(await planChanges(dir, plan.updates)), ...deletions].sort((a, b) => a.path.localeCompare(b.path));
   const dryRun = options.dryRun ?? false;
   if (!dryRun) {
     await applyChanges(dir, changes);
-    for (const path of plan.deletes) await rm(join(dir, path), { force: true });
     await removeEmptyFolders(dir, plan.deletes);
   }
-  const lines = [...plan.deletes.map((path) => `DELETE ${path}`), formatPlan(changes, { dryRun })].filter(Boolean);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${formatPlan(changes, { dryRun })}\n`);
   for (const path of plan.kept) process.stdout.write(`  kept ${path}: you changed it since opgen wrote it; delete it yourself, or pass --force\n`);
+  for (const note of plan.notes) process.stdout.write(`${note}\n`);
   if (plan.kept.includes(names.typesFile)) {
     process.stdout.write(`  (while ${names.typesFile} is there, opgen manifests still writes a CRD for ${resource.kind})\n`);
   }
-  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring config/rbac/role.yaml up to date without ${resource.kind} (${fullGroup(resource) || 'core'}).\n`);
+  const webhooks = webhooksOf(resource);
+  const admission = (webhooks?.defaulting || webhooks?.validation) && !plan.deletes.includes(webhookManifests);
+  const stale = admission ? 'config/rbac/role.yaml and config/webhook/manifests.yaml' : 'config/rbac/role.yaml';
+  // The chart is built from config/ as `npm run manifests` leaves it, so it follows after.
+  const chart = existsSync(join(dir, chartDir, 'Chart.yaml')) ? `, then opgen edit --plugins helm, to take it out of ${chartDir}` : '';
+  if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring ${stale} up to date without ${resource.kind} (${fullGroup(resource) || 'core'})${chart}.\n`);
 }
 
 /** The folders the deleted files leave empty (src/api/v1, src/controllers/<group>), up to the project root. */

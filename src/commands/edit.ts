@@ -1,24 +1,25 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Command } from 'commander';
-import { isMap, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
+import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
-import { kubectl, kubectlError } from '../kubectl.js';
 import { parseBool } from './bool-flag.js';
+import { certificatesEdit } from './edit-certificates.js';
+import { helmFiles, type HelmChartUpdate } from './edit-helm.js';
 import { layoutEdit } from './edit-layout.js';
 import { customMetricsConfigPath, grafanaFiles } from '../generators/grafana/index.js';
-import { chartDir, helmChartFiles, type Manifest } from '../generators/helm/index.js';
+import { chartDir } from '../generators/helm/index.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
+import type { CertificateMode } from '../project/webhooks.js';
 import { serializeProject } from '../project/serialize.js';
-import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+import { applyChanges, formatPlan, planChanges, type GeneratedFile, type PlannedChange } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
 
 interface EditOptions {
   plugins?: string;
   multigroup?: boolean;
   namespaced?: boolean;
+  webhookCertificates?: CertificateMode;
   force?: boolean;
   dryRun?: boolean;
 }
@@ -48,7 +49,11 @@ Examples:
   $ opgen edit --multigroup
 
   # Watch one namespace: a Role instead of a ClusterRole (then run opgen manifests)
-  $ opgen edit --namespaced`;
+  $ opgen edit --namespaced
+
+  # The webhooks' certificates from cert-manager instead of the built-in ones (and back)
+  $ opgen edit --webhook-certificates cert-manager
+  $ opgen edit --webhook-certificates built-in`;
 
 /** `opgen edit`: adds optional plugins to a project; `helm` writes a Helm chart. */
 export function editCommand(): Command {
@@ -57,7 +62,10 @@ export function editCommand(): Command {
     .option('--plugins <names>', `comma-separated plugins (known: ${Object.keys(plugins).join(', ')})`)
     .option('--multigroup [bool]', 'new kinds go under src/api/<group>/<version>/, for several API groups; --multigroup=false for one group', parseBool)
     .option('--namespaced [bool]', 'the operator watches one namespace (a Role); --namespaced=false for the whole cluster (a ClusterRole)', parseBool)
-    .option('--force', `also rewrite ${chartDir}/Chart.yaml and values.yaml, which are otherwise written only once`)
+    .addOption(
+      new Option('--webhook-certificates <mode>', "the webhook server's certificate: built in (kept by the manager in a Secret) or cert-manager's; rewrites config/ (and the Helm chart) for it").choices(['built-in', 'cert-manager']),
+    )
+    .option('--force', `also rewrite ${chartDir}/Chart.yaml and values.yaml, which are otherwise written only once, and the files you changed that --webhook-certificates rewrites or deletes`)
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', examples)
     .action(async (options: EditOptions) => {
@@ -65,29 +73,51 @@ export function editCommand(): Command {
     });
 }
 
-/** Runs the plugins named by `options.plugins` in the project at `root`. */
+/** Changes the settings and runs the plugins `options` name in the project at `root`. */
 export async function runEdit(root: string, options: EditOptions): Promise<void> {
   const dir = resolve(root);
-  if (options.plugins === undefined && options.multigroup === undefined && options.namespaced === undefined) {
-    throw new UserError('nothing to edit', undefined, 'pass --plugins, --multigroup or --namespaced; see opgen edit --help');
+  if (options.plugins === undefined && options.multigroup === undefined && options.namespaced === undefined && options.webhookCertificates === undefined) {
+    throw new UserError('nothing to edit', undefined, 'pass --plugins, --multigroup, --namespaced or --webhook-certificates; see opgen edit --help');
+  }
+  if (options.webhookCertificates !== undefined && options.namespaced !== undefined) {
+    // Both rewrite config/rbac; one setting at a time keeps each plan readable and each file's owner clear.
+    throw new UserError('--webhook-certificates and --namespaced both change config/rbac; change one, then the other', undefined, 'run opgen edit twice');
   }
   const names = options.plugins === undefined ? [] : parsePlugins(options.plugins);
   const loaded = await loadProject(dir, 'opgen edit');
   const layout = await layoutEdit(dir, loaded, { multigroup: options.multigroup, namespaced: options.namespaced });
-  const project = layout.project;
-  const files: GeneratedFile[] = [...layout.files];
-  const helm = names.includes('helm') ? await helmFiles(dir, project, options.force ?? false) : undefined;
+  const certificates = await certificatesEdit(dir, layout.project, options.webhookCertificates, options.force ?? false);
+  const onlyCertificates = names.length === 0 && options.multigroup === undefined && options.namespaced === undefined;
+  if (certificates.unchanged && onlyCertificates) {
+    process.stdout.write(`${certificates.unchanged}\n`);
+    return;
+  }
+  const project = certificates.project;
+  const files: GeneratedFile[] = [...layout.files, ...certificates.updates];
+  // The chart follows config/: when asked, and when the certificates change config/ under an existing chart.
+  const chartFollows = certificates.updates.length + certificates.deletes.length > 0 && existsSync(join(dir, chartDir, 'Chart.yaml'));
+  // --force rewrites Chart.yaml and values.yaml only when the chart is asked for.
+  const helm: HelmChartUpdate | undefined =
+    names.includes('helm') || chartFollows ? await helmFiles(dir, project, names.includes('helm') && (options.force ?? false), certificates) : undefined;
   if (helm) files.push(...helm.files);
   if (names.includes('grafana')) files.push(...grafanaFiles(project.projectName, await readIfExists(join(dir, customMetricsConfigPath))));
   files.push({ path: projectFileName, content: serializeProject(withPlugins(project, names)), ownership: 'generated' });
 
-  const changes = await planChanges(dir, files, { force: options.force ?? false });
+  // One plan for the writer, deletions included: a failure leaves the project as it was.
+  const deletes = [...certificates.deletes, ...(helm?.deletes ?? [])];
+  const deletions = deletes.map((path): PlannedChange => ({ path, action: 'DELETE', file: { path, content: '', ownership: 'generated' } }));
+  const changes = [...(await planChanges(dir, files, { force: options.force ?? false })), ...deletions].sort((a, b) => a.path.localeCompare(b.path));
   if (!options.dryRun) await applyChanges(dir, changes);
   const report = formatPlan(changes, { dryRun: options.dryRun ?? false });
   if (report) process.stdout.write(`${report}\n`);
   for (const path of layout.kept) {
     process.stdout.write(`  kept ${path}: you changed it; make it fit --namespaced=${project.namespaced} yourself\n`);
   }
+  for (const path of certificates.kept) {
+    process.stdout.write(`  kept ${path}: you changed it since opgen wrote it; make it fit --webhook-certificates ${options.webhookCertificates} yourself, or pass --force\n`);
+  }
+  if (certificates.unchanged) process.stdout.write(`${certificates.unchanged}\n`);
+  for (const note of certificates.notes) process.stdout.write(`\n${note}\n`);
   if (loaded.multigroup !== project.multigroup && loaded.resources.some((r) => r.path?.startsWith('src/'))) {
     process.stdout.write(`\nThe kinds you have stay where PROJECT's path says; new kinds go to ${project.multigroup ? 'src/api/<group>/<version>/' : 'src/api/<version>/'}.\n`);
   }
@@ -103,7 +133,6 @@ export async function runEdit(root: string, options: EditOptions): Promise<void>
     );
   }
 }
-
 
 function parsePlugins(list: string): PluginName[] {
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);
@@ -125,93 +154,4 @@ function withPlugins(project: ProjectConfig, names: readonly PluginName[]): Proj
   const recorded: Record<string, unknown> = { ...(current as Record<string, unknown>) };
   for (const name of names) recorded[plugins[name]] ??= {};
   return { ...project, extra: { ...project.extra, plugins: recorded } };
-}
-
-/** The chart's files, from what kustomize builds out of config/. */
-async function helmFiles(root: string, project: ProjectConfig, force: boolean): Promise<{ files: GeneratedFile[]; namespace: string }> {
-  const manifests = kustomize(root, 'config/default');
-  const optional: Manifest[] = [];
-  for (const extra of ['config/prometheus', 'config/network-policy']) {
-    if (existsSync(join(root, extra, 'kustomization.yaml'))) optional.push(...kustomize(root, extra));
-  }
-  const kustomization = await defaultKustomization(root);
-  const namespace = kustomization.namespace ?? `${project.projectName}-system`;
-  const files = helmChartFiles(
-    {
-      projectName: project.projectName,
-      manifests,
-      optional,
-      namespace,
-      namePrefix: kustomization.namePrefix ?? '',
-      leaderElectionId: await leaderElectionId(root),
-      appVersion: await packageVersion(root),
-    },
-    { force },
-  );
-  return { files, namespace };
-}
-
-/** `kubectl kustomize <dir>` (kubectl's built-in kustomize), as parsed objects. */
-function kustomize(root: string, dir: string): Manifest[] {
-  const result = kubectl(['kustomize', dir], { cwd: root, purpose: `opgen edit --plugins helm builds ${dir} with \`kubectl kustomize\`` });
-  if (!result.ok) {
-    throw new UserError(`kubectl kustomize ${dir} failed: ${kubectlError(result.stderr)}`, { file: `${dir}/kustomization.yaml` });
-  }
-  const objects: Manifest[] = [];
-  for (const doc of parseAllDocuments(result.stdout)) {
-    if (doc.errors[0]) throw new UserError(`kubectl kustomize ${dir} printed YAML that does not parse: ${doc.errors[0].message.split('\n')[0]}`);
-    const object = doc.toJS() as unknown;
-    if (object === null) continue;
-    const candidate = object as Partial<Manifest>;
-    if (typeof candidate.kind !== 'string' || typeof candidate.metadata?.name !== 'string') {
-      throw new UserError(`kubectl kustomize ${dir} printed an object without kind or metadata.name`, { file: `${dir}/kustomization.yaml` });
-    }
-    objects.push(object as Manifest);
-  }
-  return objects;
-}
-
-/** config/default's namespace and namePrefix, which the chart replaces with the release's. */
-async function defaultKustomization(root: string): Promise<{ namespace?: string; namePrefix?: string }> {
-  const file = 'config/default/kustomization.yaml';
-  const text = await readFile(join(root, file), 'utf8');
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]}`, { file, line, column: col });
-  }
-  if (!isMap(doc.contents)) return {};
-  const read = (key: string) => {
-    const value = doc.get(key);
-    return typeof value === 'string' ? value : undefined;
-  };
-  const result: { namespace?: string; namePrefix?: string } = {};
-  const namespace = read('namespace');
-  const namePrefix = read('namePrefix');
-  if (namespace !== undefined) result.namespace = namespace;
-  if (namePrefix !== undefined) result.namePrefix = namePrefix;
-  return result;
-}
-
-/**
- * The Lease name src/main.ts gives createManager, when it is a literal there (alone, or as
- * the scaffold writes it: the fallback of `--leader-election-id`).
- */
-async function leaderElectionId(root: string): Promise<string | undefined> {
-  const main = await readFile(join(root, 'src/main.ts'), 'utf8').catch(() => '');
-  const id = /leaderElectionId:\s*(?:options\.leaderElectionId\s*\?\?\s*)?(['"`])([^'"`\n]+)\1/.exec(main)?.[2];
-  return id && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(id) ? id : undefined;
-}
-
-/** The project's version (package.json), the chart's appVersion. */
-async function packageVersion(root: string): Promise<string> {
-  const text = await readFile(join(root, 'package.json'), 'utf8').catch(() => '{}');
-  try {
-    const version = (JSON.parse(text) as { version?: unknown }).version;
-    return typeof version === 'string' && version ? version : '0.1.0';
-  } catch {
-    throw new UserError('package.json is not valid JSON', { file: 'package.json' });
-  }
 }

@@ -1,5 +1,6 @@
 import { generatedHeader, toYaml } from '../yaml.js';
 import { opgenLayout, type ProjectConfig, type Resource } from './model.js';
+import { certificateModeKey } from './webhooks.js';
 
 const preamble = [
   `# ${generatedHeader}`,
@@ -9,6 +10,8 @@ const preamble = [
 
 /** The text of a PROJECT file: fixed key order, so the same project always reads the same. */
 export function serializeProject(project: ProjectConfig): string {
+  // A setting like multigroup, in its place whenever it was set (create webhook or edit).
+  const { [certificateModeKey]: certificates, ...extra } = project.extra;
   const data: Record<string, unknown> = {
     version: '3',
     ...(project.cliVersion !== undefined ? { cliVersion: project.cliVersion } : {}),
@@ -17,7 +20,8 @@ export function serializeProject(project: ProjectConfig): string {
     projectName: project.projectName,
     ...(project.multigroup ? { multigroup: true } : {}),
     ...(project.namespaced ? { namespaced: true } : {}),
-    ...project.extra,
+    ...(certificates !== undefined ? { [certificateModeKey]: certificates } : {}),
+    ...extra,
     resources: project.resources.map(resourceData),
   };
   return preamble + toYaml([data]);

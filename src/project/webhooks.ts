@@ -69,6 +69,12 @@ export function withWebhooks(resource: Resource, webhooks: ResourceWebhooks): Re
   return { ...resource, extra: { ...resource.extra, webhooks: record } };
 }
 
+/** `resource` with no webhooks recorded: its `webhooks` key gone, as before `create webhook`. */
+export function withoutWebhooks(resource: Resource): Resource {
+  const { webhooks: _gone, ...extra } = resource.extra;
+  return { ...resource, extra };
+}
+
 /** How the webhook server gets its certificate (webhooks.md §4). */
 export type CertificateMode = 'built-in' | 'cert-manager';
 

@@ -19,7 +19,7 @@ export interface GeneratedFile {
 
 /**
  * What the writer does, or would do, with one file. DELETE removes it: only `opgen upgrade`
- * plans one, for a file the scaffold no longer has and the user never changed.
+ * (a file the scaffold no longer has and the user never changed) and `opgen delete api` plan one.
  */
 export type Action = 'CREATE' | 'UPDATE' | 'DELETE' | 'SKIP' | 'UNCHANGED' | 'CONFLICT';
 

@@ -39,7 +39,7 @@ describe('opgen edit refuses', () => {
   it('to run with nothing to edit', async () => {
     dir = await projectDir('demo-volume-operator');
     await scaffoldDemoVolume(dir);
-    await expectFailure(['edit'], /^error: nothing to edit \(pass --plugins, --multigroup or --namespaced; see opgen edit --help\)\n$/);
+    await expectFailure(['edit'], /^error: nothing to edit \(pass --plugins, --multigroup, --namespaced or --webhook-certificates; see opgen edit --help\)\n$/);
   });
 
   it('outside a project', async () => {

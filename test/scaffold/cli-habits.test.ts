@@ -1,10 +1,15 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliVersion } from '../../src/version.js';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
 // What a kubebuilder user types on day one, and what they get.
+
+const opgenBin = fileURLToPath(new URL('../../bin/opgen.js', import.meta.url));
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -27,6 +32,16 @@ describe('a command without its sub-command', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^Usage: opgen create \[options\] \[command\]/);
     expect(result.stdout).toContain('api [options]');
+  });
+
+  it('help piped into a reader that stops early (| head -1) exits 0 without a stack trace', async () => {
+    // The reading end is closed before opgen writes, so every write fails with EPIPE.
+    const child = spawn(process.execPath, [opgenBin, 'create', 'api', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number];
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it.each([['--version'], ['-V']])('opgen %s prints the version', async (flag) => {

@@ -207,7 +207,7 @@ describe('opgen create webhook', () => {
     expect(pod.volumes).toContainEqual({ name: 'webhook-certs', secret: { secretName: 'webhook-server-cert' } });
     expect(objects.filter((o) => o.metadata.name.includes('webhook-certs-role'))).toEqual([]);
 
-    await expectRefused(widget('v2', '--programmatic-validation', '--certificates', 'built-in'), /^PROJECT: error: --certificates built-in: the project's webhooks already use cert-manager certificates; switching is not supported yet$/);
+    await expectRefused(widget('v2', '--programmatic-validation', '--certificates', 'built-in'), /^PROJECT: error: --certificates built-in: the project's webhooks already use cert-manager certificates \(switch them all with opgen edit --webhook-certificates built-in, then create the webhook without --certificates\)$/);
   });
 
   it('carries the webhooks into the Helm chart, the manager told the names the release gives them', async () => {

@@ -105,6 +105,6 @@ describe('opgen edit --multigroup', () => {
   it('edit with nothing to do is an error', async () => {
     const dir = await project('shop-operator', []);
     const result = await opgen(dir, 'edit');
-    expect(result).toMatchObject({ code: 1, stderr: 'error: nothing to edit (pass --plugins, --multigroup or --namespaced; see opgen edit --help)\n' });
+    expect(result).toMatchObject({ code: 1, stderr: 'error: nothing to edit (pass --plugins, --multigroup, --namespaced or --webhook-certificates; see opgen edit --help)\n' });
   });
 });

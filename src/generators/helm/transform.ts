@@ -37,6 +37,9 @@ export function templateObject(object: Manifest, release: Release, splicer: Spli
   }
   metadata.labels = { [splicer.block((indent) => [release.helpers.labels(indent)])]: null, ...withoutHelperLabels(labels ?? {}) };
   for (const [key, value] of Object.entries(restOfMetadata)) metadata[key] = walkValue(value, ['metadata', key], release, splicer, () => false);
+  const annotations = metadata.annotations as Data | undefined;
+  const injectFrom = object.metadata.annotations?.[caInjectionAnnotation];
+  if (annotations && typeof injectFrom === 'string') annotations[caInjectionAnnotation] = caInjectionSource(injectFrom, release, splicer);
 
   const result: Data = {};
   for (const [key, value] of Object.entries(object)) {
@@ -76,10 +79,28 @@ function reference(text: string, release: Release, splicer: Splicer): string {
   if (text === release.serviceAccount) return splicer.inline(release.helpers.serviceAccountName());
   const suffix = release.suffixes.get(text);
   if (suffix !== undefined) return splicer.inline(release.helpers.resourceName(suffix));
-  // Service DNS names: <service>.<namespace>.svc[.cluster.local]
+  // Service DNS names: <service>.<namespace>.svc[.cluster.local], the Service named as the release names it.
   const dns = `.${release.namespace}.svc`;
   const escaped = escapeDelimiters(text, splicer);
-  return escaped.includes(dns) ? escaped.split(dns).join(`.${splicer.inline(releaseNamespace)}.svc`) : escaped;
+  if (!escaped.includes(dns)) return escaped;
+  const [host, ...rest] = escaped.split(dns);
+  const service = release.suffixes.get(host!);
+  const name = service === undefined ? host : splicer.inline(release.helpers.resourceName(service));
+  return [name, ...rest].join(`.${splicer.inline(releaseNamespace)}.svc`);
+}
+
+/** cert-manager's cainjector reads the CA of the Certificate this annotation names. */
+const caInjectionAnnotation = 'cert-manager.io/inject-ca-from';
+
+/**
+ * `<namespace>/<certificate>` of the CA injection annotation, as the release names and places
+ * the chart's Certificate (a Certificate the chart does not have stays as written).
+ */
+function caInjectionSource(value: string, release: Release, splicer: Splicer): string {
+  const [namespace, name, ...more] = value.split('/');
+  const suffix = name === undefined ? undefined : release.suffixes.get(name);
+  if (more.length > 0 || namespace !== release.namespace || suffix === undefined) return escapeDelimiters(value, splicer);
+  return `${splicer.inline(releaseNamespace)}/${splicer.inline(release.helpers.resourceName(suffix))}`;
 }
 
 /** Label maps that select the project's pods (Deployment, Service, ServiceMonitor, NetworkPolicy). */

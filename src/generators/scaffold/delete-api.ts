@@ -8,6 +8,7 @@ import { removeResources } from './config/kustomize.js';
 import { kindNames } from './names.js';
 import { previousScaffold } from './previous.js';
 import { unregisterController } from './unregister-controller.js';
+import { projectWithoutKind, webhookRemoval } from './webhook-removal.js';
 
 /** What `opgen delete api` does to a project: files to rewrite, to delete, and to keep. */
 export interface DeletePlan {
@@ -15,12 +16,15 @@ export interface DeletePlan {
   deletes: string[];
   /** The user's files (changed since opgen wrote them), kept without --force. */
   kept: string[];
+  /** What the user must finish by hand, one line each. */
+  notes: string[];
 }
 
 /**
  * The inverse of `create api` and `manifests` for one kind version: its types, controller
  * and test (and their registration in src/main.ts), sample, roles, CRD (or only its
- * version, while others remain), kustomization entries and PROJECT record. A scaffolded
+ * version, while others remain), kustomization entries, PROJECT record and webhooks
+ * ({@link webhookRemoval}). A scaffolded
  * file that differs from what opgen wrote holds the user's work: kept unless `force`.
  * `disk` holds the current text of every path the plan may touch (undefined: missing).
  */
@@ -40,8 +44,9 @@ export function deleteApiPlan(
       'delete the other versions first, or move the controller to one of them and record controller: true there',
     );
   }
+  const after = projectWithoutKind(project, resource);
   const previous = previousScaffold(project, options.boilerplate);
-  const updates: GeneratedFile[] = [{ path: projectFileName, content: serializeProject({ ...project, resources: remaining }), ownership: 'generated' }];
+  const updates: GeneratedFile[] = [{ path: projectFileName, content: serializeProject(after), ownership: 'generated' }];
   const deletes: string[] = [];
   const kept: string[] = [];
   const scaffolded = (path: string) => {
@@ -86,7 +91,16 @@ export function deleteApiPlan(
       );
     }
   }
-  return { updates, deletes: deletes.sort(), kept: kept.sort() };
+  // The webhooks' changes to src/main.ts and the kustomizations go on top of the kind's.
+  const planned = new Map(updates.map((file) => [file.path, file]));
+  const webhooks = webhookRemoval(project, after, resource, (path) => planned.get(path)?.content ?? disk.get(path), options);
+  for (const file of webhooks.updates) planned.set(file.path, file);
+  return {
+    updates: [...planned.values()],
+    deletes: [...deletes, ...webhooks.deletes].sort(),
+    kept: [...kept, ...webhooks.kept].sort(),
+    notes: webhooks.notes,
+  };
 }
 
 /** A CRD's YAML without one of its versions; the next `opgen manifests` writes it afresh anyway. */

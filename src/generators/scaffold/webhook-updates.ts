@@ -14,6 +14,14 @@ const defaultKustomization = 'config/default/kustomization.yaml';
 /** The existing files {@link webhookProjectUpdates} adds entries to. */
 export const webhookProjectPaths = [defaultKustomization, projectWidePaths.rbacKustomization, projectWidePaths.crdKustomization, projectWidePaths.main, 'package.json'] as const;
 
+/** How src/main.ts calls src/webhooks/setup.ts once the project has webhooks. */
+export const webhookRegistration = {
+  setupFunction: 'setupWebhooks',
+  module: `./${webhookSetupFile.slice('src/'.length).replace(/\.ts$/, '.js')}`,
+  alias: 'setupProjectWebhooks',
+  args: 'mgr, options',
+};
+
 /**
  * The project-wide files of the webhooks PROJECT records (`project` already holding them):
  * PROJECT, src/webhooks/setup.ts, the config/ wiring, and the entries config/default,
@@ -46,22 +54,38 @@ export function webhookProjectUpdates(project: ProjectConfig, boilerplate: strin
     );
     edit('package.json', withFastCheck);
   }
-  edit(projectWidePaths.main, (text) =>
-    registerController(text, { setupFunction: 'setupWebhooks', module: `./${webhookSetupFile.slice('src/'.length).replace(/\.ts$/, '.js')}`, alias: 'setupProjectWebhooks', args: 'mgr, options' }),
-  );
+  edit(projectWidePaths.main, (text) => registerController(text, webhookRegistration));
   return files;
 }
 
+/** The fast-check range `create webhook --conversion` adds to package.json. */
+const fastCheckRange = '^4.10.2';
+
 /** package.json with fast-check among the devDependencies: the conversion tests are property tests. */
 function withFastCheck(text: string): string {
-  let manifest: { devDependencies?: Record<string, string> } & Record<string, unknown>;
+  const manifest = packageManifest(text);
+  if (manifest.devDependencies?.['fast-check']) return text;
+  const devDependencies = { ...(manifest.devDependencies ?? {}), 'fast-check': fastCheckRange };
+  manifest.devDependencies = Object.fromEntries(Object.entries(devDependencies).sort(([a], [b]) => a.localeCompare(b)));
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/**
+ * package.json without the fast-check `create webhook --conversion` added, once no conversion
+ * test needs it; a range the user chose is theirs and stays.
+ */
+export function withoutFastCheck(text: string): string {
+  const manifest = packageManifest(text);
+  if (manifest.devDependencies?.['fast-check'] !== fastCheckRange) return text;
+  const { 'fast-check': _gone, ...devDependencies } = manifest.devDependencies;
+  manifest.devDependencies = devDependencies;
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+function packageManifest(text: string): { devDependencies?: Record<string, string> } & Record<string, unknown> {
   try {
-    manifest = JSON.parse(text) as typeof manifest;
+    return JSON.parse(text) as { devDependencies?: Record<string, string> } & Record<string, unknown>;
   } catch {
     throw new UserError('package.json is not valid JSON', { file: 'package.json' });
   }
-  if (manifest.devDependencies?.['fast-check']) return text;
-  const devDependencies = { ...(manifest.devDependencies ?? {}), 'fast-check': '^4.10.2' };
-  manifest.devDependencies = Object.fromEntries(Object.entries(devDependencies).sort(([a], [b]) => a.localeCompare(b)));
-  return `${JSON.stringify(manifest, null, 2)}\n`;
 }

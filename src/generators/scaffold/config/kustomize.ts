@@ -67,3 +67,51 @@ export function removeResources(text: string, entries: readonly string[], file: 
   if (resources.items.length === before) return text;
   return doc.toString({ lineWidth: 0, indentSeq: true });
 }
+
+/**
+ * A kustomization.yaml without the items of its `key` list that `drop` picks, and without
+ * the key once its list is empty, as in a project that never had them. The inverse of
+ * adding entries to `resources`, `patches` or `configurations`: the lines of the dropped
+ * items are cut from the text, so everything else stays byte for byte.
+ */
+export function removeListItems(text: string, key: string, drop: (item: unknown) => boolean, file: string): string {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { file, line, column: col });
+  }
+  const pairs = isMap(doc.contents) ? doc.contents.items : [];
+  const index = pairs.findIndex((pair) => isScalar(pair.key) && pair.key.value === key);
+  const pair = pairs[index];
+  const list = pair?.value;
+  if (!pair || !isScalar(pair.key) || !isSeq(list)) return text;
+  const dropped = list.items.filter((item) => drop(item));
+  if (dropped.length === 0) return text;
+  if (list.flow) {
+    // `[a, b]` on one line has no lines to cut: the document is written anew.
+    list.items = list.items.filter((item) => !dropped.includes(item));
+    if (list.items.length === 0) doc.delete(key);
+    return doc.toString({ lineWidth: 0, indentSeq: true });
+  }
+  const span = (node: { range?: [number, number, number] | null }) => ({ start: lineStart(text, node.range![0]), end: lineEnd(text, node.range![1]) });
+  if (dropped.length < list.items.length) {
+    return dropped.map((item) => span(item as { range?: [number, number, number] })).reduceRight((out, cut) => out.slice(0, cut.start) + out.slice(cut.end), text);
+  }
+  let end = span(list).end;
+  // The blank line YAML writes between the last key and the file's closing comment came with the key.
+  if (index === pairs.length - 1) while (text.startsWith('\n', end)) end += 1;
+  return text.slice(0, lineStart(text, pair.key.range![0])) + text.slice(end);
+}
+
+/** The offset where the line holding `offset` starts. */
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** The offset after the line break of the line holding the character before `end`. */
+function lineEnd(text: string, end: number): number {
+  const newline = text.indexOf('\n', Math.max(end - 1, 0));
+  return newline === -1 ? text.length : newline + 1;
+}

@@ -5,6 +5,7 @@ import { certificateMode } from '../../../project/webhooks.js';
 import type { GeneratedFile } from '../../../writer/index.js';
 import { conversionCrds, webhookObjectNames, webhookResources } from '../webhook.js';
 import { kindNames } from '../names.js';
+import { removeListItems } from './kustomize.js';
 import { commonLabels, managerSelector, yamlFile } from '../yaml-file.js';
 
 /** The port the manager's webhook server listens on in the cluster (controller-runtime's default). */
@@ -302,13 +303,27 @@ function certificateRbac(project: ProjectConfig, admission: boolean): GeneratedF
  */
 export function addPatches(text: string, patches: readonly (string | PatchEntry)[], file: string): string {
   const entries = patches.map((patch) => (typeof patch === 'string' ? { path: patch } : patch));
-  const keyOf = (entry: { path: unknown; target?: unknown }) => JSON.stringify([entry.path, entry.target ?? null]);
-  return addListItems(text, 'patches', entries, (item) => (isMap(item) ? keyOf(item.toJSON() as PatchEntry) : undefined), keyOf, file);
+  return addListItems(text, 'patches', entries, (item) => (isMap(item) ? patchKey(item.toJSON() as PatchEntry) : undefined), patchKey, file);
 }
 
 /** Adds each of `files` that is missing to the `configurations` list of a kustomization.yaml. */
 export function addConfigurations(text: string, files: readonly string[], file: string): string {
   return addListItems(text, 'configurations', files, (item) => (isScalar(item) ? String(item.value) : undefined), (entry) => entry, file);
+}
+
+/** Takes each of `patches` out of the `patches` list of a kustomization.yaml; the inverse of {@link addPatches}. */
+export function removePatches(text: string, patches: readonly (string | PatchEntry)[], file: string): string {
+  const keys = new Set(patches.map((patch) => patchKey(typeof patch === 'string' ? { path: patch } : patch)));
+  return removeListItems(text, 'patches', (item) => isMap(item) && keys.has(patchKey(item.toJSON() as PatchEntry)), file);
+}
+
+/** Takes each of `files` out of the `configurations` list of a kustomization.yaml; the inverse of {@link addConfigurations}. */
+export function removeConfigurations(text: string, files: readonly string[], file: string): string {
+  return removeListItems(text, 'configurations', (item) => isScalar(item) && files.includes(String(item.value)), file);
+}
+
+function patchKey(entry: { path: unknown; target?: unknown }): string {
+  return JSON.stringify([entry.path, entry.target ?? null]);
 }
 
 function addListItems<T>(text: string, key: string, entries: readonly T[], keyOfItem: (item: unknown) => string | undefined, keyOfEntry: (entry: T) => string, file: string): string {

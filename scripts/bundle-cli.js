@@ -1,0 +1,61 @@
+// Bundles the CLI that bin/opgen.js runs into one CommonJS file, dist/opgen/cli.cjs.
+// Unbundled, every run resolves, reads and compiles about 90 ES modules of dist/ and 80
+// CommonJS files of yaml and commander, and Node 20 keeps no compiled code of ES modules
+// between runs; one CommonJS file goes through opgen's compile cache (src/compile-cache.ts)
+// like TypeScript does. Commands stay lazy: each command's modules run only when it does.
+// ts-morph and TypeScript are not bundled: src/ts-morph.ts requires them at run time.
+import { build } from 'esbuild';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+
+const outfile = 'dist/opgen/cli.cjs';
+
+// Each source file still sees the import.meta of the file tsc makes of it (dist/<path>.js),
+// not of the bundle, so that its paths to templates, data and package.json hold.
+const ownImportMeta = {
+  name: 'own-import-meta',
+  setup(bundle) {
+    const src = resolve('src');
+    bundle.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+      if (!path.startsWith(`${src}/`)) return undefined;
+      const compiled = relative(dirname(outfile), join('dist', relative(src, path)).replace(/\.ts$/, '.js'));
+      const url = `new URL(${JSON.stringify(compiled)}, require('node:url').pathToFileURL(__filename))`;
+      const contents = (await readFile(path, 'utf8')).replace(/import\.meta\.(url|filename)/g, (_, field) =>
+        field === 'url' ? `${url}.href` : `require('node:url').fileURLToPath(${url})`,
+      );
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+const { outputFiles } = await build({
+  entryPoints: ['src/cli-bundle.ts'],
+  outfile,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['ts-morph', 'typescript'],
+  // A dynamic import() of what stays outside (Node's built-ins) becomes require(): code that V8
+  // compiled from the cache has no module loader to import() through.
+  supported: { 'dynamic-import': false },
+  // `--verbose` maps stack traces back to src/ (bin/opgen.js); positions are enough for that,
+  // and leaving the sources out keeps the published map a third of the size.
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+  plugins: [ownImportMeta],
+  write: false,
+});
+
+// Only changed files are written, and files of an earlier build removed: `npm publish`
+// rebuilds while tests may be running the CLI from dist/.
+const outdir = dirname(outfile);
+mkdirSync(outdir, { recursive: true });
+const written = new Set();
+for (const file of outputFiles) {
+  written.add(basename(file.path));
+  if (!existsSync(file.path) || !readFileSync(file.path).equals(file.contents)) writeFileSync(file.path, file.contents);
+}
+for (const name of readdirSync(outdir)) if (!written.has(name)) rmSync(join(outdir, name));
