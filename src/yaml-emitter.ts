@@ -6,18 +6,59 @@ import { indentStep, scalarString } from './yaml-scalar.js';
  * aliasDuplicateObjects: false, lineWidth: 0, indentSeq: true })`, at a tenth of the cost.
  * Block style throughout; empty collections are written `{}` and `[]`.
  *
+ * @param options.reusable tells which objects can never change (deeply frozen, like
+ *   opgen's shared built-in schemas): their text at each indentation is written once and
+ *   reused, in this document and in later ones.
+ * @param options.sortKeys writes every mapping's keys in the order a copy with its keys
+ *   inserted in code-unit order enumerates them (array-index keys first, ascending, as
+ *   JavaScript orders them), without making that copy.
  * @returns the document's text ending in a line break, or `undefined` when `value` holds
  *   anything else (a Date, a Map, a bigint, a class instance, …), which the caller then hands
  *   to the `yaml` library.
  */
-export function emitPlainDocument(value: unknown): string | undefined {
+export function emitPlainDocument(value: unknown, options: EmitOptions = {}): string | undefined {
   if (value === undefined) return undefined;
+  current = options;
   try {
     return `${emitNode(value, '')}\n`;
   } catch (error) {
     if (error === notPlain) return undefined;
     throw error;
+  } finally {
+    current = {};
   }
+}
+
+/** Options of {@link emitPlainDocument}. */
+export interface EmitOptions {
+  reusable?: (value: object) => boolean;
+  sortKeys?: boolean;
+}
+
+/** The options of the document being written. */
+let current: EmitOptions = {};
+
+/**
+ * The text of each reusable collection by indentation, with keys as they are and sorted: a
+ * node's text depends only on the node, its indentation and the order of keys, and a
+ * reusable node cannot change.
+ */
+const reusedTexts = { asIs: new WeakMap<object, Map<string, string>>(), sorted: new WeakMap<object, Map<string, string>>() };
+
+function reusedText(value: object, indent: string): string {
+  const texts = current.sortKeys ? reusedTexts.sorted : reusedTexts.asIs;
+  let byIndent = texts.get(value);
+  let text = byIndent?.get(indent);
+  if (text === undefined) {
+    text = emitCollection(value, indent);
+    if (!byIndent) texts.set(value, (byIndent = new Map()));
+    byIndent.set(indent, text);
+  } else {
+    // The text was built from many small pieces; reading a character makes V8 join them once
+    // here instead of in every document that reuses it (compared with the file on disk, written).
+    text.charCodeAt(0);
+  }
+  return text;
 }
 
 /** Thrown (never escapes this module) when the data is not plain JSON. */
@@ -48,14 +89,18 @@ function emitNode(value: unknown, indent: string): string {
       return value ? 'true' : 'false';
     case 'object':
       if (value === null) return 'null';
-      if (Array.isArray(value)) return emitSequence(value, indent);
-      if (isPlainObject(value)) return emitMapping(value, indent);
-      throw notPlain;
+      return current.reusable?.(value) ? reusedText(value, indent) : emitCollection(value, indent);
     case 'undefined':
       return 'null'; // a hole or undefined item of an array
     default:
       throw notPlain;
   }
+}
+
+function emitCollection(value: object, indent: string): string {
+  if (Array.isArray(value)) return emitSequence(value, indent);
+  if (isPlainObject(value)) return emitMapping(value, indent);
+  throw notPlain;
 }
 
 function isPlainObject(value: object): value is Record<string, unknown> {
@@ -106,7 +151,7 @@ function emitMapping(object: Record<string, unknown>, indent: string): string {
   const inner = indent + indentStep;
   let out = '';
   let first = true;
-  for (const key of Object.keys(object)) {
+  for (const key of current.sortKeys ? sortedKeys(object) : Object.keys(object)) {
     const value = object[key];
     if (value === undefined) continue;
     if (!first) out += `\n${indent}`;
@@ -114,6 +159,24 @@ function emitMapping(object: Record<string, unknown>, indent: string): string {
     out += emitPair(key, value, inner, indent);
   }
   return first ? '{}' : out;
+}
+
+/**
+ * The keys of `object` in the order a copy that got them in code-unit order would list
+ * them: JavaScript lists array-index keys (`0`, `12`) first in ascending numeric order
+ * whatever the insertion order, and `Object.keys` already puts them first, so only the
+ * others need sorting.
+ */
+function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  let indices = 0;
+  while (indices < keys.length && isArrayIndex(keys[indices]!)) indices++;
+  if (indices === 0) return keys.sort();
+  return [...keys.slice(0, indices), ...keys.slice(indices).sort()];
+}
+
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 2 ** 32 - 1;
 }
 
 /**

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { emitPlainDocument } from '../src/yaml-emitter.js';
-import { yamlOptions } from '../src/yaml.js';
+import { sortKeys, yamlOptions } from '../src/yaml.js';
 
 /** The oracle: what the `yaml` library writes with opgen's options. */
 const oracle = (value: unknown) => stringify(value, yamlOptions);
@@ -77,6 +77,40 @@ describe('the YAML emitter', () => {
     expect(emitPlainDocument(value)).toBe(oracle(value));
   });
 
+  it('writes reusable (frozen) subtrees at any depth, again and again, as the yaml library does', () => {
+    const reusable = (value: object) => Object.isFrozen(value);
+    fc.assert(
+      fc.property(document, (shared) => {
+        deepFreeze(shared);
+        // The same subtree at several indentations, in sequences and in maps, in two documents.
+        const value = { a: shared, b: [shared, { c: shared, d: [[shared]] }] };
+        expect(emitPlainDocument(value, { reusable })).toBe(oracle(value));
+        expect(emitPlainDocument([value], { reusable })).toBe(oracle([value]));
+      }),
+      { numRuns: 1000 },
+    );
+    const notPlain = deepFreeze({ at: new Date(0) });
+    expect(emitPlainDocument({ a: notPlain }, { reusable })).toBeUndefined();
+    expect(emitPlainDocument({ a: notPlain }, { reusable })).toBeUndefined();
+  });
+
+  it('sorts keys as the yaml library writes a key-sorted copy, array-index keys first', () => {
+    const reusable = (value: object) => Object.isFrozen(value);
+    fc.assert(
+      fc.property(document, fc.dictionary(fc.constantFrom('0', '1', '7', '10', '07', '-1', '1.5', '4294967294', '4294967295', 'b', 'a'), document), (value, numeric) => {
+        expect(emitPlainDocument(value, { sortKeys: true })).toBe(oracle(sortKeys(value)));
+        expect(emitPlainDocument(numeric, { sortKeys: true })).toBe(oracle(sortKeys(numeric)));
+        // A shared subtree is written sorted and as is, each the same every time.
+        const shared = deepFreeze({ z: 1, a: [value] });
+        const both = { y: shared, x: [shared] };
+        expect(emitPlainDocument(both, { sortKeys: true, reusable })).toBe(oracle(sortKeys(both)));
+        expect(emitPlainDocument(both, { reusable })).toBe(oracle(both));
+        expect(emitPlainDocument(both, { sortKeys: true, reusable })).toBe(oracle(sortKeys(both)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('leaves data that is not plain JSON to the yaml library', () => {
     for (const value of [new Date(0), { at: new Date(0) }, [new Map([['a', 1]])], 1n, { f: () => 1 }, undefined]) {
       expect(emitPlainDocument(value)).toBeUndefined();
@@ -103,4 +137,12 @@ function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => /\.ya?ml$/.test(name) && !name.split(/[\\/]/).includes('node_modules'))
     .map((name) => join(dir, name));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

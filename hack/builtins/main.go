@@ -2,7 +2,7 @@
 // controller-gen writes for every exported type of the Kubernetes API packages opgen inlines:
 // controller-tools' own parser and flattener, with embedded ObjectMeta generated (name,
 // namespace, labels, annotations, finalizers). hack/builtins/update.mjs turns the result into
-// src/data/builtins.json. Usage: go run . <package>...
+// src/data/builtins.jsonl. Usage: go run . <package>...
 package main
 
 import (

@@ -1,9 +1,11 @@
-// Regenerates src/data/builtins.json: the CRD schema controller-gen v0.21 writes for every
+// Regenerates src/data/builtins.jsonl: the CRD schema controller-gen v0.21 writes for every
 // exported type of the Kubernetes API packages below (k8s.io/api and friends at the version
 // runtime/controlplane/versions.env pins). main.go runs controller-tools' own parser and
 // flattener; this script stores the result compactly: every distinct schema node once, its
 // child schemas as indices into the node table, so a pod spec embedded in forty types is
-// stored once. `opgen manifests` expands a type's node where an API embeds it.
+// stored once. `opgen manifests` expands a type's node where an API embeds it. One JSON
+// value a line: first the versions and the type index, then node 0, 1, …, so that opgen
+// parses only the nodes a project uses (most use a Condition or none).
 //
 //   node hack/builtins/update.mjs           rewrite the file
 //   node hack/builtins/update.mjs --check   exit 1 if it is stale (CI)
@@ -13,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { sortKeys, writeOrCheck } from '../lib/generated-file.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const output = fileURLToPath(new URL('../../src/data/builtins.json', import.meta.url));
+const output = fileURLToPath(new URL('../../src/data/builtins.jsonl', import.meta.url));
 const versions = readFileSync(new URL('../../runtime/controlplane/versions.env', import.meta.url), 'utf8');
 const kubernetesVersion = /^KUBERNETES_VERSION=(\S+)$/m.exec(versions)?.[1];
 const goMod = readFileSync(new URL('go.mod', import.meta.url), 'utf8');
@@ -80,6 +82,6 @@ function intern(schema) {
 }
 
 const types = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, intern(schemas[name])]));
-const content = `${JSON.stringify({ kubernetesVersion, controllerTools, types, nodes })}\n`;
+const content = [{ kubernetesVersion, controllerTools, types }, ...nodes].map((line) => `${JSON.stringify(line)}\n`).join('');
 const summary = `${Object.keys(types).length} types (${skipped} controller-gen cannot generate left out), ${nodes.length} schema nodes, controller-tools ${controllerTools}, Kubernetes ${kubernetesVersion}`;
 writeOrCheck(output, content, summary, 'hack/builtins/update.mjs');

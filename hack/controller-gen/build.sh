@@ -6,7 +6,7 @@
 #   hack/controller-gen/build.sh           build if the cache lacks it
 #   hack/controller-gen/build.sh --print   print the path if it is built, else say so and exit 1
 #
-# The version is the one hack/builtins/go.mod pins, which generated src/data/builtins.json.
+# The version is the one hack/builtins/go.mod pins, which generated src/data/builtins.jsonl.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,7 +1,7 @@
 // Regenerates hack/openapi/kubernetes-openapi.json (beside this script, not shipped): the OpenAPI v3 schemas of every built-in
 // type of the pinned Kubernetes release, read from a real kube-apiserver. They are the source
 // hack/api-types/generate.mjs declares the runtime's Kubernetes types from; the CRD schemas
-// `opgen manifests` writes for those types come from src/data/builtins.json (hack/builtins).
+// `opgen manifests` writes for those types come from src/data/builtins.jsonl (hack/builtins).
 //
 //   npx tsc -b runtime && node hack/openapi/update.mjs           rewrite the file
 //   npx tsc -b runtime && node hack/openapi/update.mjs --check   exit 1 if it is stale

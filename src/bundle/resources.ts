@@ -1,5 +1,5 @@
 import { pluralOf } from '../names/plural.js';
-import { builtinData } from '../schema/builtins/data.js';
+import { builtinData, builtinNode } from '../schema/builtins/data.js';
 import type { StrategyPermission } from './install.js';
 
 /** An entry of an owned CRD's `resources`: a kind the operator creates for it. */
@@ -53,13 +53,13 @@ let cached: Map<string, OwnedResource> | undefined;
 /** `<group>/<plural>` → the kind and its newest stable version, for every built-in kind. */
 function builtinKinds(): Map<string, OwnedResource> {
   if (cached) return cached;
-  const { types, nodes } = builtinData();
+  const { types } = builtinData();
   cached = new Map();
   for (const [name, index] of Object.entries(types)) {
     const match = /^io\.k8s\.api\.([a-z]+)\.(v\d+)\.([A-Z]\w*)$/.exec(name);
     if (!match) continue;
     const [, pkg, version, kind] = match as unknown as [string, string, string, string];
-    const properties = (nodes[index]?.properties ?? {}) as Record<string, unknown>;
+    const properties = (builtinNode(index)?.properties ?? {}) as Record<string, unknown>;
     // A kind is a type with apiVersion, kind and metadata; the rest are its parts.
     if (!('apiVersion' in properties && 'kind' in properties && 'metadata' in properties) || kind.endsWith('List')) continue;
     const group = groupOfPackage[pkg!] ?? `${pkg}.k8s.io`;

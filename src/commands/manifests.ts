@@ -62,7 +62,7 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
   };
   const { files, samples } = generateManifests(root, inputs, { maxDescriptionLength });
   // A sample the types outgrew does not stop the CRDs from following the types; CI (--check) fails on it.
-  const sampleProblems = checkSamples(samples, await readSamples(root, samples, project.domain), project.domain);
+  const sampleProblems = checkSamples(samples, await readSamples(root, samples, project.domain), project);
   if (!options.check) for (const problem of sampleProblems) process.stderr.write(`${formatUserWarning(problem)}\n`);
   if (project !== loaded) files.push({ path: projectFileName, content: serializeProject(project), ownership: 'generated' });
   const changes = await planChanges(root, files);

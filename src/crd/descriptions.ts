@@ -1,3 +1,4 @@
+import { ownChildren } from '../schema/shared.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 
 /**
@@ -9,6 +10,7 @@ export function limitDescriptions(schema: JSONSchemaProps, max: number): void {
     if (max === 0) delete schema.description;
     else schema.description = shorten(schema.description, max);
   }
+  ownChildren(schema);
   for (const child of Object.values(schema.properties ?? {})) limitDescriptions(child, max);
   if (schema.items) limitDescriptions(schema.items, max);
   if (typeof schema.additionalProperties === 'object') limitDescriptions(schema.additionalProperties, max);

@@ -1,12 +1,16 @@
 import type { AssembledCrd } from '../crd/assemble.js';
+import { isShared } from '../schema/shared.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { generatedHeader, toYaml } from '../yaml.js';
 
-/** `config/crd/bases/<group>_<plural>.yaml` for each CRD, keys sorted like controller-gen's output. */
+/**
+ * `config/crd/bases/<group>_<plural>.yaml` for each CRD, keys sorted like controller-gen's
+ * output; shared built-in subtrees (a pod template in every kind) are written once.
+ */
 export function generateCrds(crds: readonly AssembledCrd[]): GeneratedFile[] {
   return crds.map((crd) => ({
     path: crdPath(crd),
-    content: toYaml([sortKeys(crd.crd)], { header: generatedHeader }),
+    content: toYaml([crd.crd], { header: generatedHeader, sortKeys: true, reusable: isShared }),
     ownership: 'generated',
   }));
 }
@@ -14,18 +18,4 @@ export function generateCrds(crds: readonly AssembledCrd[]): GeneratedFile[] {
 /** Where a CRD is written, relative to the project root. */
 export function crdPath(crd: Pick<AssembledCrd, 'group' | 'plural'>): string {
   return `config/crd/bases/${crd.group}_${crd.plural}.yaml`;
-}
-
-/** A copy of `value` with every object's keys in alphabetical order (arrays keep theirs). */
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!value || typeof value !== 'object') return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    const child = sortKeys((value as Record<string, unknown>)[key]);
-    // A field named __proto__ must stay a field, not become the prototype.
-    if (key === '__proto__') Object.defineProperty(sorted, key, { value: child, enumerable: true, writable: true, configurable: true });
-    else sorted[key] = child;
-  }
-  return sorted;
 }

@@ -54,7 +54,8 @@ export function generateSamples(input: readonly SampleInput[], existingPaths: Re
 
 const typeAndObjectMeta = new Set(['apiVersion', 'kind', 'metadata']);
 
-function sampleObject(resource: SampleInput, projectName: string): Record<string, unknown> {
+/** The sample `generateSamples` writes for a kind version, as data. */
+export function sampleObject(resource: SampleInput, projectName: string): Record<string, unknown> {
   const { schema } = resource;
   const object: Record<string, unknown> = {
     apiVersion: `${resource.group}/${resource.version}`,

@@ -4,6 +4,7 @@ import { UserError, type Location } from '../errors.js';
 import { locate } from '../markers/comments.js';
 import type { CsvMarker } from '../markers/olm.js';
 import type { FileIndex } from './resolve.js';
+import { isShared } from './shared.js';
 import type { JSONSchemaProps } from './types.js';
 
 /** One named type being walked, for cycle detection and the cycle's description. */
@@ -78,8 +79,9 @@ export function copySchema(ctx: WalkContext, schema: JSONSchemaProps): JSONSchem
 }
 
 function copyValue(ctx: WalkContext, value: unknown): unknown {
+  // A shared (frozen) built-in subtree can never change, so every copy may share it too.
+  if (value === null || typeof value !== 'object' || isShared(value)) return value;
   if (Array.isArray(value)) return value.map((item) => copyValue(ctx, item));
-  if (value === null || typeof value !== 'object') return value;
   const copy: Record<string, unknown> = {};
   for (const key in value) copy[key] = copyValue(ctx, (value as Record<string, unknown>)[key]);
   const at = ctx.locations.get(value as JSONSchemaProps);

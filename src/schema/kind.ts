@@ -12,6 +12,7 @@ import { ts } from '../ts-morph.js';
 import { applySchemaMarkers } from './apply.js';
 import { type WalkContext, failAt, locationAt } from './context.js';
 import { resolveName } from './resolve.js';
+import { isShared } from './shared.js';
 import type { JSONSchemaProps } from './types.js';
 import { commentOf, csvMarkers, extendsOf, interfaceSchema, isRootDeclaration } from './walk.js';
 
@@ -103,7 +104,9 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
   schema.properties.metadata = { type: 'object' };
   for (const field of ['apiVersion', 'kind'] as const) {
     // Always the standard text: in Go these fields come from TypeMeta, whose docs no API file changes.
-    const prop = (schema.properties[field] ??= { type: 'string' });
+    let prop = (schema.properties[field] ??= { type: 'string' });
+    // A Kind that extends a built-in type (V1Pod) inherits its shared, frozen field schemas.
+    if (isShared(prop)) prop = schema.properties[field] = { ...prop };
     prop.description = typeMetaDescriptions[field];
   }
   applySchemaMarkers(schema, comment.markers, ctx.errors);

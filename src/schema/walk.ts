@@ -19,6 +19,7 @@ import { builtinSchema } from './builtins.js';
 import { type WalkContext, copySchema, displayPath, fail, failAt, locationAt } from './context.js';
 import { type Declaration, resolveName } from './resolve.js';
 import { runtimeBuiltin, runtimeSchema } from './runtime.js';
+import { ownChildren } from './shared.js';
 import type { JSONSchemaProps } from './types.js';
 
 // The walker reads TypeScript's own nodes, not ts-morph's wrappers: wrapping every property
@@ -259,7 +260,7 @@ function walkReference(ctx: WalkContext, name: string, args: readonly TypeNode[]
       return runtimeType(ctx, resolved.name, args, node, env);
     case 'client': {
       const schema = builtinSchema(resolved.name);
-      // builtinSchema's result is already this field's own copy.
+      // builtinSchema's result already has its own root (the rest is shared and frozen).
       return schema ?? failAt(ctx, env.file, node, `${resolved.name} is not a Kubernetes model opgen knows`, 'use a V1… model of @kubernetes/client-node, e.g. V1PodTemplateSpec');
     }
     case 'external':
@@ -652,6 +653,7 @@ export function csvMarkers(ctx: WalkContext, markers: readonly Marker[], on: 'ty
 /** Removes every description below and including `schema`. */
 export function dropDescriptions(schema: JSONSchemaProps): void {
   delete schema.description;
+  ownChildren(schema);
   for (const child of Object.values(schema.properties ?? {})) dropDescriptions(child);
   if (schema.items) dropDescriptions(schema.items);
   if (typeof schema.additionalProperties === 'object') dropDescriptions(schema.additionalProperties);

@@ -1,3 +1,4 @@
+import { isShared } from '../schema/shared.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 import { jsonEqual } from './json.js';
 import { itemPath, propertyPath, type SchemaProblem } from './path.js';
@@ -17,7 +18,18 @@ export function checkDefaults(schema: JSONSchemaProps): SchemaProblem[] {
   return problems;
 }
 
+/** Shared (frozen) built-in subtrees whose defaults are valid: the path only shapes the messages. */
+const clean = new WeakSet<JSONSchemaProps>();
+
 function visit(node: JSONSchemaProps, path: string, problems: SchemaProblem[]): void {
+  const memo = isShared(node);
+  if (memo && clean.has(node)) return;
+  const before = problems.length;
+  visitOwn(node, path, problems);
+  if (memo && problems.length === before) clean.add(node);
+}
+
+function visitOwn(node: JSONSchemaProps, path: string, problems: SchemaProblem[]): void {
   // A null default is no default to the API server.
   if (node.default !== undefined && node.default !== null) {
     for (const problem of validateValue(node, node.default, path)) {

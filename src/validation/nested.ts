@@ -16,6 +16,8 @@ const structuralOnly: readonly (keyof JSONSchemaProps)[] = [
  * value validation never speaks of a field pruning would drop.
  */
 export function checkJunctors(node: JSONSchemaProps, path: string): SchemaProblem[] {
+  // Most nodes have no junctors; this check runs on every node of every CRD.
+  if (!node.allOf && !node.anyOf && !node.oneOf && !node.not) return [];
   const problems: SchemaProblem[] = [];
   // The two int-or-string shapes are the only places where a clause may name a type.
   const intOrStringAnyOf = isIntOrStringAnyOf(node.anyOf);

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isShared } from '../schema/shared.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 import { checkListAndMapTypes } from './list-types.js';
 import { checkJunctors } from './nested.js';
@@ -41,7 +42,22 @@ export function checkStructural(schema: JSONSchemaProps): SchemaProblem[] {
   return problems;
 }
 
+/**
+ * Shared (frozen) built-in subtrees found without problems. Below the root, whether a node
+ * has problems depends on the node alone (its level and path only shape the messages), and
+ * a frozen node cannot change, so a pod template in every kind is checked once.
+ */
+const clean = new WeakSet<JSONSchemaProps>();
+
 function checkNode(node: JSONSchemaProps, level: Level, path: string, problems: SchemaProblem[]): void {
+  const memo = level !== 'root' && isShared(node);
+  if (memo && clean.has(node)) return;
+  const before = problems.length;
+  checkOwn(node, level, path, problems);
+  if (memo && problems.length === before) clean.add(node);
+}
+
+function checkOwn(node: JSONSchemaProps, level: Level, path: string, problems: SchemaProblem[]): void {
   const report = (message: string, at = path) => problems.push({ path: at, message });
   const intOrString = node['x-kubernetes-int-or-string'] === true;
   const preserve = node['x-kubernetes-preserve-unknown-fields'];

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { builtinSchema } from '../../src/schema/builtins.js';
 import { readFileSync } from 'node:fs';
 import { builtinData, builtinDefinitionNames } from '../../src/schema/builtins/data.js';
+import { definitionName } from '../../src/schema/builtins/names.js';
 import { quantityPattern } from '../../src/schema/builtins/known.js';
+import { buildCrds } from '../../src/crd/build.js';
+import type { ProjectConfig } from '../../src/project/model.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
 
@@ -136,12 +139,17 @@ describe('builtinSchema', () => {
     expect(builtinData().controllerTools).toMatch(/^v0\.21\./);
   });
 
-  it('returns a fresh copy every time', () => {
+  it("gives every caller its own root, and shares the rest frozen so that one user's change cannot reach another", () => {
     const first = get('V1Toleration');
-    (first.properties as Record<string, JSONSchemaProps>).key = { type: 'integer' };
     first.description = 'changed';
+    first.properties = { ...first.properties, key: { type: 'integer' } };
     expect(get('V1Toleration').properties?.key).toMatchObject({ type: 'string' });
     expect(get('V1Toleration').description).not.toBe('changed');
+    const shared = get('V1Toleration').properties?.operator as JSONSchemaProps;
+    expect(() => {
+      shared.description = 'changed';
+    }).toThrow(TypeError);
+    expect(() => get('V1Container').required?.push('image')).toThrow(TypeError);
   });
 
   it('writes schema keywords in code-point order at every level', () => {
@@ -160,5 +168,80 @@ describe('builtinSchema', () => {
     }
     expect(builtinDefinitionNames().length).toBeGreaterThan(700);
     expect(problems).toEqual([]);
+  });
+});
+
+describe('definitionName', () => {
+  it('maps every model name of every definition, short where unambiguous and qualified always', () => {
+    const pattern = /\.(?<group>[a-z0-9]+)\.(?<version>v\d+(?:(?:alpha|beta)\d+)?)\.(?<kind>\w+)$/;
+    const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+    const byShort = new Map<string, string[]>();
+    let checked = 0;
+    for (const definition of builtinDefinitionNames()) {
+      const parts = pattern.exec(definition)?.groups;
+      if (!parts) continue;
+      const short = `${capitalize(parts.version!)}${parts.kind}`;
+      byShort.set(short, [...(byShort.get(short) ?? []), definition]);
+      expect(definitionName(`${capitalize(parts.group!)}${short}`)).toBe(definition);
+      checked++;
+    }
+    for (const [short, definitions] of byShort) expect(definitionName(short)).toBe(definitions.length === 1 ? definitions[0] : undefined);
+    expect(checked).toBeGreaterThan(500);
+    expect([definitionName('CoreV1Event'), definitionName('EventsV1Event'), definitionName('V1Event')]).toEqual(['io.k8s.api.core.v1.Event', 'io.k8s.api.events.v1.Event', undefined]);
+    expect(definitionName('IntOrString')).toBe('io.k8s.apimachinery.pkg.util.intstr.IntOrString');
+    expect(definitionName('V1NoSuchThing')).toBeUndefined();
+  });
+});
+
+describe('built-in schemas shared between kinds', () => {
+  const info = (extra = '') => `// +groupName=g.example.com\n${extra}export const groupVersion = { group: 'g.example.com', version: 'v1' } as const;\n`;
+  const kind = (name: string) =>
+    [
+      "import type { ObjectMeta } from '@opgen/runtime/api';",
+      "import type { V1PodTemplateSpec } from '@kubernetes/client-node';",
+      `/**\n * +kubebuilder:object:root=true\n */\nexport interface ${name} {\n  metadata?: ObjectMeta;\n  spec?: { template?: V1PodTemplateSpec };\n}\n`,
+    ].join('\n');
+  const project: ProjectConfig = { domain: 'example.com', projectName: 'p', multigroup: false, namespaced: false, resources: [], extra: {} };
+  const build = (infoExtra: string, maxDescriptionLength?: number) =>
+    buildCrds('/p', new Map([['/p/src/api/v1/groupversion_info.ts', info(infoExtra)], ['/p/src/api/v1/a.ts', kind('A')], ['/p/src/api/v1/b.ts', kind('B')]]), {
+      project,
+      generatorVersion: '1.2.3',
+      maxDescriptionLength,
+    });
+  const containerImage = (result: ReturnType<typeof build>, i: number) =>
+    result.crds[i]!.crd.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!.properties!.template!.properties!.spec!.properties!.containers!.items!.properties!.image!;
+
+  it('drops or shortens descriptions deep inside a pod template without touching the other kinds or later builds', () => {
+    const full = containerImage(build(''), 0).description!;
+    expect(full.length).toBeGreaterThan(40);
+    for (const result of [build('// +kubebuilder:skip:description\n'), build('', 0)]) {
+      expect(result.errors).toEqual([]);
+      expect([containerImage(result, 0).description, containerImage(result, 1).description]).toEqual([undefined, undefined]);
+    }
+    const short = build('', 40);
+    expect(containerImage(short, 1).description!.length).toBeLessThanOrEqual(40);
+    expect(containerImage(build(''), 1).description).toBe(full);
+  });
+  it('builds a Kind that extends V1Pod, and fields that narrow, mark or wrap built-in types, leaving the shared schemas as they were', () => {
+    const before = ['V1Pod', 'V1Container', 'V1ResourceRequirements', 'V1ObjectReference'].map((name) => JSON.stringify(get(name)));
+    const head = "import type { ObjectMeta } from '@opgen/runtime/api';\nimport type { V1Pod, V1Container, V1ObjectReference, V1ResourceRequirements } from '@kubernetes/client-node';\n";
+    const files = new Map([
+      ['/p/src/api/v1/groupversion_info.ts', info()],
+      ['/p/src/api/v1/pod.ts', `${head}/**\n * +kubebuilder:object:root=true\n */\nexport interface MyPod extends V1Pod {\n  metadata?: ObjectMeta;\n}\n`],
+      [
+        '/p/src/api/v1/other.ts',
+        `${head}/**\n * +kubebuilder:object:root=true\n */\nexport interface Other {\n  metadata?: ObjectMeta;\n  spec?: {\n` +
+          '    a?: Partial<V1Container>;\n    b?: Pick<V1Container, "name">;\n    c?: Omit<V1ObjectReference, "uid">;\n    d?: V1Container & { extra?: string };\n' +
+          '    /**\n     * +listType=map\n     * +listMapKey=name\n     */\n    e?: V1Container[];\n    /**\n     * +kubebuilder:default={}\n     * +kubebuilder:skip:description\n     */\n    f?: V1ResourceRequirements;\n  };\n}\n',
+      ],
+    ]);
+    for (const max of [undefined, 0, 20]) {
+      const result = buildCrds('/p', files, { project, generatorVersion: '1.2.3', maxDescriptionLength: max });
+      expect(result.errors).toEqual([]);
+      const pod = result.crds.find((crd) => crd.kind === 'MyPod')!.crd.spec.versions[0]!.schema.openAPIV3Schema;
+      expect(pod.properties!.apiVersion!.description === undefined).toBe(max === 0);
+      expect(pod.properties!.spec!.properties!.containers).toBeDefined();
+    }
+    expect(['V1Pod', 'V1Container', 'V1ResourceRequirements', 'V1ObjectReference'].map((name) => JSON.stringify(get(name)))).toEqual(before);
   });
 });

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { generateSamples, samplePath, type SampleInput } from '../../src/generators/samples.js';
+import { checkSamples } from '../../src/generators/samples/check.js';
 import { exampleValue } from '../../src/generators/samples/example.js';
 import { patternExample } from '../../src/generators/samples/pattern-example.js';
+import { formatUserError } from '../../src/errors.js';
 import { builtinSchema } from '../../src/schema/builtins.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { validateValue } from '../../src/validation/value.js';
@@ -180,5 +182,26 @@ describe('samples, property-based', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('checkSamples', () => {
+  const written = (resource: SampleInput) => generateSamples([resource], new Set(), options)[0]!;
+  const check = (resource: SampleInput, text: string) => checkSamples([resource], new Map([[samplePath(resource, options.domain), text]]), options).map(formatUserError);
+
+  it("accepts opgen's own sample for today's schema, and locates what an edited one breaks", () => {
+    const { content } = written(demoVolume);
+    expect(check(demoVolume, content)).toEqual([]);
+    expect(check(demoVolume, content.replace(/size: 1$/m, 'size: 0'))).toEqual([
+      expect.stringMatching(/^config\/samples\/storage_v1_demovolume\.yaml:\d+:\d+: .*spec\.size .*no longer accepts this sample/),
+    ]);
+  });
+
+  it('still reports, located, a sample that is exactly what opgen writes when the schema cannot accept it', () => {
+    // No string is both at least 5 and at most 2 characters long, so the written sample breaks a limit.
+    const impossible: SampleInput = { ...demoVolume, schema: crdSchema({ type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 5, maxLength: 2 } } }) };
+    const { content } = written(impossible);
+    const line = content.split('\n').findLastIndex((l) => /^\s+name:/.test(l)) + 1; // spec.name, after metadata.name
+    expect(check(impossible, content)).toEqual([expect.stringMatching(new RegExp(`^config/samples/storage_v1_demovolume\\.yaml:${line}:\\d+: .*spec\\.name `))]);
   });
 });

@@ -79,3 +79,27 @@ describe('checkStructural rejects', () => {
     ]);
   });
 });
+
+describe('checkStructural on a shared (frozen) subtree used in several places', () => {
+  const freeze = <T extends object>(value: T): T => {
+    for (const child of Object.values(value)) if (child && typeof child === 'object') freeze(child as object);
+    return Object.freeze(value);
+  };
+
+  it('reports a problem of the subtree at every place it is used, every time', () => {
+    const broken = freeze<JSONSchemaProps>({ type: 'object', properties: { port: { type: 'integer' }, name: {} } });
+    const schema = root({ type: 'object', properties: { a: broken, b: { type: 'array', items: broken } } });
+    const expected = [
+      { path: 'spec.a.name', message: 'must have a type (or x-kubernetes-preserve-unknown-fields)' },
+      { path: 'spec.b[*].name', message: 'must have a type (or x-kubernetes-preserve-unknown-fields)' },
+    ];
+    expect(checkStructural(schema)).toEqual(expected);
+    expect(checkStructural(schema)).toEqual(expected);
+  });
+
+  it('accepts a clean subtree everywhere, and still checks what sits beside it', () => {
+    const fine = freeze<JSONSchemaProps>({ type: 'object', properties: { port: { type: 'integer' } } });
+    expect(checkStructural(root({ type: 'object', properties: { a: fine, b: fine } }))).toEqual([]);
+    expect(checkStructural(root({ type: 'object', properties: { a: fine, c: { type: 'array' } } }))).toEqual([{ path: 'spec.c', message: 'an array must specify items' }]);
+  });
+});

@@ -10,7 +10,7 @@ const definitionPatterns: readonly RegExp[] = [
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-let index: Map<string, string> | undefined;
+const known = new Map<string, string | undefined>();
 
 /**
  * Maps the name of a `@kubernetes/client-node` model (`V1PodTemplateSpec`,
@@ -22,8 +22,13 @@ let index: Map<string, string> | undefined;
  */
 export function definitionName(typeName: string): string | undefined {
   if (typeName in builtinData().types) return typeName;
-  index ??= buildIndex(builtinDefinitionNames());
-  return index.get(typeName);
+  if (!known.has(typeName)) {
+    // Every name a definition answers to ends with its kind, so only the definitions whose
+    // kind ends `typeName` can answer to it, and they decide its ambiguity alone.
+    const candidates = builtinDefinitionNames().filter((definition) => typeName.endsWith(definition.slice(definition.lastIndexOf('.') + 1)));
+    known.set(typeName, buildIndex(candidates).get(typeName));
+  }
+  return known.get(typeName);
 }
 
 function buildIndex(definitions: readonly string[]): Map<string, string> {
