@@ -1,47 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opgen } from './run.js';
+import { describe, expect, it } from 'vitest';
+import { packedProject } from './packed-project.js';
 
 // What `opgen delete api` leaves of a project with webhooks must still build and lint: the hub's
 // conversion rewritten for the spokes that remain, src/webhooks/setup.ts without the kind,
 // and src/main.ts without setupWebhooks once the last webhook goes. The packages are
 // installed as npm would publish them. Needs `npm run build` first; no control plane.
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-let work: string;
-let dir: string;
-
-beforeAll(async () => {
-  for (const built of ['dist/cli.js', 'runtime/dist/index.js']) {
-    if (!existsSync(join(repo, built))) throw new Error(`${built} is missing: run npm run build first`);
-  }
-  work = await mkdtemp(join(tmpdir(), 'opgen-delete-webhook-build-'));
-  dir = join(work, 'shop-operator');
-  await mkdir(dir);
-});
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-async function pack(packageDir: string): Promise<string> {
-  const { stdout } = await execa('npm', ['pack', '--json', '--pack-destination', work], { cwd: packageDir });
-  const [packed] = JSON.parse(stdout) as { filename: string }[];
-  return join(work, packed!.filename);
-}
-
-const inProject = (command: string, args: string[]) => execa(command, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1' } });
-
-async function run(...args: string[]): Promise<void> {
-  const result = await opgen(dir, ...args);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-}
+const project = packedProject('shop-operator');
+const { run, inProject } = project;
 
 async function buildsTypeChecksAndLints(): Promise<void> {
   const build = await inProject('npm', ['run', 'build']);
@@ -58,9 +27,7 @@ describe('a project after delete api of kinds with webhooks', () => {
   it(
     'builds, type-checks and lints with a spoke gone, and with the last webhook gone',
     async () => {
-      const runtime = await pack(join(repo, 'runtime'));
-      const cli = await pack(repo);
-      await run('init', '--domain', 'example.com', '--runtime', `file:${runtime}`, '--cli', `file:${cli}`);
+      await project.init('example.com');
       await run('create', 'api', ...widget('v1'));
       await run('create', 'api', ...widget('v2'), '--no-controller');
       await run('create', 'api', ...widget('v3'), '--no-controller');
@@ -72,19 +39,19 @@ describe('a project after delete api of kinds with webhooks', () => {
 
       // v2 had its own webhook and was a spoke: the hub now converts v3 only.
       await run('delete', 'api', ...widget('v2'));
-      const conversion = await readFile(join(dir, 'src/webhooks/v1/widget_conversion.ts'), 'utf8');
+      const conversion = await readFile(join(project.dir, 'src/webhooks/v1/widget_conversion.ts'), 'utf8');
       expect(conversion).toContain('v3');
       expect(conversion).not.toContain('v2');
-      expect(await readFile(join(dir, 'src/webhooks/setup.ts'), 'utf8')).not.toContain('v2/');
+      expect(await readFile(join(project.dir, 'src/webhooks/setup.ts'), 'utf8')).not.toContain('v2/');
       await buildsTypeChecksAndLints();
 
       await run('delete', 'api', ...widget('v3'));
       await run('delete', 'api', ...widget('v1'));
-      expect(existsSync(join(dir, 'src/webhooks'))).toBe(false);
-      expect(await readFile(join(dir, 'src/main.ts'), 'utf8')).not.toContain('setupWebhooks');
-      await rm(join(dir, 'dist'), { recursive: true, force: true });
+      expect(existsSync(join(project.dir, 'src/webhooks'))).toBe(false);
+      expect(await readFile(join(project.dir, 'src/main.ts'), 'utf8')).not.toContain('setupWebhooks');
+      await rm(join(project.dir, 'dist'), { recursive: true, force: true });
       await buildsTypeChecksAndLints();
-      expect(existsSync(join(dir, 'dist/main.js'))).toBe(true);
+      expect(existsSync(join(project.dir, 'dist/main.js'))).toBe(true);
     },
     15 * 60_000,
   );
