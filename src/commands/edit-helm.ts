@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { isMap, LineCounter, parseAllDocuments, parseDocument } from 'yaml';
+import { isMap, parseAllDocuments } from 'yaml';
 import { UserError } from '../errors.js';
 import { chartDir, helmChartFiles, type Manifest } from '../generators/helm/index.js';
+import { parseKustomization } from '../project/kustomization.js';
 import { kubectl, kubectlError } from '../kubectl.js';
 import type { ProjectConfig } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
@@ -114,13 +115,7 @@ function kustomize(root: string, dir: string): Manifest[] {
 async function defaultKustomization(root: string): Promise<{ namespace?: string; namePrefix?: string }> {
   const file = 'config/default/kustomization.yaml';
   const text = await readFile(join(root, file), 'utf8');
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]}`, { file, line, column: col });
-  }
+  const doc = parseKustomization(text, file);
   if (!isMap(doc.contents)) return {};
   const read = (key: string) => {
     const value = doc.get(key);

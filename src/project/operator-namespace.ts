@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LineCounter, isMap, parseDocument } from 'yaml';
-import { UserError } from '../errors.js';
+import { isMap } from 'yaml';
+import { parseKustomization } from './kustomization.js';
 import type { ProjectConfig } from './model.js';
 
 const kustomizationFile = 'config/default/kustomization.yaml';
@@ -22,13 +22,7 @@ export async function operatorNamespace(root: string, project: Pick<ProjectConfi
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
     throw error;
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]}`, { file: kustomizationFile, line, column: col });
-  }
+  const doc = parseKustomization(text, kustomizationFile);
   const namespace = isMap(doc.contents) ? doc.get('namespace') : undefined;
   return typeof namespace === 'string' && namespace !== '' ? namespace : fallback;
 }

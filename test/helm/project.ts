@@ -1,19 +1,12 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
-import { opgen } from '../scaffold/run.js';
+import { opgenOk } from '../scaffold/run.js';
+
+export { opgenOk };
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Runs opgen in `dir` and expects it to succeed quietly on stderr; returns its stdout. */
-export async function opgenOk(dir: string, ...args: string[]): Promise<string> {
-  const result = await opgen(dir, ...args);
-  expect(result.stderr, `opgen ${args.join(' ')}`).toBe('');
-  expect(result.code, `opgen ${args.join(' ')}`).toBe(0);
-  return result.stdout;
-}
 
 /**
  * The Civo tutorial's project, as a user has it before adding the chart: scaffolded,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { helm } from '../helm/project.js';
-import { cleanUp, opgen, projectDir, readTree } from './run.js';
+import { cleanUp, opgen, opgenOk, projectDir, readTree } from './run.js';
 
 // `opgen edit --webhook-certificates`: a project switched from one certificate mode to the
 // other is the project `create webhook` would have made with that mode from the start,
@@ -14,12 +14,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await cleanUp(dir);
 });
 
-async function run(dir: string, ...args: string[]): Promise<string> {
-  const result = await opgen(dir, ...args);
-  expect(result.stderr, `opgen ${args.join(' ')}`).toBe('');
-  expect(result.code, `opgen ${args.join(' ')}`).toBe(0);
-  return result.stdout;
-}
+const run = opgenOk;
 
 const widget = (version: string, ...flags: string[]) => ['--group', 'shop', '--version', version, '--kind', 'Widget', ...flags];
 

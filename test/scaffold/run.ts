@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 
 export interface RunResult {
@@ -35,6 +35,14 @@ export async function opgen(cwd: string, ...args: string[]): Promise<RunResult> 
 }
 
 /** A fresh directory `<tmp>/<name>` (init names the project after it); remove it with `cleanUp`. */
+/** Runs `opgen <args>` in `cwd` and expects it to succeed without a word on stderr; returns its stdout. */
+export async function opgenOk(cwd: string, ...args: string[]): Promise<string> {
+  const result = await opgen(cwd, ...args);
+  expect(result.stderr, `opgen ${args.join(' ')}`).toBe('');
+  expect(result.code, `opgen ${args.join(' ')}`).toBe(0);
+  return result.stdout;
+}
+
 export async function projectDir(name: string): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), 'opgen-scaffold-'));
   const dir = join(parent, name);

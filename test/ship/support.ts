@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveBinaries } from '@opgen/runtime/testing';
 import { execa } from 'execa';
 import { expect } from 'vitest';
-import { opgen } from '../scaffold/run.js';
+import { opgenOk } from '../scaffold/run.js';
 
 // What the ship tests share: a scaffolded operator whose controller needs its RBAC markers,
 // the kubectl of the test control plane, and ways to run the project's npm scripts.
@@ -30,12 +30,6 @@ export async function projectDir(): Promise<{ work: string; dir: string }> {
   const dir = join(work, project.name);
   await mkdir(dir);
   return { work, dir };
-}
-
-async function opgenOk(dir: string, ...args: string[]): Promise<void> {
-  const result = await opgen(dir, ...args);
-  expect(result.stderr, `opgen ${args.join(' ')}`).toBe('');
-  expect(result.code, `opgen ${args.join(' ')}`).toBe(0);
 }
 
 /**

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opgen } from '../scaffold/run.js';
+import { opgenOk } from '../scaffold/run.js';
 import { compile, kubectlBinary, kubectlWith, linkCli, linkDependencies, npmRun, project, projectDir, waitFor } from './support.js';
 
 // The built-in webhook certificates of a project scaffolded with `opgen create webhook`,
@@ -35,20 +35,14 @@ function freePort(): Promise<number> {
   });
 }
 
-async function opgenOk(...args: string[]): Promise<void> {
-  const result = await opgen(dir, ...args);
-  expect(result.stderr, `opgen ${args.join(' ')}`).toBe('');
-  expect(result.code, `opgen ${args.join(' ')}`).toBe(0);
-}
-
 beforeAll(async () => {
   ({ work, dir } = await projectDir());
-  await opgenOk('init', '--domain', 'civo.com', '--skip-install');
-  await opgenOk('create', 'api', '--group', 'storage', '--version', 'v1', '--kind', 'DemoVolume');
-  await opgenOk('create', 'api', '--group', 'storage', '--version', 'v2', '--kind', 'DemoVolume', '--no-controller');
-  await opgenOk('create', 'webhook', '--group', 'storage', '--version', 'v1', '--kind', 'DemoVolume', '--defaulting', '--programmatic-validation');
-  await opgenOk('create', 'webhook', '--group', 'storage', '--version', 'v2', '--kind', 'DemoVolume', '--conversion', '--spoke', 'v1');
-  await opgenOk('manifests');
+  await opgenOk(dir, 'init', '--domain', 'civo.com', '--skip-install');
+  await opgenOk(dir, 'create', 'api', '--group', 'storage', '--version', 'v1', '--kind', 'DemoVolume');
+  await opgenOk(dir, 'create', 'api', '--group', 'storage', '--version', 'v2', '--kind', 'DemoVolume', '--no-controller');
+  await opgenOk(dir, 'create', 'webhook', '--group', 'storage', '--version', 'v1', '--kind', 'DemoVolume', '--defaulting', '--programmatic-validation');
+  await opgenOk(dir, 'create', 'webhook', '--group', 'storage', '--version', 'v2', '--kind', 'DemoVolume', '--conversion', '--spoke', 'v1');
+  await opgenOk(dir, 'manifests');
   await linkDependencies(dir);
   await linkCli(dir);
   const [started, kubectlPath] = await Promise.all([startControlPlane(), kubectlBinary(), compile(dir)]);

@@ -1,5 +1,6 @@
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter } from 'yaml';
 import { UserError } from '../../../errors.js';
+import { parseKustomization } from '../../../project/kustomization.js';
 import { yamlFile } from '../yaml-file.js';
 
 /** config/crd/kustomization.yaml listing the CRD files `opgen manifests` writes. */
@@ -21,16 +22,11 @@ export function samplesKustomization(resources: readonly string[]): string {
  */
 export function addResources(text: string, entries: readonly string[], file: string): string {
   const lineCounter = new LineCounter();
+  const doc = parseKustomization(text, file, lineCounter);
   const at = (offset: number | undefined) => {
     const { line, col } = lineCounter.linePos(offset ?? 0);
     return { file, line, column: col };
   };
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new UserError(`corrupt kustomization: ${message}`, at(error.pos[0]));
-  }
   if (doc.contents !== null && !isMap(doc.contents)) {
     throw new UserError('expected a kustomization (a mapping of keys to values)', at(doc.contents.range?.[0]));
   }
@@ -53,13 +49,7 @@ export function addResources(text: string, entries: readonly string[], file: str
  * everything else in the file; the inverse of {@link addResources}.
  */
 export function removeResources(text: string, entries: readonly string[], file: string): string {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { file, line, column: col });
-  }
+  const doc = parseKustomization(text, file);
   const resources = isMap(doc.contents) ? doc.contents.get('resources', true) : undefined;
   if (!isSeq(resources)) return text;
   const before = resources.items.length;
@@ -75,13 +65,7 @@ export function removeResources(text: string, entries: readonly string[], file: 
  * items are cut from the text, so everything else stays byte for byte.
  */
 export function removeListItems(text: string, key: string, drop: (item: unknown) => boolean, file: string): string {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { file, line, column: col });
-  }
+  const doc = parseKustomization(text, file);
   const pairs = isMap(doc.contents) ? doc.contents.items : [];
   const index = pairs.findIndex((pair) => isScalar(pair.key) && pair.key.value === key);
   const pair = pairs[index];
@@ -115,3 +99,4 @@ function lineEnd(text: string, end: number): number {
   const newline = text.indexOf('\n', Math.max(end - 1, 0));
   return newline === -1 ? text.length : newline + 1;
 }
+

@@ -1,10 +1,11 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter } from 'yaml';
 import { UserError } from '../../../errors.js';
 import type { ProjectConfig } from '../../../project/model.js';
 import { certificateMode } from '../../../project/webhooks.js';
 import type { GeneratedFile } from '../../../writer/index.js';
 import { conversionCrds, webhookObjectNames, webhookResources } from '../webhook.js';
 import { kindNames } from '../names.js';
+import { parseKustomization } from '../../../project/kustomization.js';
 import { removeListItems } from './kustomize.js';
 import { commonLabels, managerSelector, yamlFile } from '../yaml-file.js';
 
@@ -328,12 +329,7 @@ function patchKey(entry: { path: unknown; target?: unknown }): string {
 
 function addListItems<T>(text: string, key: string, entries: readonly T[], keyOfItem: (item: unknown) => string | undefined, keyOfEntry: (entry: T) => string, file: string): string {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
-    throw new UserError(`corrupt kustomization: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { file, line, column: col });
-  }
+  const doc = parseKustomization(text, file, lineCounter);
   if (!isMap(doc.contents)) throw new UserError('expected a kustomization (a mapping of keys to values)', { file });
   let list: unknown = doc.get(key, true);
   if (list === undefined || (isScalar(list) && list.value === null)) {
