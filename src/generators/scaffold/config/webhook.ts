@@ -212,14 +212,14 @@ function certManagerFiles(project: ProjectConfig): GeneratedFile[] {
           `SERVICE_NAME and SERVICE_NAMESPACE are the Service's, written by config/default/${webhookReplacementsFile}.`,
         ],
         {
-        apiVersion: 'cert-manager.io/v1',
-        kind: 'Certificate',
-        metadata: { labels, name: 'serving-cert', namespace: 'system' },
-        spec: {
-          dnsNames: ['SERVICE_NAME.SERVICE_NAMESPACE.svc', 'SERVICE_NAME.SERVICE_NAMESPACE.svc.cluster.local'],
-          issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
-          secretName: 'webhook-server-cert',
-        },
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Certificate',
+          metadata: { labels, name: 'serving-cert', namespace: 'system' },
+          spec: {
+            dnsNames: ['SERVICE_NAME.SERVICE_NAMESPACE.svc', 'SERVICE_NAME.SERVICE_NAMESPACE.svc.cluster.local'],
+            issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
+            secretName: 'webhook-server-cert',
+          },
         },
       ),
     ),
