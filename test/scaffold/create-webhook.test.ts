@@ -53,6 +53,13 @@ async function kustomized(folder: string): Promise<Manifest[]> {
   return parseAllDocuments(stdout).map((d) => d.toJSON() as Manifest);
 }
 
+/** Sets config/default's namespace and name prefix, as a user deploying the operator elsewhere does. */
+async function deployAs(namespace: string, namePrefix: string): Promise<void> {
+  const path = join(dir, 'config/default/kustomization.yaml');
+  const text = await readFile(path, 'utf8');
+  await writeFile(path, text.replace(/^namespace: .*$/m, `namespace: ${namespace}`).replace(/^namePrefix: .*$/m, `namePrefix: ${namePrefix}`));
+}
+
 const widget = (version: string, ...flags: string[]) => ['create', 'webhook', '--group', 'shop', '--version', version, '--kind', 'Widget', ...flags];
 
 describe('opgen create webhook', () => {
@@ -208,6 +215,50 @@ describe('opgen create webhook', () => {
     expect(objects.filter((o) => o.metadata.name.includes('webhook-certs-role'))).toEqual([]);
 
     await expectRefused(widget('v2', '--programmatic-validation', '--certificates', 'built-in'), /^PROJECT: error: --certificates built-in: the project's webhooks already use cert-manager certificates \(switch them all with opgen edit --webhook-certificates built-in, then create the webhook without --certificates\)$/);
+  });
+
+  it('with cert-manager, gives the Certificate and the CA injection the namespace and name prefix the user sets in config/default', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v1', '--certificates', 'cert-manager'));
+    await run('manifests');
+    await deployAs('storefront', 'shop-');
+    const objects = await kustomized('config/default');
+    const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+    expect(find('Service', 'shop-webhook-service').metadata.namespace).toBe('storefront');
+    expect(find('Certificate', 'shop-serving-cert').spec.dnsNames).toEqual(['shop-webhook-service.storefront.svc', 'shop-webhook-service.storefront.svc.cluster.local']);
+    const inject = { 'cert-manager.io/inject-ca-from': 'storefront/shop-serving-cert' };
+    expect(find('MutatingWebhookConfiguration', 'shop-mutating-webhook-configuration').metadata.annotations).toEqual(inject);
+    expect(find('ValidatingWebhookConfiguration', 'shop-validating-webhook-configuration').metadata.annotations).toEqual(inject);
+    expect(find('CustomResourceDefinition', 'widgets.shop.example.com').metadata.annotations).toMatchObject(inject);
+    // Nothing keeps the names opgen init chose (the manager's environment included), nor a placeholder.
+    expect(JSON.stringify(objects).match(/shop-operator-[a-z-]*|SERVICE_NAME\.|CERTIFICATE_NAME/g)).toBeNull();
+  });
+
+  it('with the built-in certificates, tells the manager and its RBAC the names and namespace the user sets in config/default', async () => {
+    await widgetProject();
+    await run(...widget('v2', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v1'));
+    await run('manifests');
+    await deployAs('storefront', 'shop-');
+    const objects = await kustomized('config/default');
+    const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
+    const env = find('Deployment', 'shop-controller-manager').spec.template.spec.containers[0].env;
+    expect(env).toEqual([
+      { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      { name: 'WEBHOOK_SERVICE_NAME', value: 'shop-webhook-service' },
+      { name: 'MUTATING_WEBHOOK_CONFIGURATION', value: 'shop-mutating-webhook-configuration' },
+      { name: 'VALIDATING_WEBHOOK_CONFIGURATION', value: 'shop-validating-webhook-configuration' },
+    ]);
+    expect(find('ClusterRole', 'shop-webhook-certs-role').rules.flatMap((r: { resourceNames: string[] }) => r.resourceNames)).toEqual([
+      'shop-mutating-webhook-configuration',
+      'shop-validating-webhook-configuration',
+      'widgets.shop.example.com',
+    ]);
+    // The Secret is the manager's own (not a config/ object): the Role names what setup.ts creates, in the pod's namespace.
+    const role = find('Role', 'shop-webhook-certs-role');
+    expect(role.metadata.namespace).toBe('storefront');
+    expect(role.rules[1].resourceNames).toEqual(['shop-operator-webhook-server-cert']);
+    expect(await read('src/webhooks/setup.ts')).toContain("secret: { namespace, name: 'shop-operator-webhook-server-cert' },");
+    expect(find('RoleBinding', 'shop-webhook-certs-rolebinding').subjects).toEqual([{ kind: 'ServiceAccount', name: 'shop-controller-manager', namespace: 'storefront' }]);
   });
 
   it('carries the webhooks into the Helm chart, the manager told the names the release gives them', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isScalar } from 'yaml';
 import { UserError, formatUserError } from '../../src/errors.js';
 import { addResources, removeListItems } from '../../src/generators/scaffold/config/kustomize.js';
-import { removeConfigurations, removePatches } from '../../src/generators/scaffold/config/webhook.js';
+import { addReplacements, removeConfigurations, removePatches, removeReplacements } from '../../src/generators/scaffold/config/webhook.js';
 
 describe('adding kustomization entries', () => {
   it('appends what is missing and keeps the user\'s comments, entries and keys', () => {
@@ -68,6 +68,15 @@ describe('removing kustomization entries', () => {
   it('a list written on one line, and a patch of another target, which stays', () => {
     expect(removePatches('patches: [{path: p.yaml}, {path: q.yaml}]\n', ['p.yaml'], 'k.yaml')).toBe('patches: [ { path: q.yaml } ]\n');
     expect(removePatches(text, [{ path: 'webhook_ca_injection_patch.yaml', target: { kind: 'Deployment' } }], 'k.yaml')).toBe(text);
+  });
+
+  it('replacements opgen listed go, a replacement the user wrote inline stays', () => {
+    const mine = 'replacements:\n  - source: { kind: ConfigMap, name: c, fieldPath: data.x }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths:\n          - spec.replicas\n';
+    const both = addReplacements(mine, [{ path: 'webhook_replacements.yaml' }], 'k.yaml');
+    expect(both).toBe(`${mine}  - path: webhook_replacements.yaml\n`);
+    expect(addReplacements(both, [{ path: 'webhook_replacements.yaml' }], 'k.yaml')).toBe(both);
+    expect(removeReplacements(both, [{ path: 'webhook_replacements.yaml' }], 'k.yaml')).toBe(mine);
+    expect(removeReplacements('namespace: x\nreplacements:\n  - path: webhook_replacements.yaml\n', [{ path: 'webhook_replacements.yaml' }], 'k.yaml')).toBe('namespace: x\n');
   });
 
   it('refuses a corrupt kustomization, naming the line', () => {

@@ -19,6 +19,7 @@ const FLAGS = {
   'webhook-cert-name': { type: 'string' },
   'webhook-cert-key': { type: 'string' },
   'webhook-cert-validity': { type: 'string' },
+  'webhook-ca-validity': { type: 'string' },
   'webhook-cert-refresh': { type: 'string' },
   'leader-elect': { type: 'boolean', default: false },
   'leader-election-id': { type: 'string' },
@@ -68,7 +69,8 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * `--health-probe-bind-address` (default `:8081`), `--webhook-port` (default 9443),
  * `--webhook-cert-path` (or controller-runtime's `--webhook-cert-dir`) / `--webhook-cert-name` /
  * `--webhook-cert-key` for the webhook server's certificate files, `--webhook-cert-validity`
- * (the built-in serving certificate's lifetime, e.g. `90d`; renewed with a third left) and
+ * (the built-in serving certificate's lifetime, e.g. `90d`; renewed with a third left),
+ * `--webhook-ca-validity` (its CA's, default ten times that; rotated with a third left) and
  * `--webhook-cert-refresh` (how often its Secret is re-read), `--leader-elect`, `--leader-election-id`
  * (the Lease's name, overriding the one the code gives), `--leader-election-namespace`,
  * `--namespace`,
@@ -116,7 +118,7 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
   if (certPath || certDir) options.webhookCertPath = certPath || certDir;
   if (values['webhook-cert-name']) options.webhookCertName = values['webhook-cert-name'];
   if (values['webhook-cert-key']) options.webhookCertKey = values['webhook-cert-key'];
-  Object.assign(options, certificateTiming(values['webhook-cert-validity'], values['webhook-cert-refresh']));
+  Object.assign(options, certificateTiming(values['webhook-cert-validity'], values['webhook-cert-refresh'], values['webhook-ca-validity']));
   if (values['leader-election-id']) options.leaderElectionId = values['leader-election-id'];
   if (values['leader-election-namespace']) options.leaderElectionNamespace = values['leader-election-namespace'];
   if (values.namespace) options.namespace = values.namespace;
@@ -149,15 +151,22 @@ function rateLimit(qps: string | undefined, burst: string | undefined): Pick<Man
   return { qps: perSecond, burst: size };
 }
 
+type CertificateTiming = Pick<ManagerOptions, 'webhookCertValidityMs' | 'webhookCertRefreshMs' | 'webhookCaValidityMs'>;
+
 /**
- * `--webhook-cert-validity` and `--webhook-cert-refresh`. The certificate is renewed when a
- * third of its lifetime is left, so a refresh slower than that could let it expire unseen.
+ * `--webhook-cert-validity`, `--webhook-cert-refresh` and `--webhook-ca-validity`. The certificate
+ * is renewed when a third of its lifetime is left, so a refresh slower than that could let it
+ * expire unseen; the CA signs it for its whole lifetime, so cannot be shorter-lived.
  */
-function certificateTiming(validity: string | undefined, refresh: string | undefined): Pick<ManagerOptions, 'webhookCertValidityMs' | 'webhookCertRefreshMs'> {
-  const options: Pick<ManagerOptions, 'webhookCertValidityMs' | 'webhookCertRefreshMs'> = {};
+function certificateTiming(validity: string | undefined, refresh: string | undefined, caValidity: string | undefined): CertificateTiming {
+  const options: CertificateTiming = {};
   if (validity !== undefined) options.webhookCertValidityMs = durationFlag('webhook-cert-validity', validity);
   if (refresh !== undefined) options.webhookCertRefreshMs = durationFlag('webhook-cert-refresh', refresh);
+  if (caValidity !== undefined) options.webhookCaValidityMs = durationFlag('webhook-ca-validity', caValidity);
   const validityMs = options.webhookCertValidityMs ?? 365 * 24 * 60 * 60 * 1000;
+  if (options.webhookCaValidityMs !== undefined && options.webhookCaValidityMs < validityMs) {
+    throw new Error(`--webhook-ca-validity (${caValidity}) must be at least --webhook-cert-validity (${validity ?? '365d'}): the CA signs the serving certificate for its whole lifetime`);
+  }
   const refreshMs = options.webhookCertRefreshMs ?? 60_000;
   if (refreshMs * 3 > validityMs) {
     throw new Error(`--webhook-cert-refresh (${refresh ?? '60s'}) must be at most a third of --webhook-cert-validity (${validity ?? '365d'}): the certificate is renewed when a third of it is left`);

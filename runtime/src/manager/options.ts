@@ -58,6 +58,8 @@ export interface ManagerOptions {
   webhookCertKey?: string;
   /** Lifetime of the built-in serving certificate (`--webhook-cert-validity`); default 365 days. */
   webhookCertValidityMs?: number;
+  /** Lifetime of the built-in certificates' CA (`--webhook-ca-validity`); default ten times `webhookCertValidityMs`. */
+  webhookCaValidityMs?: number;
   /** How often the built-in certificates' Secret is re-read (`--webhook-cert-refresh`); default 60 000. */
   webhookCertRefreshMs?: number;
   /** Run controllers only while holding the Lease `leaderElectionId`; default false. */

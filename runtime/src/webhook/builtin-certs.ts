@@ -18,10 +18,15 @@ export interface BuiltInCertificateOptions {
   validatingWebhookConfigurations?: string[];
   /** CRDs whose conversion webhook gets the CA as `caBundle`. */
   crds?: string[];
-  /** Lifetime of the serving certificate; default 365 days. The CA lives ten times as long. */
+  /** Lifetime of the serving certificate; default 365 days. */
   validDays?: number;
   /** Lifetime of the serving certificate in milliseconds (`--webhook-cert-validity`); wins over `validDays`. */
   validMs?: number;
+  /**
+   * Lifetime of the CA in milliseconds (`--webhook-ca-validity`); default ten times the serving
+   * certificate's. Not shorter than the serving certificate's: the CA signs it for its whole life.
+   */
+  caValidMs?: number;
   /**
    * How long a new CA is trusted before it signs the serving certificate; default 300 000, or a
    * sixth of the CA's lifetime when that is shorter (the CA is rotated with a third left, and
@@ -143,8 +148,13 @@ function leafLifetimeMs(options: BuiltInCertificateOptions): number {
   return options.validMs ?? (options.validDays ?? 365) * DAY_MS;
 }
 
+/** The CA's lifetime in milliseconds. */
+function caLifetimeMs(options: BuiltInCertificateOptions): number {
+  return options.caValidMs ?? leafLifetimeMs(options) * 10;
+}
+
 function newAuthority(options: BuiltInCertificateOptions): Authority {
-  const pair = issueCertificate({ ca: true, commonName: CA_NAME, validMs: leafLifetimeMs(options) * 10 });
+  const pair = issueCertificate({ ca: true, commonName: CA_NAME, validMs: caLifetimeMs(options) });
   return { caPem: pair.certPem, caKeyPem: pair.keyPem };
 }
 
@@ -164,7 +174,7 @@ function nextBundle(existing: Bundle | undefined, options: BuiltInCertificateOpt
     const authority = newAuthority(options);
     return { ...authority, ...newLeaf(options, authority) };
   }
-  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? Math.min(300_000, (leafLifetimeMs(options) * 10) / 6))) {
+  if (existing.next && now - existing.next.since >= (options.caOverlapMs ?? Math.min(300_000, caLifetimeMs(options) / 6))) {
     const { next, ...rest } = existing;
     return { ...rest, caPem: next.caPem, caKeyPem: next.caKeyPem, previousCaPem: existing.caPem, ...newLeaf(options, next) };
   }
@@ -238,6 +248,9 @@ async function injectCA(client: Client, options: BuiltInCertificateOptions, caPe
  * watchers get the new pair to serve without a restart.
  */
 export async function builtInCertificate(kubeConfig: KubeConfig, options: BuiltInCertificateOptions, log: Logger): Promise<BuiltInCertificate> {
+  if (caLifetimeMs(options) < leafLifetimeMs(options)) {
+    throw new Error(`the webhook CA's validity (${caLifetimeMs(options)}ms) must not be shorter than the serving certificate's (${leafLifetimeMs(options)}ms)`);
+  }
   // An uncached client: reading one Secret must not start a cluster-wide Secret informer.
   const client = createClient(kubeConfig);
   let bundle = await ensureBundle(client, options, log);

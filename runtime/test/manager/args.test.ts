@@ -72,6 +72,19 @@ describe('managerOptionsFromArgs', () => {
     expect(() => managerOptionsFromArgs(['--webhook-cert-validity=2m'])).toThrow('--webhook-cert-refresh (60s) must be at most a third of --webhook-cert-validity (2m)');
   });
 
+  it('reads the built-in CA\'s lifetime as a duration, and refuses a CA shorter-lived than the serving certificate it signs', () => {
+    expect(managerOptionsFromArgs(['--webhook-ca-validity=3650d'])).toMatchObject({ webhookCaValidityMs: 3650 * 86_400_000 });
+    expect(managerOptionsFromArgs(['--webhook-cert-validity=90d', '-webhook-ca-validity', '2160h'])).toMatchObject({ webhookCertValidityMs: 90 * 86_400_000, webhookCaValidityMs: 90 * 86_400_000 });
+    expect(managerOptionsFromArgs([])).not.toHaveProperty('webhookCaValidityMs');
+    expect(() => managerOptionsFromArgs(['--webhook-ca-validity=10y'])).toThrow('--webhook-ca-validity must be a positive duration such as 90s, 10m, 24h or 365d, not "10y"');
+    expect(() => managerOptionsFromArgs(['--webhook-ca-validity='])).toThrow('--webhook-ca-validity must be a positive duration');
+    expect(() => managerOptionsFromArgs(['--webhook-cert-validity=90d', '--webhook-ca-validity=30d'])).toThrow(
+      /^--webhook-ca-validity \(30d\) must be at least --webhook-cert-validity \(90d\): the CA signs the serving certificate for its whole lifetime$/,
+    );
+    // Against the default serving certificate's 365 days.
+    expect(() => managerOptionsFromArgs(['--webhook-ca-validity=364d'])).toThrow('--webhook-ca-validity (364d) must be at least --webhook-cert-validity (365d)');
+  });
+
   it("accepts Go's spellings: single dash and --flag=false", () => {
     expect(managerOptionsFromArgs(['-leader-elect=false', '-metrics-bind-address=:8080'])).toMatchObject({
       leaderElection: false,

@@ -13,10 +13,12 @@ import {
   defaultResources,
   removeConfigurations,
   removePatches,
+  removeReplacements,
   webhookConfigFiles,
   webhookRbacResources,
   type PatchEntry,
 } from './config/webhook.js';
+import { defaultReplacements } from './config/webhook-replacements.js';
 import { unregisterController } from './unregister-controller.js';
 import { webhookProjectPaths, webhookRegistration, withoutFastCheck } from './webhook-updates.js';
 import { webhookFiles, webhookResources, webhookSetup, webhookSetupFile } from './webhook.js';
@@ -146,7 +148,8 @@ export function webhookRemoval(
       without(defaultPatches(before), patchesAfter),
       defaultKustomization,
     );
-    return patchesAfter.length > 0 ? addPatches(trimmed, patchesAfter, defaultKustomization) : trimmed;
+    const patched = patchesAfter.length > 0 ? addPatches(trimmed, patchesAfter, defaultKustomization) : trimmed;
+    return removeReplacements(patched, without(defaultReplacements(before), defaultReplacements(after)), defaultKustomization);
   });
   if (remaining.length === 0) {
     edit(projectWidePaths.rbacKustomization, (text) => removeResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));

@@ -5,7 +5,8 @@ import { certificateMode } from '../../project/webhooks.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { projectWidePaths } from './api-updates.js';
 import { addResources } from './config/kustomize.js';
-import { addConfigurations, addPatches, conversionPatchEntry, crdKustomizeConfig, defaultPatches, defaultResources, webhookConfigFiles, webhookRbacResources } from './config/webhook.js';
+import { defaultReplacements } from './config/webhook-replacements.js';
+import { addConfigurations, addPatches, addReplacements, conversionPatchEntry, crdKustomizeConfig, defaultPatches, defaultResources, webhookConfigFiles, webhookRbacResources } from './config/webhook.js';
 import { registerController } from './register-controller.js';
 import { webhookResources, webhookSetup, webhookSetupFile } from './webhook.js';
 
@@ -42,7 +43,13 @@ export function webhookProjectUpdates(project: ProjectConfig, boilerplate: strin
     if (text === undefined) throw new UserError(`${path} not found: opgen create webhook adds the webhooks' entries to it`, { file: path });
     files.push({ path, ownership: 'generated', content: change(text) });
   };
-  edit(defaultKustomization, (text) => addPatches(addResources(text, defaultResources(project), defaultKustomization), defaultPatches(project), defaultKustomization));
+  edit(defaultKustomization, (text) =>
+    addReplacements(
+      addPatches(addResources(text, defaultResources(project), defaultKustomization), defaultPatches(project), defaultKustomization),
+      defaultReplacements(project),
+      defaultKustomization,
+    ),
+  );
   if (certificateMode(project) === 'built-in') {
     edit(projectWidePaths.rbacKustomization, (text) => addResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
   }

@@ -26,10 +26,11 @@ import { setupBookStoreConversion } from './v1alpha2/bookstore_conversion.js';
  * Secret, mounted), re-read when they change; otherwise the built-in certificates, a CA and
  * serving certificate the manager keeps in the Secret bookstore-webhook-server-cert of its namespace
  * (POD_NAMESPACE), renews (`--webhook-cert-validity`, default 365d, renewed with a third
- * left; the Secret re-read every `--webhook-cert-refresh`, default 60s), and writes into its
- * webhook configurations and CRDs. Their names come from the environment
- * config/default/manager_webhook_patch.yaml sets (a Helm release renames the objects), else
- * they are config/default's.
+ * left; the CA's `--webhook-ca-validity`, default ten times that; the Secret re-read every
+ * `--webhook-cert-refresh`, default 60s), and writes into its webhook configurations and CRDs.
+ * Their names come from the environment config/default/manager_webhook_patch.yaml sets (its
+ * values follow config/default's namespace and namePrefix; a Helm release renames the
+ * objects), else they are those opgen init gave config/default.
  * ENABLE_WEBHOOKS=false turns the webhooks off, e.g. to run the manager out of the cluster.
  */
 export function setupWebhooks(mgr: Manager, options: ManagerOptions): void {
@@ -48,6 +49,7 @@ export function setupWebhooks(mgr: Manager, options: ManagerOptions): void {
             validatingWebhookConfigurations: [process.env.VALIDATING_WEBHOOK_CONFIGURATION ?? 'bookstore-validating-webhook-configuration'],
             crds: ['bookstores.blog.example.com'],
             validMs: options.webhookCertValidityMs,
+            caValidMs: options.webhookCaValidityMs,
             refreshMs: options.webhookCertRefreshMs,
           },
         },

@@ -8,6 +8,7 @@ import { kindNames } from '../names.js';
 import { parseKustomization } from '../../../project/kustomization.js';
 import { removeListItems } from './kustomize.js';
 import { commonLabels, managerSelector, yamlFile } from '../yaml-file.js';
+import { webhookReplacements, webhookReplacementsFile } from './webhook-replacements.js';
 
 /** The port the manager's webhook server listens on in the cluster (controller-runtime's default). */
 export const webhookPort = 9443;
@@ -128,7 +129,17 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
         },
       ),
     ),
-    ...(certManager ? certManagerFiles(project) : certificateRbac(project, admission)),
+    ...(certManager ? certManagerFiles(project) : certificateRbac(project)),
+    generated(
+      `config/default/${webhookReplacementsFile}`,
+      yamlFile(
+        [
+          'Writes the names and namespace config/default gives the webhook objects where kustomize\'s',
+          'namespace and namePrefix do not reach: change those two and this follows.',
+        ],
+        webhookReplacements(project, certificateClusterRules(project).map((rule) => rule.resources.join(','))),
+      ),
+    ),
   ];
   if (entries.some(({ webhooks }) => webhooks.conversion)) {
     files.push(
@@ -181,9 +192,6 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
  */
 function certManagerFiles(project: ProjectConfig): GeneratedFile[] {
   const labels = commonLabels(project.projectName);
-  const names = webhookObjectNames(project.projectName);
-  // The namespace and prefix config/default gives the objects (opgen init's; change both together).
-  const namespace = `${project.projectName}-system`;
   const file = (path: string, content: string): GeneratedFile => ({ path, content, ownership: 'generated' });
   return [
     file('config/certmanager/kustomization.yaml', yamlFile(['cert-manager mode of the webhook certificates (needs cert-manager in the cluster).'], { resources: ['issuer.yaml', 'certificate.yaml'], configurations: ['kustomizeconfig.yaml'] })),
@@ -198,16 +206,22 @@ function certManagerFiles(project: ProjectConfig): GeneratedFile[] {
     ),
     file(
       'config/certmanager/certificate.yaml',
-      yamlFile(['The webhook server\'s certificate, for its Service; cert-manager keeps it in the Secret the manager mounts.'], {
-        apiVersion: 'cert-manager.io/v1',
-        kind: 'Certificate',
-        metadata: { labels, name: 'serving-cert', namespace: 'system' },
-        spec: {
-          dnsNames: [`${names.service}.${namespace}.svc`, `${names.service}.${namespace}.svc.cluster.local`],
-          issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
-          secretName: 'webhook-server-cert',
+      yamlFile(
+        [
+          'The webhook server\'s certificate, for its Service; cert-manager keeps it in the Secret the manager mounts.',
+          `SERVICE_NAME and SERVICE_NAMESPACE are the Service's, written by config/default/${webhookReplacementsFile}.`,
+        ],
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Certificate',
+          metadata: { labels, name: 'serving-cert', namespace: 'system' },
+          spec: {
+            dnsNames: ['SERVICE_NAME.SERVICE_NAMESPACE.svc', 'SERVICE_NAME.SERVICE_NAMESPACE.svc.cluster.local'],
+            issuerRef: { kind: 'Issuer', name: 'selfsigned-issuer' },
+            secretName: 'webhook-server-cert',
+          },
         },
-      }),
+      ),
     ),
     file(
       'config/certmanager/kustomizeconfig.yaml',
@@ -223,11 +237,17 @@ function certManagerFiles(project: ProjectConfig): GeneratedFile[] {
     ),
     file(
       'config/default/webhook_ca_injection_patch.yaml',
-      yamlFile(['cert-manager\'s cainjector writes the Certificate\'s CA into the objects this patch targets (see kustomization.yaml).'], {
-        apiVersion: 'v1',
-        kind: 'Targeted',
-        metadata: { name: 'targeted', annotations: { 'cert-manager.io/inject-ca-from': `${namespace}/${project.projectName}-serving-cert` } },
-      }),
+      yamlFile(
+        [
+          'cert-manager\'s cainjector writes the Certificate\'s CA into the objects this patch targets (see kustomization.yaml).',
+          `CERTIFICATE_NAMESPACE and CERTIFICATE_NAME are the Certificate's, written by ${webhookReplacementsFile}.`,
+        ],
+        {
+          apiVersion: 'v1',
+          kind: 'Targeted',
+          metadata: { name: 'targeted', annotations: { 'cert-manager.io/inject-ca-from': 'CERTIFICATE_NAMESPACE/CERTIFICATE_NAME' } },
+        },
+      ),
     ),
   ];
 }
@@ -237,20 +257,10 @@ function certManagerFiles(project: ProjectConfig): GeneratedFile[] {
  * be limited to a name) and read and rewrite that one Secret, in the manager's namespace;
  * read and rewrite the caBundle of its own webhook configurations and converted CRDs.
  */
-function certificateRbac(project: ProjectConfig, admission: boolean): GeneratedFile[] {
+function certificateRbac(project: ProjectConfig): GeneratedFile[] {
   const labels = commonLabels(project.projectName);
   const names = webhookObjectNames(project.projectName);
-  const entries = webhookResources(project);
-  const crds = conversionCrds(project);
-  const clusterRules = [
-    ...(admission && entries.some(({ webhooks }) => webhooks.defaulting)
-      ? [{ apiGroups: ['admissionregistration.k8s.io'], resourceNames: [names.mutating], resources: ['mutatingwebhookconfigurations'], verbs: ['get', 'update'] }]
-      : []),
-    ...(admission && entries.some(({ webhooks }) => webhooks.validation)
-      ? [{ apiGroups: ['admissionregistration.k8s.io'], resourceNames: [names.validating], resources: ['validatingwebhookconfigurations'], verbs: ['get', 'update'] }]
-      : []),
-    ...(crds.length ? [{ apiGroups: ['apiextensions.k8s.io'], resourceNames: crds, resources: ['customresourcedefinitions'], verbs: ['get', 'update'] }] : []),
-  ];
+  const clusterRules = certificateClusterRules(project);
   const role = { apiGroup: 'rbac.authorization.k8s.io' };
   return [
     {
@@ -299,12 +309,42 @@ function certificateRbac(project: ProjectConfig, admission: boolean): GeneratedF
 }
 
 /**
+ * The certificate ClusterRole's rules: get and update of its own webhook configurations (the
+ * names are config/default's, rewritten by its replacements) and converted CRDs.
+ */
+function certificateClusterRules(project: ProjectConfig) {
+  const names = webhookObjectNames(project.projectName);
+  const entries = webhookResources(project);
+  const crds = conversionCrds(project);
+  return [
+    ...(entries.some(({ webhooks }) => webhooks.defaulting)
+      ? [{ apiGroups: ['admissionregistration.k8s.io'], resourceNames: [names.mutating], resources: ['mutatingwebhookconfigurations'], verbs: ['get', 'update'] }]
+      : []),
+    ...(entries.some(({ webhooks }) => webhooks.validation)
+      ? [{ apiGroups: ['admissionregistration.k8s.io'], resourceNames: [names.validating], resources: ['validatingwebhookconfigurations'], verbs: ['get', 'update'] }]
+      : []),
+    ...(crds.length ? [{ apiGroups: ['apiextensions.k8s.io'], resourceNames: crds, resources: ['customresourcedefinitions'], verbs: ['get', 'update'] }] : []),
+  ];
+}
+
+/**
  * Adds each of `paths` that is missing to the `patches` list of a kustomization.yaml (as
  * `- path: <file>`), keeping everything else in the file.
  */
 export function addPatches(text: string, patches: readonly (string | PatchEntry)[], file: string): string {
   const entries = patches.map((patch) => (typeof patch === 'string' ? { path: patch } : patch));
   return addListItems(text, 'patches', entries, (item) => (isMap(item) ? patchKey(item.toJSON() as PatchEntry) : undefined), patchKey, file);
+}
+
+/** Adds each of `entries` that is missing to the `replacements` list of a kustomization.yaml (as `- path: <file>`). */
+export function addReplacements(text: string, entries: readonly { path: string }[], file: string): string {
+  return addListItems(text, 'replacements', entries, (item) => (isMap(item) ? String(item.get('path')) : undefined), (entry) => entry.path, file);
+}
+
+/** Takes each of `entries` out of the `replacements` list of a kustomization.yaml; the inverse of {@link addReplacements}. */
+export function removeReplacements(text: string, entries: readonly { path: string }[], file: string): string {
+  const paths = new Set(entries.map((entry) => entry.path));
+  return removeListItems(text, 'replacements', (item) => isMap(item) && paths.has(String(item.get('path'))), file);
 }
 
 /** Adds each of `files` that is missing to the `configurations` list of a kustomization.yaml. */
