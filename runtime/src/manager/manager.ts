@@ -241,6 +241,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     cache,
     log,
     metrics,
+    rateLimiter: transport.rateLimiter,
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {

@@ -84,6 +84,7 @@ describe('--kube-api-qps / --kube-api-burst: one token bucket for every request 
       expect(await mgr.client.get(kinds.Namespace, ns)).toBeDefined();
       await vi.waitFor(async () => expect(await answeredGets(mgr)).toBeGreaterThanOrEqual(2 * WATCHED.length + 1), { timeout: 20_000 });
       expect(await sample(mgr, 'rest_client_rate_limiter_duration_seconds_count', {})).toBe(0);
+      expect(mgr.rateLimiter).toBeUndefined();
     } finally {
       mgr.stop();
       await running;
