@@ -76,6 +76,21 @@ describe('--kube-api-qps / --kube-api-burst: one token bucket for every request 
     }
   });
 
+  it('makes leader election take from the same bucket', async () => {
+    const ns = await createNamespace(client, 'qpslease');
+    const { mgr, running } = managerFor(ns, ['--kube-api-qps', '2', '--kube-api-burst', '1', '--leader-elect', '--leader-election-id', 'qps-test', '--leader-election-namespace', ns]);
+    try {
+      await mgr.elected();
+      expect(await client.get(kinds.Lease, 'qps-test', ns)).toBeDefined();
+      // With no controller the one write of the manager is the Lease it created to lead.
+      expect(await sample(mgr, 'rest_client_rate_limiter_duration_seconds_count', { verb: 'POST' })).toBeGreaterThanOrEqual(1);
+      expect(mgr.rateLimiter).toBeDefined();
+    } finally {
+      mgr.stop();
+      await running;
+    }
+  });
+
   it('without the flags no request waits: the rate limiter observes nothing', async () => {
     const ns = await createNamespace(client, 'noqps');
     const { mgr, running } = managerFor(ns, []);
