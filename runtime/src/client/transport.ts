@@ -165,11 +165,12 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
   /**
    * Runs `request` to a final answer: tries again on what client-go retries (see
    * `retryDelayMs`), honouring `Retry-After`, until `MAX_TRIES`, the deadline or the
-   * caller's signal ends it. `read` turns a 2xx response into the result. Each try of a
-   * `throttled` call first waits for a token, and the wait is observed (client-go's
-   * `tryThrottle`, which a watch skips).
+   * caller's signal ends it. `read` turns a 2xx response into the result. Each try first
+   * waits for a token of the rate limiter, and the wait is observed (client-go's
+   * `tryThrottle`). A `watch` is tried once and takes no token: client-go's `Watch` skips
+   * the limiter on its first try, and a watch here has no other.
    */
-  async function call<R>(request: HttpRequest, read: (response: IncomingMessage, describe: string) => Promise<R>, retry: boolean, throttled: boolean): Promise<R> {
+  async function call<R>(request: HttpRequest, read: (response: IncomingMessage, describe: string) => Promise<R>, watch: boolean): Promise<R> {
     const describe = `${request.method} ${request.path}`;
     const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
     const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
@@ -182,7 +183,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       return error;
     };
     for (let tries = 1; ; tries++) {
-      if (bucket && throttled) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
+      if (bucket && !watch) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
       if (signal?.aborted) throw explain(signal.reason);
       let outcome: TryOutcome;
       let failure: unknown;
@@ -202,7 +203,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
         failure = Object.assign(networkError, { message: networkError.message.startsWith(describe) ? networkError.message : `${describe}: ${networkError.message}` });
         outcome = { error: networkError, mayHaveBeenSent: !notSent(networkError) };
       }
-      const delayMs = retry ? retryDelayMs(request.method, outcome, tries) : undefined;
+      const delayMs = watch ? undefined : retryDelayMs(request.method, outcome, tries);
       if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
       observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
       await sleep(delayMs, signal);
@@ -218,13 +219,12 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
           const text = await readText(response);
           return (text === '' ? undefined : JSON.parse(text)) as T;
         },
-        true,
-        true,
+        false,
       );
     },
 
     stream(request: HttpRequest): Promise<IncomingMessage> {
-      return call(request, async (response) => response, false, false);
+      return call(request, async (response) => response, true);
     },
   };
 }
