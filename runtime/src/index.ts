@@ -68,6 +68,8 @@ export {
   type AsJson,
   type LoggerLike,
   type TransportObserver,
+  createTokenBucket,
+  type TokenBucket,
 } from './client/index.js';
 export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
 export {

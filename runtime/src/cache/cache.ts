@@ -1,6 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Kind } from '../api/kind.js';
 import { silentLogger, type LoggerLike } from '../client/logger.js';
+import type { TokenBucket } from '../client/token-bucket.js';
 import { createTransport, type TransportObserver } from '../client/transport.js';
 import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
@@ -27,6 +28,11 @@ export interface CacheOptions {
   byKind?: KindCache[];
   /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
   observer?: TransportObserver;
+  /**
+   * Client-side rate limit of the cache's lists (every page, every relist after a 410 Gone);
+   * watches take no token, as in client-go. Off by default; the manager shares its one bucket.
+   */
+  rateLimiter?: TokenBucket;
 }
 
 /**
@@ -35,7 +41,7 @@ export interface CacheOptions {
  */
 export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}): Cache {
   // A list page of a large collection can take a while on a busy server.
-  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer });
+  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer, rateLimiter: options.rateLimiter });
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;

@@ -6,6 +6,7 @@ import { isNotFound } from './errors.js';
 import { labelSelector, listAll } from './list.js';
 import { createOwnWrites, type OwnWrites } from './own-writes.js';
 import { kindLabel, requireScope, resourcePath } from './paths.js';
+import { tokenBucketFor, type TokenBucket } from './token-bucket.js';
 import { createTransport, type Transport, type TransportObserver } from './transport.js';
 
 /**
@@ -123,11 +124,17 @@ export interface ClientOptions {
   responseTimeoutMs?: number;
   /**
    * Client-side rate limit in requests per second (client-go's QPS); off by default, as
-   * in controller-runtime: API Priority and Fairness limits on the server.
+   * in controller-runtime: API Priority and Fairness limits on the server. Every try of
+   * every call takes a token first; watches take none.
    */
   qps?: number;
   /** Burst of the client-side rate limit; default `qps` rounded up. */
   burst?: number;
+  /**
+   * A token bucket shared with other clients and caches instead of a bucket of this
+   * client's own (the manager passes its one bucket here); not together with `qps`.
+   */
+  rateLimiter?: TokenBucket;
   /** Receives each response and retry: the manager feeds `rest_client_*` metrics from it. */
   observer?: TransportObserver;
   /**
@@ -146,13 +153,17 @@ export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}
   const transport = createTransport(kubeConfig, {
     timeoutMs: options.timeoutMs,
     responseTimeoutMs: options.responseTimeoutMs,
-    qps: options.qps,
-    burst: options.burst,
+    rateLimiter: rateLimiterOf(options),
     observer: options.observer,
   });
   const waitMs = options.readYourWritesMs ?? 5_000;
   const ownWrites = options.cache && waitMs > 0 ? createOwnWrites(waitMs) : undefined;
   return buildClient({ transport, cache: options.cache, ownWrites }, options.fieldManager ?? 'opgen', {});
+}
+
+function rateLimiterOf(options: ClientOptions): TokenBucket | undefined {
+  if (options.rateLimiter && (options.qps || options.burst)) throw new Error('createClient: give either rateLimiter or qps/burst, not both');
+  return options.rateLimiter ?? tokenBucketFor(options.qps, options.burst);
 }
 
 /** What every client derived from one `createClient` shares. */

@@ -2,7 +2,7 @@
  * The client: typed reads and writes of any kind against the API server.
  *
  * Public surface:
- * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, observer?, readYourWritesMs? })` → {@link Client}:
+ * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, rateLimiter?, observer?, readYourWritesMs? })` → {@link Client}:
  *   `get` (undefined when missing), `list`, `create`, `update`, `patch` (JSON merge patch),
  *   `delete` (a missing object is fine), `updateStatus`, `patchStatus`, `apply` /
  *   `applyStatus` (server-side apply, forced by default), `withFieldManager(name)`,
@@ -14,6 +14,8 @@
  * - `kinds`: handles and object types of built-in kinds (`kinds.Pod`, `kinds.Deployment`…).
  * - `AsJson<T>`: a client-node model as JSON (timestamps as strings);
  *   `formatTime` / `formatMicroTime` for timestamps written to objects.
+ * - `createTokenBucket(qps, burst)` → {@link TokenBucket}: client-go's client-side rate limiter,
+ *   to share one bucket between clients and caches (`rateLimiter` of their options).
  * - `LoggerLike`: the logger the cluster-facing parts accept (pino satisfies it).
  *
  * @module
@@ -21,6 +23,7 @@
 export { createClient, type BindOptions, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
 export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests, type ApiStatus } from './errors.js';
 export type { TransportObserver } from './transport.js';
+export { createTokenBucket, type TokenBucket } from './token-bucket.js';
 export { retryOnConflict, type RetryOptions } from './retry.js';
 export * as kinds from './kinds.js';
 export type { AsJson } from './wire.js';

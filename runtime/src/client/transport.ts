@@ -4,7 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, type ApiStatus } from './errors.js';
 import { notSent, parseRetryAfter, retryDelayMs, type TryOutcome } from './retry-policy.js';
 import { sleep } from './sleep.js';
-import { createTokenBucket, type TokenBucket } from './token-bucket.js';
+import type { TokenBucket } from './token-bucket.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -34,6 +34,8 @@ export interface TransportObserver {
   response(method: string, code: string): void;
   /** A try that ended with `code` is being retried. */
   retry(method: string, code: string): void;
+  /** A try waited `seconds` in the client-side rate limiter (only when one is set), as client-go observes it. */
+  rateLimited?(method: string, seconds: number): void;
 }
 
 /** HTTP to the API server of a kubeconfig's current context, over kept-alive connections. */
@@ -43,7 +45,10 @@ export interface Transport {
    * non-2xx once retrying is over (see `retryDelayMs` for what is retried).
    */
   request<T>(request: HttpRequest): Promise<T>;
-  /** A streaming GET, tried once: resolves with the open response once the server answered 200. */
+  /**
+   * A streaming GET (a watch), tried once: resolves with the open response once the server
+   * answered 200. Not rate-limited: client-go takes no token to start a watch.
+   */
   stream(request: HttpRequest): Promise<IncomingMessage>;
 }
 
@@ -56,10 +61,12 @@ export interface TransportOptions {
    * above the 15 s a request may queue in API Priority and Fairness.
    */
   responseTimeoutMs?: number;
-  /** Client-side rate limit, requests per second; off by default (the API server's APF limits). */
-  qps?: number;
-  /** Burst of the client-side rate limit; default `qps` rounded up. */
-  burst?: number;
+  /**
+   * Client-side rate limit: every try of every `request` (retries included) takes a token
+   * first. Off by default (the API server's APF limits); one bucket may be shared by many
+   * transports, as a manager shares its own between client, cache and leader election.
+   */
+  rateLimiter?: TokenBucket;
   observer?: TransportObserver;
 }
 
@@ -91,7 +98,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
   const defaultTimeoutMs = options.timeoutMs ?? 60_000;
   const responseTimeoutMs = options.responseTimeoutMs ?? 20_000;
   const proxied = Boolean(cluster.proxyUrl);
-  const bucket: TokenBucket | undefined = options.qps ? createTokenBucket(options.qps, options.burst ?? Math.ceil(options.qps)) : undefined;
+  const bucket = options.rateLimiter;
   const observer = options.observer;
 
   /** Closes the idle pooled connections: when one proved dead, those idle beside it likely are too. */
@@ -158,9 +165,12 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
   /**
    * Runs `request` to a final answer: tries again on what client-go retries (see
    * `retryDelayMs`), honouring `Retry-After`, until `MAX_TRIES`, the deadline or the
-   * caller's signal ends it. `read` turns a 2xx response into the result.
+   * caller's signal ends it. `read` turns a 2xx response into the result. Each try first
+   * waits for a token of the rate limiter, and the wait is observed (client-go's
+   * `tryThrottle`). A `watch` is tried once and takes no token: client-go's `Watch` skips
+   * the limiter on its first try, and a watch here has no other.
    */
-  async function call<R>(request: HttpRequest, read: (response: IncomingMessage, describe: string) => Promise<R>, retry: boolean): Promise<R> {
+  async function call<R>(request: HttpRequest, read: (response: IncomingMessage, describe: string) => Promise<R>, watch: boolean): Promise<R> {
     const describe = `${request.method} ${request.path}`;
     const timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
     const deadline = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
@@ -173,7 +183,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       return error;
     };
     for (let tries = 1; ; tries++) {
-      await bucket?.take(signal);
+      if (bucket && !watch) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
       if (signal?.aborted) throw explain(signal.reason);
       let outcome: TryOutcome;
       let failure: unknown;
@@ -193,7 +203,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
         failure = Object.assign(networkError, { message: networkError.message.startsWith(describe) ? networkError.message : `${describe}: ${networkError.message}` });
         outcome = { error: networkError, mayHaveBeenSent: !notSent(networkError) };
       }
-      const delayMs = retry ? retryDelayMs(request.method, outcome, tries) : undefined;
+      const delayMs = watch ? undefined : retryDelayMs(request.method, outcome, tries);
       if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
       observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
       await sleep(delayMs, signal);
@@ -209,12 +219,12 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
           const text = await readText(response);
           return (text === '' ? undefined : JSON.parse(text)) as T;
         },
-        true,
+        false,
       );
     },
 
     stream(request: HttpRequest): Promise<IncomingMessage> {
-      return call(request, async (response) => response, false);
+      return call(request, async (response) => response, true);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { defineKind, type Kind } from '../api/kind.js';
+import type { TokenBucket } from '../client/token-bucket.js';
 import { createTransport, type Transport } from '../client/transport.js';
 import type { KubeObject } from '../object.js';
 
@@ -14,9 +15,10 @@ export type KindResolver = (apiVersion: string, kind: string, signal?: AbortSign
  * A chart may render any kind, so its objects' resource names and scopes come from the API
  * server's discovery documents, one request per group version, remembered for the process
  * (a kind that is not served yet is asked again next time: its CRD may arrive later).
+ * Each request takes a token from `rateLimiter` when one is given (the manager's).
  */
-export function kindResolver(kubeConfig: KubeConfig): KindResolver {
-  const transport: Transport = createTransport(kubeConfig);
+export function kindResolver(kubeConfig: KubeConfig, rateLimiter?: TokenBucket): KindResolver {
+  const transport: Transport = createTransport(kubeConfig, { rateLimiter });
   const groups = new Map<string, ResourceList>();
   return async (apiVersion, kind, signal) => {
     let list = groups.get(apiVersion);

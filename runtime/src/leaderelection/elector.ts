@@ -4,7 +4,8 @@ import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Lease } from '../client/kinds.js';
 import { silentLogger, type LoggerLike } from '../client/logger.js';
-import { createTransport } from '../client/transport.js';
+import type { TokenBucket } from '../client/token-bucket.js';
+import { createTransport, type TransportObserver } from '../client/transport.js';
 import { sleep } from '../client/sleep.js';
 import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
@@ -53,6 +54,10 @@ export interface LeaderElectionRun {
   logger?: LoggerLike;
   /** Default: `performance.now()` and `new Date()`. */
   clock?: ElectionClock;
+  /** Client-side rate limit of the Lease reads and writes; the manager shares its one bucket. Off by default. */
+  rateLimiter?: TokenBucket;
+  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics). */
+  observer?: TransportObserver;
 }
 
 const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
@@ -97,7 +102,7 @@ export async function runLeaderElection(
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
-  const lock = createLeaseLock(createTransport(kubeConfig), namespace, options.id);
+  const lock = createLeaseLock(createTransport(kubeConfig, { rateLimiter: options.rateLimiter, observer: options.observer }), namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 
   let lease: Lease | undefined;

@@ -75,8 +75,9 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * (the Lease's name, overriding the one the code gives), `--leader-election-namespace`,
  * `--namespace`,
  * `--kubeconfig`, `--log-format json|pretty`, `--log-level`, and `--kube-api-qps` /
- * `--kube-api-burst` (the client-side rate limit, off unless given, as Kubernetes'
- * controllers name it). `--flag value`,
+ * `--kube-api-burst` (the client-side rate limit, as Kubernetes' controllers name it: one
+ * token bucket for every request of the manager, the cache's lists and relists included,
+ * watches excepted; off unless given). `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
  *

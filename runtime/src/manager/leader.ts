@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { runLeaderElection } from '../leaderelection/index.js';
+import type { TransportOptions } from '../client/transport.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
@@ -11,6 +12,8 @@ export interface Campaign {
   leaseName: string;
   log: Logger;
   metrics: Metrics;
+  /** How the lease's requests reach the API server: the manager's one rate limiter and its `rest_client_*` observer. */
+  transport: Pick<TransportOptions, 'rateLimiter' | 'observer'>;
   /** Ends the campaign; abort it only after the work started by `onLeading` has stopped. */
   signal: AbortSignal;
   /** Stops renewing without releasing the lease (shutdown timed out with work running). */
@@ -40,6 +43,7 @@ export function campaign(c: Campaign): Promise<void> {
       signal: c.signal,
       abandon: c.abandon,
       logger: c.log,
+      ...c.transport,
     },
     {
       onStartedLeading(leaseSignal, stillLeading) {

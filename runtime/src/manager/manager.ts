@@ -1,5 +1,6 @@
 import { createCache, type InformerHealth } from '../cache/index.js';
 import { createClient } from '../client/index.js';
+import { tokenBucketFor } from '../client/token-bucket.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';
 import { createLogger } from '../log/index.js';
 import { createMetrics } from '../metrics/index.js';
@@ -34,12 +35,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const metrics = createMetrics();
   const observer = metrics.restClient(new URL(kubeConfig.getCurrentCluster()?.server ?? 'https://unknown').host);
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), observer, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
+  // One bucket for every request of the manager: client, events, cache lists, leader
+  // election, metrics access reviews. `--kube-api-qps` then bounds the process as a whole.
+  const transport = { observer, rateLimiter: tokenBucketFor(options.qps, options.burst) };
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), ...transport, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
   const client = createClient(kubeConfig, {
     cache,
-    observer,
+    ...transport,
     ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
-    ...(options.qps ? { qps: options.qps, burst: options.burst } : {}),
     ...(options.readYourWritesMs !== undefined ? { readYourWritesMs: options.readYourWritesMs } : {}),
   });
   // Aborts the reconciles' API calls: when the lease is lost, or the graceful shutdown timed out.
@@ -150,7 +153,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       }
       if (metricsBind) {
         const secure = options.metricsSecure === true;
-        const server = await serveMetrics(metricsBind, metrics.registry, secure ? metricsSecurity(kubeConfig, options, log) : undefined);
+        const server = await serveMetrics(metricsBind, metrics.registry, secure ? metricsSecurity(kubeConfig, options, log, transport) : undefined);
         servers.push(server);
         metricsAddress = server.address;
         log.info({ bindAddress: server.address, secure }, 'Serving metrics');
@@ -171,6 +174,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
             leaseName: leaderElectionId,
             log: log.child({ logger: 'leader-election' }),
             metrics,
+            transport,
             signal: electionStop.signal,
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
@@ -237,6 +241,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     cache,
     log,
     metrics,
+    rateLimiter: transport.rateLimiter,
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {

@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { createTransport } from '../client/transport.js';
+import { createTransport, type TransportOptions } from '../client/transport.js';
 import type { Logger } from '../log/index.js';
 import { cachedAccessReviews } from './access-reviews.js';
 import type { BindAddress } from './bind-address.js';
@@ -19,14 +19,16 @@ export interface MetricsSecurity {
   /** The serving certificate; a self-signed one when undefined. */
   certificate?: CertificateFiles;
   log: Logger;
+  /** How the access reviews reach the API server: the manager's one rate limiter and its `rest_client_*` observer. */
+  transport: Pick<TransportOptions, 'rateLimiter' | 'observer'>;
 }
 
 /** The {@link MetricsSecurity} a manager's options ask for. */
-export function metricsSecurity(kubeConfig: KubeConfig, options: ManagerOptions, log: Logger): MetricsSecurity {
+export function metricsSecurity(kubeConfig: KubeConfig, options: ManagerOptions, log: Logger, transport: MetricsSecurity['transport']): MetricsSecurity {
   const certificate = options.metricsCertPath
     ? { dir: options.metricsCertPath, certName: options.metricsCertName, keyName: options.metricsCertKey }
     : undefined;
-  return { kubeConfig, certificate, log: log.child({ logger: 'metrics' }) };
+  return { kubeConfig, certificate, log: log.child({ logger: 'metrics' }), transport };
 }
 
 // controller-runtime's TokenAccessReviewTimeout: a hung review must not hang the scrape.
@@ -60,7 +62,7 @@ export async function serveMetrics(bind: BindAddress, registry: Registry, securi
   if (!security) return listen(bind, metricsHandler(registry));
 
   const certificate = servingCertificate(security.certificate, security.log);
-  const reviews = cachedAccessReviews(createTransport(security.kubeConfig, { timeoutMs: REVIEW_TIMEOUT_MS }));
+  const reviews = cachedAccessReviews(createTransport(security.kubeConfig, { ...security.transport, timeoutMs: REVIEW_TIMEOUT_MS }));
   const handler = metricsHandler(registry, requireAuthorization(reviews, security.log));
   let tls: Server | undefined;
   const server = await listen(bind, handler, (h) => (tls = createServer(tlsOptions(certificate.current), h)));

@@ -85,11 +85,15 @@ export interface ManagerOptions {
   /** How long to wait for the cache's first list before failing; default 120 000. */
   cacheSyncTimeoutMs?: number;
   /**
-   * Client-side rate limit of the shared client, requests per second; off by default, as
-   * in controller-runtime (API Priority and Fairness limits on the server).
+   * Client-side rate limit of every request the manager sends, requests per second: one
+   * token bucket shared by the client (reads, writes, their retries, events), the cache's
+   * lists (every page and every relist), leader election and the metrics endpoint's access
+   * reviews. Watches take no token, as in client-go. Waits show in
+   * `rest_client_rate_limiter_duration_seconds`. Off by default, as in controller-runtime
+   * (API Priority and Fairness limits on the server).
    */
   qps?: number;
-  /** Burst of the client-side rate limit; default `qps` rounded up. */
+  /** Burst of the client-side rate limit; default `qps` rounded up; only with `qps`. */
   burst?: number;
   /**
    * How long a cached read waits for the cache to show this process's own earlier writes

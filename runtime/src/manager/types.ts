@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache } from '../cache/index.js';
-import type { Client } from '../client/index.js';
+import type { Client, TokenBucket } from '../client/index.js';
 import type { Controller, ControllerHost } from '../controller/types.js';
 import type { EventRecorder } from '../events/index.js';
 import type { Logger } from '../log/index.js';
@@ -27,6 +27,12 @@ export interface Manager extends ControllerHost {
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: Metrics;
+  /**
+   * The one client-side token bucket of `qps` / `burst` (`--kube-api-qps`), which every
+   * request of the manager takes from; undefined when off. Pass it as `rateLimiter` to a
+   * client or cache of your own so that it counts against the same limit.
+   */
+  readonly rateLimiter: TokenBucket | undefined;
   /** Records Kubernetes Events as `component` (e.g. a controller's name). */
   eventRecorder(component: string): EventRecorder;
   addController(controller: Controller): void;

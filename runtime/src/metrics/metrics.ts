@@ -15,7 +15,10 @@ export interface Metrics {
   readonly controllers: ControllerMetricFamilies;
   readonly workQueues: WorkQueueMetricFamilies;
   readonly leaderStatus: LeaderStatus;
-  /** `rest_client_requests_total` / `rest_client_request_retries_total` of the clients talking to `host`. */
+  /**
+   * `rest_client_requests_total`, `rest_client_request_retries_total` and
+   * `rest_client_rate_limiter_duration_seconds` of the clients talking to `host`.
+   */
   readonly restClient: RestClientMetrics;
   /** Connects `opgen_informer_*` gauges to a cache's health. */
   readonly informers: InformerMetrics;

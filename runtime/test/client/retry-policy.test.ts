@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TRIES, parseRetryAfter, retryDelayMs } from '../../src/client/retry-policy.js';
-import { createTokenBucket } from '../../src/client/token-bucket.js';
+import { createTokenBucket, tokenBucketFor } from '../../src/client/token-bucket.js';
 
 const noJitter = () => 0;
 const status = (code: number, retryAfterSeconds?: number) => ({ status: code, retryAfterSeconds });
@@ -48,18 +48,21 @@ describe('client-side token bucket', () => {
   it('lets a burst through at once, then one call per 1/qps seconds of the clock', async () => {
     let now = 0;
     const bucket = createTokenBucket(10, 2, () => now);
-    await bucket.take();
-    await bucket.take();
+    expect(await bucket.take()).toBe(0);
+    expect(await bucket.take()).toBe(0);
     let third = false;
-    const pending = bucket.take().then(() => (third = true));
+    const pending = bucket.take().then((waitedMs) => ((third = true), waitedMs));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(third).toBe(false);
     now = 100;
-    await pending;
+    // The wait it reports is what rest_client_rate_limiter_duration_seconds observes.
+    expect(await pending).toBe(100);
     expect(third).toBe(true);
   });
 
   it('refuses nonsense settings', () => {
     expect(() => createTokenBucket(0, 1)).toThrow('qps must be > 0');
+    expect(() => tokenBucketFor(undefined, 5)).toThrow('burst needs qps');
+    expect(tokenBucketFor(undefined, undefined)).toBeUndefined();
   });
 });
