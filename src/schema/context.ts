@@ -69,8 +69,7 @@ const displayPaths = new WeakMap<SourceFile, { root: string; path: string }>();
 
 /** Where a node starts. */
 export function locationOf(ctx: Pick<WalkContext, 'root'>, node: Node): Location {
-  const file = node.getSourceFile();
-  return { file: displayPath(ctx, file), ...locate(file, node.getStart()) };
+  return locationAt(ctx, node.getSourceFile(), node.compilerNode);
 }
 
 /** A deep copy of a schema that keeps what is recorded about its nodes (locations, CSV markers). */
@@ -93,10 +92,7 @@ function copyValue(ctx: WalkContext, value: unknown): unknown {
 
 /** Records an error at `node` and returns a placeholder schema that suppresses follow-on errors. */
 export function fail(ctx: WalkContext, node: Node, message: string, hint?: string): JSONSchemaProps {
-  ctx.errors.push(new UserError(message, locationOf(ctx, node), hint));
-  const placeholder: JSONSchemaProps = {};
-  ctx.broken.add(placeholder);
-  return placeholder;
+  return failAt(ctx, node.getSourceFile(), node.compilerNode, message, hint);
 }
 
 /**
