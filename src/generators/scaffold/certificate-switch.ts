@@ -4,11 +4,9 @@ import { certificateMode } from '../../project/webhooks.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { projectWidePaths } from './api-updates.js';
 import { removeListItems } from './config/kustomize.js';
-import { defaultPatches, defaultResources, removePatches, webhookConfigFiles, webhookRbacResources } from './config/webhook.js';
-import { webhookProjectPaths, webhookProjectUpdates } from './webhook-updates.js';
+import { webhookConfigFiles, webhookRbacResources } from './config/webhook.js';
+import { defaultKustomization, webhookProjectPaths, webhookProjectUpdates, withoutDefaultEntries } from './webhook-updates.js';
 import { webhookResources, webhookSetupFile } from './webhook.js';
-
-const defaultKustomization = webhookProjectPaths[0];
 
 /** What switching the webhook certificate mode does to the project's files. */
 export interface CertificateSwitch {
@@ -50,14 +48,7 @@ export function certificateSwitch(
     const text = current(path);
     if (text !== undefined) trimmed.set(path, change(text));
   };
-  const droppedResources = without(defaultResources(before), defaultResources(after));
-  trim(defaultKustomization, (text) =>
-    removePatches(
-      removeListItems(text, 'resources', (item) => isScalar(item) && droppedResources.includes(String(item.value)), defaultKustomization),
-      without(defaultPatches(before), defaultPatches(after)),
-      defaultKustomization,
-    ),
-  );
+  trim(defaultKustomization, (text) => withoutDefaultEntries(text, before, after));
   if (certificateMode(before) === 'built-in' && certificateMode(after) !== 'built-in') {
     const rbac = projectWidePaths.rbacKustomization;
     trim(rbac, (text) => removeListItems(text, 'resources', (item) => isScalar(item) && webhookRbacResources.includes(String(item.value)), rbac));
@@ -88,10 +79,4 @@ export function certificateSwitch(
   }
   result.kept.sort();
   return result;
-}
-
-/** The entries of `all` not in `kept` (patch entries compared whole). */
-function without<T>(all: readonly T[], kept: readonly T[]): T[] {
-  const keep = new Set(kept.map((entry) => JSON.stringify(entry)));
-  return all.filter((entry) => !keep.has(JSON.stringify(entry)));
 }

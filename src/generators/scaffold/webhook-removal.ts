@@ -1,31 +1,25 @@
-import { isScalar } from 'yaml';
 import { UserError } from '../../errors.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../../project/model.js';
 import { webhooksOf, withCertificateMode, withoutWebhooks, withWebhooks } from '../../project/webhooks.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { projectWidePaths } from './api-updates.js';
-import { removeListItems, removeResources } from './config/kustomize.js';
+import { removeResources } from './config/kustomize.js';
 import {
   addPatches,
   conversionPatchEntry,
   crdKustomizeConfig,
   defaultPatches,
-  defaultResources,
   removeConfigurations,
   removePatches,
-  removeReplacements,
   webhookConfigFiles,
   webhookRbacResources,
-  type PatchEntry,
 } from './config/webhook.js';
-import { defaultReplacements } from './config/webhook-replacements.js';
 import { unregisterController } from './unregister-controller.js';
-import { webhookProjectPaths, webhookRegistration, withoutFastCheck } from './webhook-updates.js';
+import { defaultKustomization, entriesWithout, webhookProjectPaths, webhookRegistration, withoutDefaultEntries, withoutFastCheck } from './webhook-updates.js';
 import { webhookFiles, webhookResources, webhookSetup, webhookSetupFile } from './webhook.js';
 
 /** What `opgen manifests` writes from the `+kubebuilder:webhook` markers. */
 export const webhookManifests = 'config/webhook/manifests.yaml';
-const defaultKustomization = webhookProjectPaths[0];
 
 /** What deleting a kind version does to the project's webhooks. */
 export interface WebhookRemoval {
@@ -140,17 +134,8 @@ export function webhookRemoval(
   }
   if (!remaining.some(({ webhooks }) => webhooks.defaulting || webhooks.validation)) remove(webhookManifests);
 
-  const patchesAfter = remaining.length > 0 ? defaultPatches(after) : [];
-  const resourcesAfter = remaining.length > 0 ? defaultResources(after) : [];
-  edit(defaultKustomization, (text) => {
-    const trimmed = removePatches(
-      removeListItems(text, 'resources', (item) => isScalar(item) && without(defaultResources(before), resourcesAfter).includes(String(item.value)), defaultKustomization),
-      without(defaultPatches(before), patchesAfter),
-      defaultKustomization,
-    );
-    const patched = patchesAfter.length > 0 ? addPatches(trimmed, patchesAfter, defaultKustomization) : trimmed;
-    return removeReplacements(patched, without(defaultReplacements(before), defaultReplacements(after)), defaultKustomization);
-  });
+  // A kind's conversion gone changes the CA injection patch's target: the new entry goes in.
+  edit(defaultKustomization, (text) => addPatches(withoutDefaultEntries(text, before, after), defaultPatches(after), defaultKustomization));
   if (remaining.length === 0) {
     edit(projectWidePaths.rbacKustomization, (text) => removeResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
     edit(projectWidePaths.main, (text) => unregisterController(text, webhookRegistration));
@@ -158,7 +143,7 @@ export function webhookRemoval(
   const conversionPatches = (project: ProjectConfig) =>
     webhookResources(project).filter(({ webhooks }) => webhooks.conversion).map(({ resource: r }) => conversionPatchEntry(r.plural));
   edit(projectWidePaths.crdKustomization, (text) => {
-    const trimmed = removePatches(text, without(conversionPatches(before), conversionPatches(after)), projectWidePaths.crdKustomization);
+    const trimmed = removePatches(text, entriesWithout(conversionPatches(before), conversionPatches(after)), projectWidePaths.crdKustomization);
     return converts ? trimmed : removeConfigurations(trimmed, [crdKustomizeConfig], projectWidePaths.crdKustomization);
   });
   if (!converts && webhookResources(before).some(({ webhooks }) => webhooks.conversion)) edit('package.json', withoutFastCheck);
@@ -196,11 +181,4 @@ function withoutSpoke(hub: Resource, version: string): Resource {
   const spoke = webhooks.spoke.filter((v) => v !== version);
   const left = spoke.length > 0 ? { ...webhooks, spoke } : { ...webhooks, conversion: false, spoke };
   return left.defaulting || left.validation || left.conversion ? withWebhooks(hub, left) : withoutWebhooks(hub);
-}
-
-/** The entries of `all` not in `kept` (patch entries compared by path and target). */
-function without<T extends string | PatchEntry>(all: readonly T[], kept: readonly T[]): T[] {
-  const key = (entry: T) => JSON.stringify(entry);
-  const keep = new Set(kept.map(key));
-  return all.filter((entry) => !keep.has(key(entry)));
 }

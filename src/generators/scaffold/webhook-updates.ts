@@ -1,16 +1,30 @@
+import { isScalar } from 'yaml';
 import { UserError } from '../../errors.js';
 import { projectFileName, type ProjectConfig } from '../../project/model.js';
 import { serializeProject } from '../../project/serialize.js';
 import { certificateMode } from '../../project/webhooks.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { projectWidePaths } from './api-updates.js';
-import { addResources } from './config/kustomize.js';
+import { addResources, removeListItems } from './config/kustomize.js';
 import { defaultReplacements } from './config/webhook-replacements.js';
-import { addConfigurations, addPatches, addReplacements, conversionPatchEntry, crdKustomizeConfig, defaultPatches, defaultResources, webhookConfigFiles, webhookRbacResources } from './config/webhook.js';
+import {
+  addConfigurations,
+  addPatches,
+  addReplacements,
+  conversionPatchEntry,
+  crdKustomizeConfig,
+  defaultPatches,
+  defaultResources,
+  removePatches,
+  removeReplacements,
+  webhookConfigFiles,
+  webhookRbacResources,
+} from './config/webhook.js';
 import { registerController } from './register-controller.js';
 import { webhookResources, webhookSetup, webhookSetupFile } from './webhook.js';
 
-const defaultKustomization = 'config/default/kustomization.yaml';
+/** The kustomization the webhooks' resources, patches and replacements are listed in. */
+export const defaultKustomization = 'config/default/kustomization.yaml';
 
 /** The existing files {@link webhookProjectUpdates} adds entries to. */
 export const webhookProjectPaths = [defaultKustomization, projectWidePaths.rbacKustomization, projectWidePaths.crdKustomization, projectWidePaths.main, 'package.json'] as const;
@@ -63,6 +77,24 @@ export function webhookProjectUpdates(project: ProjectConfig, boilerplate: strin
   }
   edit(projectWidePaths.main, (text) => registerController(text, webhookRegistration));
   return files;
+}
+
+/**
+ * config/default/kustomization.yaml `text` without the resources, patches and replacements
+ * `before`'s webhooks need and `after`'s do not (a certificate mode switched, a kind's
+ * webhooks deleted); every other entry, the user's too, stays byte for byte.
+ */
+export function withoutDefaultEntries(text: string, before: ProjectConfig, after: ProjectConfig): string {
+  const resources = entriesWithout(defaultResources(before), defaultResources(after));
+  const trimmed = removeListItems(text, 'resources', (item) => isScalar(item) && resources.includes(String(item.value)), defaultKustomization);
+  const patched = removePatches(trimmed, entriesWithout(defaultPatches(before), defaultPatches(after)), defaultKustomization);
+  return removeReplacements(patched, entriesWithout(defaultReplacements(before), defaultReplacements(after)), defaultKustomization);
+}
+
+/** The entries of `all` not in `kept` (patch entries compared whole). */
+export function entriesWithout<T>(all: readonly T[], kept: readonly T[]): T[] {
+  const keep = new Set(kept.map((entry) => JSON.stringify(entry)));
+  return all.filter((entry) => !keep.has(JSON.stringify(entry)));
 }
 
 /** The fast-check range `create webhook --conversion` adds to package.json. */

@@ -31,11 +31,12 @@ export interface PatchEntry {
 }
 
 /**
- * The patches config/default/kustomization.yaml lists for the project's webhooks: the
- * manager's webhook server, and with cert-manager the certificate's mount and the CA
+ * The patches config/default/kustomization.yaml lists for the project's webhooks (none
+ * without): the manager's webhook server, and with cert-manager the certificate's mount and the CA
  * injection into the webhook configurations and converted CRDs.
  */
 export function defaultPatches(project: ProjectConfig): PatchEntry[] {
+  if (webhookResources(project).length === 0) return [];
   if (certificateMode(project) === 'built-in') return [{ path: managerWebhookPatch }];
   const crds = conversionCrds(project);
   return [
@@ -46,8 +47,9 @@ export function defaultPatches(project: ProjectConfig): PatchEntry[] {
   ];
 }
 
-/** The folders config/default/kustomization.yaml lists for the project's webhooks. */
+/** The folders config/default/kustomization.yaml lists for the project's webhooks (none without). */
 export function defaultResources(project: ProjectConfig): string[] {
+  if (webhookResources(project).length === 0) return [];
   return certificateMode(project) === 'cert-manager' ? ['../webhook', '../certmanager'] : ['../webhook'];
 }
 
