@@ -1,12 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@opgen/runtime/testing';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,14 +32,6 @@ let binary: Promise<string> | undefined;
 export function prometheusBinary(): Promise<string> {
   binary ??= run('bash', [`${repo}hack/prometheus/build.sh`], { maxBuffer: 16 << 20 }).then(({ stdout }) => stdout.trim());
   return binary;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

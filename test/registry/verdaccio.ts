@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '@opgen/runtime/testing';
 
 /** A verdaccio registry on loopback, its storage and config in a directory of the caller's. */
 export interface Registry {
@@ -75,18 +75,6 @@ async function waitUntilUp(url: string, child: ChildProcess, output: string[]): 
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** A loopback port that was free a moment ago (the kernel's pick). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1' }, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** What `npm adduser` does: registers a user and returns its token. */

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { installCRDs, startControlPlane, waitForCRDsEstablished, type ControlPlane } from '@opgen/runtime/testing';
+import { type ControlPlane, freePort, installCRDs, startControlPlane, waitForCRDsEstablished } from '@opgen/runtime/testing';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -34,17 +33,6 @@ function buildEnvironment(): Record<string, string> {
       (entry): entry is [string, string] => entry[1] !== undefined && !/^(npm_|NODE_ENV$|VITEST|KUBECONFIG$)/i.test(entry[0]),
     ),
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 beforeAll(async () => {

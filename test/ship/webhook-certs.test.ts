@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
+import { type ControlPlane, freePort, startControlPlane } from '@opgen/runtime/testing';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opgenOk } from '../scaffold/run.js';
@@ -23,17 +22,6 @@ let asOperator: ReturnType<typeof kubectlWith>;
 let operator: ResultPromise<{ all: true; reject: false }> | undefined;
 let operatorOutput = '';
 let healthUrl: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   ({ work, dir } = await projectDir());

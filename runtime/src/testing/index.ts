@@ -17,6 +17,8 @@ export { kubectlFor, type Kubectl, type KubectlOptions, type KubectlResult } fro
 export { buildProject } from './build.js';
 export { startOperator, type Operator, type OperatorOptions, type ExitStatus, type LogMatch } from './operator.js';
 export type { LogLine } from './log-lines.js';
+// A test that runs an operator or a server of its own beside the control plane needs ports.
+export { freePort } from './ports.js';
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 // A test's webhook server needs a certificate the API server can be told to trust.
 export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../manager/self-signed-cert.js';
