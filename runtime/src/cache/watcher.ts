@@ -1,10 +1,10 @@
 import type { Kind } from '../api/kind.js';
-import { ApiError, isGone } from '../client/errors.js';
-import { listAll } from '../client/list.js';
-import type { LoggerLike } from '../client/logger.js';
-import { kindLabel } from '../client/paths.js';
-import { sleep } from '../client/sleep.js';
-import type { Transport } from '../client/transport.js';
+import { ApiError, isGone } from '../rest/errors.js';
+import { listAll } from '../rest/list.js';
+import type { LoggerLike } from '../rest/logger.js';
+import { kindLabel } from '../rest/paths.js';
+import { sleep } from '../rest/sleep.js';
+import type { Transport } from '../rest/transport.js';
 import type { KubeObject } from '../object.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';

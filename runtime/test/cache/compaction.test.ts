@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createCache } from '../../src/cache/index.js';
-import { listAll } from '../../src/client/list.js';
-import { createTransport, type Transport } from '../../src/client/transport.js';
+import { listAll } from '../../src/rest/list.js';
+import { createTransport, type Transport } from '../../src/rest/transport.js';
 import { createClient, isGone, kinds, type Client } from '../../src/client/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { configMap, createNamespace } from '../client/support.js';
