@@ -83,6 +83,7 @@ it('surfaces 410 as isGone and restarts a paginated list whose continue token ex
   let pages = 0;
   const compactingAfterFirstPage: Transport = {
     stream: direct.stream,
+    recovered: direct.recovered,
     async request<T>(request: Parameters<Transport['request']>[0]): Promise<T> {
       pages++;
       const result = await direct.request<T>(request);
