@@ -136,7 +136,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
     addHandler(handler) {
       handlers.add(handler);
-      if (synced) for (const object of store.values()) call(handler, (h) => h.add?.(object));
+      if (synced) for (const object of store.values()) call(handler, (h) => h.add?.(object, true));
       return () => {
         handlers.delete(handler);
       };
