@@ -11,7 +11,7 @@ import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { certificateMode, webhooksOf, withCertificateMode, withWebhooks, type CertificateMode, type ResourceWebhooks } from '../project/webhooks.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
-import { externalTarget } from './create.js';
+import { externalTarget } from './external-target.js';
 import { readIfExists } from '../read-if-exists.js';
 
 export interface CreateWebhookOptions {
@@ -202,7 +202,7 @@ function requestedWebhooks(options: CreateWebhookOptions): ResourceWebhooks {
 function resolveTarget(project: ProjectConfig, options: CreateWebhookOptions): Resource {
   if (options.externalApiPath !== undefined) {
     // Defined: --external-api-path is given.
-    const external = externalTarget(project, { ...options, controller: false })!;
+    const external = externalTarget(project, options)!;
     const known = project.resources.find((r) => sameGvk(r, external));
     return known ?? { ...external, controller: false };
   }

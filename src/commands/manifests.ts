@@ -12,7 +12,7 @@ import { serializeProject } from '../project/serialize.js';
 import { readSources, samplesNotToWrite } from '../project/sources.js';
 import { paint } from '../ui.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
-import { resolveMaxDescLen } from './manifests-settings.js';
+import { resolveMaxDescLen } from '../project/manifests-settings.js';
 import { readSamples } from './read-samples.js';
 
 interface ManifestsOptions {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { samplePath, type SampleInput } from '../generators/samples.js';
+import type { SampleInput } from '../generators/samples.js';
+import { samplePath } from '../project/sample-path.js';
 import { readIfExists } from '../read-if-exists.js';
 
 /** The text of each kind version's sample that is on disk, by project-relative path. */

@@ -12,6 +12,7 @@ import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
 import { fileDeclarations } from '../schema/resolve.js';
 import { checkDeclaration, dropDescriptions, isRootDeclaration } from '../schema/walk.js';
 import { Node } from '../ts-morph.js';
+import { checkMarkerValues } from '../validation/marker-values.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
 import { limitDescriptions } from './descriptions.js';
@@ -109,6 +110,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       checkOtherDeclarations(ctx, file);
       if (file !== folder.info) ctx.errors.push(...strayMarkers(file, displayPath(ctx, file)));
     }
+    ctx.errors.push(...checkMarkerValues(ctx.checks.splice(0)));
     if (walks) keepWalk(walks, path, { file, kinds: kinds.slice(kindsBefore), errors: ctx.errors.slice(errorsBefore), requested });
   }
   if (walks) for (const path of walks.files.keys()) if (!files.has(path)) walks.files.delete(path);

@@ -1,6 +1,7 @@
 import type { JSONSchemaProps } from '../schema/types.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { toYaml } from '../yaml.js';
+import { samplePath } from '../project/sample-path.js';
 import { exampleValue } from './samples/example.js';
 
 /** One served version of a Kind, as `opgen manifests` builds it. */
@@ -19,18 +20,6 @@ export interface SampleOptions {
   projectName: string;
   /** The PROJECT's `domain`, stripped from the group to name the file like kubebuilder. */
   domain: string;
-}
-
-/**
- * `config/samples/<group>_<version>_<kind>.yaml`, kubebuilder's name for a sample: the
- * short group (the full group without `.<domain>`), the version and the lower-case kind,
- * e.g. `storage_v1_demovolume.yaml`; `<version>_<kind>.yaml` when the group is the domain.
- */
-export function samplePath(resource: { group: string; version: string; kind: string }, domain: string): string {
-  const suffix = `.${domain}`;
-  const group = resource.group === domain ? '' : resource.group.endsWith(suffix) ? resource.group.slice(0, -suffix.length) : resource.group;
-  const name = [group, resource.version, resource.kind.toLowerCase()].filter(Boolean).join('_');
-  return `config/samples/${name}.yaml`;
 }
 
 /**

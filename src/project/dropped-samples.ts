@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { samplePath } from '../generators/samples.js';
+import { samplePath } from './sample-path.js';
 import { fullGroup, type ProjectConfig } from './model.js';
 import { readIfExists } from '../read-if-exists.js';
 

@@ -9,8 +9,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { UserError, type Location } from '../errors.js';
 import { resolveLiteral, type Literal } from '../markers/literal.js';
 import type { Marker } from '../markers/parse.js';
-import { checkCelRule } from '../validation/cel.js';
-import { validateValue } from '../validation/value.js';
+import type { MarkerCheck } from './checks.js';
+import { hasJsonType } from './json-type.js';
 import type { JSONSchemaProps, ValidationRule } from './types.js';
 
 const validation = 'kubebuilder:validation:';
@@ -50,8 +50,13 @@ type Mode = 'max' | 'min' | 'flag' | 'multiple' | 'equal' | 'enum' | 'override';
 
 const celReasons = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
 
-/** Applies `markers` to `schema` in place, recording located errors. `what` names the node in messages. */
-export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Marker[], errors: UserError[]): void {
+/**
+ * Applies `markers` to `schema` in place, recording located errors in `sink.errors` and, in
+ * `sink.checks`, the values (defaults, examples, CEL rules) that validation checks once the
+ * walk is done.
+ */
+export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Marker[], sink: { errors: UserError[]; checks: MarkerCheck[] }): void {
+  const { errors, checks } = sink;
   const ordered = [...markers].filter(isSchemaMarker).sort((a, b) => priority(a) - priority(b));
   const setHere = new Map<JSONSchemaProps, Map<string, Marker>>();
   const mapKeys = new Map<JSONSchemaProps, Marker[]>();
@@ -186,7 +191,7 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
         }
         break;
       case 'XValidation':
-        addRule(target, celRule(value as Record<string, unknown>, marker, fail));
+        addRule(target, celRule(value as Record<string, unknown>, marker, checks, fail));
         break;
       case 'ExactlyOneOf':
       case 'AtMostOneOf':
@@ -199,16 +204,14 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
       case 'kubebuilder:default':
       case 'default': {
         const resolved = resolveLiteral(value as Literal, target);
-        const problem = validateValue(target, resolved)[0];
-        if (problem) fail(`${marker.text}: the default is invalid: ${problemText(problem)}`, 'a default must be a valid value of the field');
-        else set('default', resolved, 'override');
+        checks.push({ kind: 'value', keyword: 'default', node: target, value: resolved, marker });
+        set('default', resolved, 'override');
         break;
       }
       case 'kubebuilder:example': {
         const resolved = resolveLiteral(value as Literal, target);
-        const problem = validateValue(target, resolved)[0];
-        if (problem) fail(`${marker.text}: the example is invalid: ${problemText(problem)}`);
-        else set('example', resolved, 'override');
+        checks.push({ kind: 'value', keyword: 'example', node: target, value: resolved, marker });
+        set('example', resolved, 'override');
         break;
       }
       case 'kubebuilder:title':
@@ -313,26 +316,7 @@ function describeType(schema: JSONSchemaProps): string {
 function matchesType(value: unknown, schema: JSONSchemaProps): boolean {
   if (value === null) return schema.nullable === true;
   if (schema['x-kubernetes-int-or-string']) return typeof value === 'string' || Number.isInteger(value);
-  switch (schema.type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && !Array.isArray(value);
-    default:
-      return true;
-  }
-}
-
-function problemText(problem: { path: string; message: string }): string {
-  return problem.path ? `${problem.path} ${problem.message}` : problem.message;
+  return schema.type === undefined || hasJsonType(schema.type, value);
 }
 
 function patternProblem(pattern: string): string | undefined {
@@ -352,15 +336,14 @@ function addRule(target: JSONSchemaProps, rule: ValidationRule | undefined): voi
   if (!rules.some((r) => isDeepStrictEqual(r, rule))) rules.push(rule);
 }
 
-function celRule(args: Record<string, unknown>, marker: Marker, fail: (m: string, h?: string, l?: Location) => void): ValidationRule | undefined {
+function celRule(
+  args: Record<string, unknown>,
+  marker: Marker,
+  checks: MarkerCheck[],
+  fail: (m: string, h?: string, l?: Location) => void,
+): ValidationRule | undefined {
   const rule = args.rule as string;
-  const problem = checkCelRule(rule);
-  if (problem) {
-    const start = marker.text.indexOf(rule);
-    const column = (marker.location.column ?? 1) + (start >= 0 ? start : 0) + (problem.column ?? 1) - 1;
-    fail(`invalid CEL rule: ${problem.message}`, 'see https://kubernetes.io/docs/reference/using-api/cel/', { ...marker.location, column });
-    return undefined;
-  }
+  checks.push({ kind: 'cel', field: 'rule', expression: rule, marker });
   const reason = args.reason as string | undefined;
   if (reason !== undefined && !celReasons.has(reason)) {
     fail(`${marker.text}: unknown reason ${reason}`, `one of ${[...celReasons].join(', ')}`);
@@ -369,11 +352,7 @@ function celRule(args: Record<string, unknown>, marker: Marker, fail: (m: string
   const out: ValidationRule = { rule };
   if (args.message !== undefined) out.message = args.message as string;
   if (args.messageExpression !== undefined) {
-    const mp = checkCelRule(args.messageExpression as string);
-    if (mp) {
-      fail(`invalid CEL messageExpression: ${mp.message}`);
-      return undefined;
-    }
+    checks.push({ kind: 'cel', field: 'messageExpression', expression: args.messageExpression as string, marker });
     out.messageExpression = args.messageExpression as string;
   }
   if (reason !== undefined) out.reason = reason as ValidationRule['reason'];

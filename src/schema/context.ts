@@ -3,6 +3,7 @@ import type { Node, SourceFile, ts as Ts } from 'ts-morph';
 import { UserError, type Location } from '../errors.js';
 import { locate } from '../markers/comments.js';
 import type { CsvMarker } from '../markers/olm.js';
+import type { MarkerCheck } from './checks.js';
 import type { FileIndex } from './resolve.js';
 import { isShared } from './shared.js';
 import type { JSONSchemaProps } from './types.js';
@@ -21,6 +22,8 @@ export interface WalkContext {
   /** Project root; locations are shown relative to it. */
   root: string;
   errors: UserError[];
+  /** What markers wrote that validation checks after the walk (`checkMarkerValues`). */
+  checks: MarkerCheck[];
   /** True when the file's version folder says `+kubebuilder:validation:Optional`. */
   optionalByDefault(file: SourceFile): boolean;
   /** Finished schemas of named types by instantiation key; handed out as copies. */
@@ -47,6 +50,7 @@ export function createContext(options: {
     files: options.files,
     root: options.root,
     errors: [],
+    checks: [],
     optionalByDefault: options.optionalByDefault ?? (() => false),
     cache: new Map(),
     stack: [],

@@ -109,7 +109,7 @@ export function walkKind(ctx: WalkContext, decl: InterfaceDeclaration): KindSche
     if (isShared(prop)) prop = schema.properties[field] = { ...prop };
     prop.description = typeMetaDescriptions[field];
   }
-  applySchemaMarkers(schema, comment.markers, ctx.errors);
+  applySchemaMarkers(schema, comment.markers, ctx);
   if (comment.description) schema.description = comment.description;
   const csv = { kind: csvMarkers(ctx, comment.markers, 'type'), fields: ctx.csv ? fieldCsvMarkers(ctx.csv, schema, '') : [] };
   return { kind: name, decl, schema, markers: comment.markers, csv, location: locationAt(ctx, file, decl.compilerNode.name) };

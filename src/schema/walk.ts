@@ -451,7 +451,7 @@ export function walkDeclaration(ctx: WalkContext, decl: Declaration, args: Bound
   ctx.stack.pop();
 
   if (!ctx.broken.has(schema)) {
-    applySchemaMarkers(schema, comment.markers, ctx.errors);
+    applySchemaMarkers(schema, comment.markers, ctx);
     if (comment.description) schema.description = comment.description;
     ctx.cache.set(key, schema);
     return copySchema(ctx, schema);
@@ -609,7 +609,7 @@ function property(
     }
     if (ctx.broken.has(schema)) return undefined;
     if (!(root && name === 'metadata')) {
-      applySchemaMarkers(schema, comment.markers, ctx.errors);
+      applySchemaMarkers(schema, comment.markers, ctx);
       if (comment.description) schema.description = comment.description;
       if (has('kubebuilder:skip:description')) dropDescriptions(schema);
       const csv = csvMarkers(ctx, comment.markers, 'field');

@@ -1,3 +1,4 @@
+import { hasJsonType } from '../schema/json-type.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 import { matchesFormat } from './formats.js';
 import { isJsonObject, jsonEqual, jsonTypeOf } from './json.js';
@@ -29,7 +30,7 @@ function validate(schema: JSONSchemaProps, value: unknown, path: string, problem
     report(schema.type ? `must be of type ${schema.type}, got null` : 'must be an integer or a string, got null');
     return;
   }
-  if (schema.type && !hasType(schema.type, value)) {
+  if (schema.type && !hasJsonType(schema.type, value)) {
     report(`must be of type ${schema.type}, got ${jsonTypeOf(value)}`);
     return;
   }
@@ -48,23 +49,6 @@ function validate(schema: JSONSchemaProps, value: unknown, path: string, problem
 }
 
 type Report = (message: string, at?: string) => void;
-
-function hasType(type: NonNullable<JSONSchemaProps['type']>, value: unknown): boolean {
-  switch (type) {
-    case 'object':
-      return isJsonObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'string':
-      return typeof value === 'string';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-  }
-}
 
 function validateString(schema: JSONSchemaProps, value: string, report: Report): void {
   const length = [...value].length;

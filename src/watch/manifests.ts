@@ -11,7 +11,7 @@ import { type ParsedFiles, type WalkCache, newWalkCache } from '../crd/build.js'
 import { clientDependencyErrors } from '../crd/client-dependency.js';
 import { UserError, UserErrors, formatUserError } from '../errors.js';
 import { apiTexts, generateManifests } from '../generators/manifests.js';
-import { resolveMaxDescLen } from '../commands/manifests-settings.js';
+import { resolveMaxDescLen } from '../project/manifests-settings.js';
 import { loadProject } from '../project/load.js';
 import { operatorNamespace } from '../project/operator-namespace.js';
 import type { ProjectConfig } from '../project/model.js';

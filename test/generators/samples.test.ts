@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { generateSamples, samplePath, type SampleInput } from '../../src/generators/samples.js';
+import { generateSamples, type SampleInput } from '../../src/generators/samples.js';
+import { samplePath } from '../../src/project/sample-path.js';
 import { checkSamples } from '../../src/generators/samples/check.js';
 import { exampleValue } from '../../src/generators/samples/example.js';
 import { patternExample } from '../../src/generators/samples/pattern-example.js';

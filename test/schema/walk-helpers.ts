@@ -3,6 +3,7 @@ import { formatUserError } from '../../src/errors.js';
 import { createContext } from '../../src/schema/context.js';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { walkDeclaration } from '../../src/schema/walk.js';
+import { checkMarkerValues } from '../../src/validation/marker-values.js';
 
 export const apiImports = `import type { int32, int64, integer, Quantity, IntOrString, Time, MicroTime, Duration, Bytes, RawExtension, JSONValue, ObjectMeta, Condition, ObjectReference, LocalObjectReference } from '@opgen/runtime/api';\nimport type { V1PodTemplateSpec, V1ResourceRequirements } from '@kubernetes/client-node';\n`;
 
@@ -22,6 +23,7 @@ export function walk(
   const ctx = createContext({ files, root: '/p', optionalByDefault: () => options.optionalByDefault ?? false });
   const decl = file.getInterface(name) ?? file.getTypeAlias(name) ?? file.getEnumOrThrow(name);
   const schema = walkDeclaration(ctx, decl, [], { file, node: decl.compilerNode });
+  ctx.errors.push(...checkMarkerValues(ctx.checks));
   return { schema, errors: ctx.errors.map(formatUserError) };
 }
 

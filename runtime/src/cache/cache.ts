@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Kind } from '../api/kind.js';
-import { silentLogger, type LoggerLike } from '../client/logger.js';
-import type { TokenBucket } from '../client/token-bucket.js';
-import { createTransport, type TransportObserver } from '../client/transport.js';
+import { silentLogger, type LoggerLike } from '../rest/logger.js';
+import type { TokenBucket } from '../rest/token-bucket.js';
+import { createTransport, type TransportObserver } from '../rest/transport.js';
 import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';

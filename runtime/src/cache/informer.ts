@@ -1,7 +1,7 @@
 import { apiVersionOf, type Kind } from '../api/kind.js';
-import type { LoggerLike } from '../client/logger.js';
-import { kindLabel } from '../client/paths.js';
-import type { Transport } from '../client/transport.js';
+import type { LoggerLike } from '../rest/logger.js';
+import { kindLabel } from '../rest/paths.js';
+import type { Transport } from '../rest/transport.js';
 import { objectKey, type KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createCompactor } from './compact.js';
@@ -136,7 +136,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
     addHandler(handler) {
       handlers.add(handler);
-      if (synced) for (const object of store.values()) call(handler, (h) => h.add?.(object));
+      if (synced) for (const object of store.values()) call(handler, (h) => h.add?.(object, true));
       return () => {
         handlers.delete(handler);
       };

@@ -18,14 +18,18 @@ export interface Reflector<T extends KubeObject> {
  * nothing.
  */
 export function createReflector<T extends KubeObject>(store: Store<T>, prepare: (object: T) => T, emit: (deliver: (handler: EventHandler<T>) => void) => void): Reflector<T> {
+  // Objects of a later list are changes the watch missed, not the initial list.
+  let initialList = true;
   return {
     apply(output) {
       if (output.type === 'listed') {
+        const initial = initialList;
+        initialList = false;
         const diff = diffRelist(store, output.items.map(prepare));
         for (const object of diff.added) store.put(object);
         for (const [, object] of diff.updated) store.put(object);
         for (const object of diff.deleted) store.remove(keyOf(object));
-        for (const object of diff.added) emit((h) => h.add?.(object));
+        for (const object of diff.added) emit((h) => h.add?.(object, initial));
         for (const [old, object] of diff.updated) emit((h) => h.update?.(old, object));
         for (const object of diff.deleted) emit((h) => h.delete?.(object));
         return diff;
@@ -42,7 +46,7 @@ export function createReflector<T extends KubeObject>(store: Store<T>, prepare: 
       if (!old || old.metadata?.resourceVersion !== prepared.metadata?.resourceVersion) {
         store.put(prepared);
         if (old) emit((h) => h.update?.(old, prepared));
-        else emit((h) => h.add?.(prepared));
+        else emit((h) => h.add?.(prepared, false));
       }
       return undefined;
     },

@@ -3,7 +3,12 @@ import type { KubeObject } from '../object.js';
 
 /** Callbacks an informer calls after its store has taken the change. */
 export interface EventHandler<T extends KubeObject> {
-  add?(object: T): void;
+  /**
+   * `initialList` is true for objects that were there before the handler started
+   * watching (the informer's first list, or the store's content replayed to a handler added
+   * later): work nobody is waiting on, which controllers queue at low priority.
+   */
+  add?(object: T, initialList: boolean): void;
   update?(oldObject: T, newObject: T): void;
   delete?(object: T): void;
 }

@@ -1,8 +1,8 @@
 import type { Kind } from '../api/kind.js';
-import { ApiError, type ApiStatus } from '../client/errors.js';
-import { METADATA_ONLY } from '../client/list.js';
-import { resourcePath } from '../client/paths.js';
-import type { Transport } from '../client/transport.js';
+import { ApiError, type ApiStatus } from '../rest/errors.js';
+import { METADATA_ONLY } from '../rest/list.js';
+import { resourcePath } from '../rest/paths.js';
+import type { Transport } from '../rest/transport.js';
 import type { KubeObject } from '../object.js';
 
 /** A change a watch delivers; `BOOKMARK` carries only a newer resourceVersion. */

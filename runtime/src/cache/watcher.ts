@@ -1,10 +1,10 @@
 import type { Kind } from '../api/kind.js';
-import { ApiError, isGone } from '../client/errors.js';
-import { listAll } from '../client/list.js';
-import type { LoggerLike } from '../client/logger.js';
-import { kindLabel } from '../client/paths.js';
-import { sleep } from '../client/sleep.js';
-import type { Transport } from '../client/transport.js';
+import { ApiError, isGone } from '../rest/errors.js';
+import { listAll } from '../rest/list.js';
+import type { LoggerLike } from '../rest/logger.js';
+import { kindLabel } from '../rest/paths.js';
+import { sleep } from '../rest/sleep.js';
+import type { Transport } from '../rest/transport.js';
 import type { KubeObject } from '../object.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
@@ -60,7 +60,10 @@ const MIN_WATCH_MS = 1_000;
  * - when a watch stays open and silent past its server-side timeout (a half-open
  *   connection) logs the stall and reconnects from the last resourceVersion;
  * - every failure backs off exponentially 0.8 s → 30 s with jitter, reset once a watch
- *   proves healthy; a watch the server ends normally reopens at once.
+ *   proves healthy; a watch the server ends normally reopens at once; the list is not
+ *   retried inside its call besides (only where the server asks, 429 or Retry-After);
+ * - a backoff after an outage ends when the server is ready again (the transport's one
+ *   `/readyz` probe), plus a jitter of at most the first delay.
  */
 export async function runWatcher<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: WatcherOptions, sink: WatcherSink<T>, signal: AbortSignal): Promise<void> {
   const label = kindLabel(kind);
@@ -69,16 +72,33 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
   let resourceVersion = '';
   let mustList = true;
   let failures = 0;
+  /** Whether the last failure was a 410: the server answered, so only a run of 410s lengthens the wait. */
+  let lastExpired = false;
+  function countFailure(expired: boolean, healthy: boolean): void {
+    // A 410 after an outage is the server answering again: the outage's failures do not
+    // lengthen the relist's wait.
+    if (healthy || (expired && !lastExpired)) failures = 0;
+    lastExpired = expired;
+    failures++;
+  }
 
   async function backOff(error: Error, phase: string, expired: boolean): Promise<void> {
     const delayMs = Math.round(backoffDelay(failures, options.backoff));
     if (expired) {
       logger.info({ kind: label, resourceVersion, retryInMs: delayMs, reason: error.message }, 'watch expired (410 Gone): relisting');
-    } else {
-      sink.failed(error);
-      logger.warn({ kind: label, err: error, failures, retryInMs: delayMs, phase, resourceVersion }, `${phase} of ${label} failed; retrying`);
+      await sleep(delayMs, signal);
+      return;
     }
-    await sleep(delayMs, signal);
+    sink.failed(error);
+    logger.warn({ kind: label, err: error, failures, retryInMs: delayMs, phase, resourceVersion }, `${phase} of ${label} failed; retrying`);
+    // After an outage the backoff has grown long: the end of the outage ends it too, with a
+    // jittered step of at most the first delay so the informers of a process do not relist at once.
+    const done = new AbortController();
+    const both = AbortSignal.any([signal, done.signal]);
+    const recovered = transport.recovered(both).then(() => !done.signal.aborted && !signal.aborted);
+    const woken = await Promise.race([sleep(delayMs, both).then(() => false), recovered]);
+    done.abort();
+    if (woken) await sleep(Math.round(Math.random() * (options.backoff?.initialMs ?? 800)), signal);
   }
 
   while (!signal.aborted) {
@@ -87,7 +107,7 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
     const provedHealthy = () => watchStart !== undefined && (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS);
     try {
       if (mustList) {
-        const listed = await listAll(transport, kind, { namespace, signal, ...selection });
+        const listed = await listAll(transport, kind, { namespace, signal, ownBackoff: true, ...selection });
         resourceVersion = listed.resourceVersion;
         sink.contact();
         sink.output({ type: 'listed', items: listed.items, resourceVersion });
@@ -110,8 +130,7 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
       if (end === 'expired') {
         // A relist is a full read of the collection: back off like any failure, so that
         // informers of a restarted or compacted server do not all relist at once.
-        if (provedHealthy()) failures = 0;
-        failures++;
+        countFailure(true, provedHealthy());
         mustList = true;
         await backOff(new Error(`watch from resourceVersion ${resourceVersion} expired (410 Gone)`), 'watch', true);
         continue;
@@ -119,12 +138,12 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
       if (events === 0 && Date.now() - watchStart < MIN_WATCH_MS) throw new Error('watch closed by the server as soon as it opened');
       sink.contact();
       failures = 0;
+      lastExpired = false;
     } catch (error) {
       if (signal.aborted) return;
-      if (provedHealthy()) failures = 0;
-      failures++;
       const phase = mustList ? 'list' : 'watch';
       const expired = !mustList && isGone(error);
+      countFailure(expired, provedHealthy());
       if (!mustList && error instanceof ApiError) {
         // The server refused the watch (403, 410, 5xx…): the store would miss every change
         // from now on, so the next try lists again instead of only re-watching.

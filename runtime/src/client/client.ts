@@ -2,12 +2,12 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { Cache, Informer } from '../cache/types.js';
 import type { KubeObject } from '../object.js';
-import { isNotFound } from './errors.js';
-import { labelSelector, listAll } from './list.js';
+import { isNotFound } from '../rest/errors.js';
+import { labelSelector, listAll } from '../rest/list.js';
 import { createOwnWrites, type OwnWrites } from './own-writes.js';
-import { kindLabel, requireScope, resourcePath } from './paths.js';
-import { tokenBucketFor, type TokenBucket } from './token-bucket.js';
-import { createTransport, type Transport, type TransportObserver } from './transport.js';
+import { kindLabel, requireScope, resourcePath } from '../rest/paths.js';
+import { tokenBucketFor, type TokenBucket } from '../rest/token-bucket.js';
+import { createTransport, type Transport, type TransportObserver } from '../rest/transport.js';
 
 /**
  * A JSON merge patch (RFC 7386) of `T`: objects merge key by key, `null` deletes a key,

@@ -21,11 +21,11 @@
  * @module
  */
 export { createClient, type BindOptions, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';
-export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests, type ApiStatus } from './errors.js';
-export type { TransportObserver } from './transport.js';
-export { createTokenBucket, type TokenBucket } from './token-bucket.js';
-export { retryOnConflict, type RetryOptions } from './retry.js';
+export { ApiError, isAlreadyExists, isConflict, isForbidden, isGone, isInvalid, isNotFound, isTooManyRequests, type ApiStatus } from '../rest/errors.js';
+export type { TransportObserver } from '../rest/transport.js';
+export { createTokenBucket, type TokenBucket } from '../rest/token-bucket.js';
+export { retryOnConflict, type RetryOptions } from '../rest/retry.js';
 export * as kinds from './kinds.js';
 export type { AsJson } from './wire.js';
 export { formatMicroTime, formatTime } from './time.js';
-export type { LoggerLike } from './logger.js';
+export type { LoggerLike } from '../rest/logger.js';

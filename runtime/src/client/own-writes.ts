@@ -1,7 +1,7 @@
 import type { Kind } from '../api/kind.js';
 import type { Informer } from '../cache/types.js';
 import { objectKey, type KubeObject } from '../object.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../rest/sleep.js';
 
 /** A write this process made, not yet seen by the cache. */
 interface Pending {

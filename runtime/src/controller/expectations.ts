@@ -1,3 +1,4 @@
+import { groupOf } from '../api/group.js';
 import type { Kind } from '../api/kind.js';
 import type { Informer } from '../cache/types.js';
 import { objectKey, type KubeObject } from '../object.js';
@@ -115,7 +116,7 @@ export function createExpectations(options: ExpectationsOptions = {}): Expectati
       /** The owner's key and the child's, when the child's controller is of `ownerKind`. */
       const keys = (child: KubeObject): [string, string] | undefined => {
         const ref = child.metadata?.ownerReferences?.find((r) => r.controller === true);
-        if (!ref || ref.kind !== ownerKind.kind || groupOfApiVersion(ref.apiVersion) !== ownerKind.group) return undefined;
+        if (!ref || ref.kind !== ownerKind.kind || groupOf(ref.apiVersion) !== ownerKind.group) return undefined;
         const namespace = child.metadata?.namespace;
         return [objectKey(namespace, ref.name), objectKey(namespace, child.metadata?.name ?? '')];
       };
@@ -141,7 +142,3 @@ export function createExpectations(options: ExpectationsOptions = {}): Expectati
 }
 
 /** `apps/v1` → `apps`, `v1` → `` (the core group). */
-function groupOfApiVersion(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}

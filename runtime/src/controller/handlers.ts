@@ -1,4 +1,5 @@
 import { apiVersionOf, type Kind } from '../api/kind.js';
+import { groupOf } from '../api/group.js';
 import type { KubeObject } from '../object.js';
 import type { WatchEvent } from './predicates.js';
 import type { Request } from './request.js';
@@ -18,10 +19,6 @@ export function enqueueObject(): EventMapper {
   return (event) => requestOf(event.object);
 }
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 /**
  * `Owns`: the controller owner of kind `owner` (the owner reference with `controller: true`

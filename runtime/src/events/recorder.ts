@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Client } from '../client/client.js';
-import { isNotFound } from '../client/errors.js';
+import { isNotFound } from '../rest/errors.js';
 import { Event } from '../client/kinds.js';
-import { silentLogger, type LoggerLike } from '../client/logger.js';
+import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import { formatMicroTime } from '../client/time.js';
 import type { KubeObject } from '../object.js';
 

@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { defineKind, type Kind } from '../api/kind.js';
-import type { TokenBucket } from '../client/token-bucket.js';
-import { createTransport, type Transport } from '../client/transport.js';
+import type { TokenBucket } from '../rest/token-bucket.js';
+import { createTransport, type Transport } from '../rest/transport.js';
 import type { KubeObject } from '../object.js';
 
 interface ResourceList {

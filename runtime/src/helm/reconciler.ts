@@ -1,5 +1,5 @@
 import { apiVersionOf, type Kind } from '../api/kind.js';
-import { isNotFound } from '../client/errors.js';
+import { isNotFound } from '../rest/errors.js';
 import type { ReconcileContext, Reconciler } from '../controller/types.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/finalizers.js';
 import type { KubeObject } from '../object.js';

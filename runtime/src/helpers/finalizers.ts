@@ -1,6 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import type { Client, MergePatch } from '../client/client.js';
-import { ApiError, isConflict, isNotFound } from '../client/errors.js';
+import { ApiError, isConflict, isNotFound } from '../rest/errors.js';
 import type { KubeObject } from '../object.js';
 
 /** Conflicts in a row before giving up: another writer that busy is a bug worth surfacing. */

@@ -1,5 +1,6 @@
 import type { OwnerReference } from '../api/index.js';
 import { apiVersionOf, type Kind } from '../api/kind.js';
+import { groupOf } from '../api/group.js';
 import type { KubeObject } from '../object.js';
 
 /** `setControllerReference` found another controller already owning the object. */
@@ -75,10 +76,6 @@ function sameOwner(a: OwnerReference, b: OwnerReference): boolean {
   return groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
 }
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 function upsert(object: KubeObject, reference: OwnerReference): void {
   const metadata = (object.metadata ??= {});

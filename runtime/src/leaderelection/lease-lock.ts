@@ -1,7 +1,7 @@
-import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../rest/errors.js';
 import { Lease } from '../client/kinds.js';
-import { resourcePath } from '../client/paths.js';
-import type { Transport } from '../client/transport.js';
+import { resourcePath } from '../rest/paths.js';
+import type { Transport } from '../rest/transport.js';
 
 export type LeaseSpec = NonNullable<Lease['spec']>;
 

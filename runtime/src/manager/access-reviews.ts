@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Transport } from '../client/transport.js';
+import type { Transport } from '../rest/transport.js';
 import { createTtlCache } from './ttl-cache.js';
 
 /** Who a bearer token belongs to, as a TokenReview tells. */

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { runLeaderElection } from '../leaderelection/index.js';
-import type { TransportOptions } from '../client/transport.js';
+import type { TransportOptions } from '../rest/transport.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';

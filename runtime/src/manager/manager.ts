@@ -1,6 +1,6 @@
 import { createCache, type InformerHealth } from '../cache/index.js';
 import { createClient } from '../client/index.js';
-import { tokenBucketFor } from '../client/token-bucket.js';
+import { tokenBucketFor } from '../rest/token-bucket.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';
 import { createLogger } from '../log/index.js';
 import { createMetrics } from '../metrics/index.js';

@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { createTransport, type TransportOptions } from '../client/transport.js';
+import { createTransport, type TransportOptions } from '../rest/transport.js';
 import type { Logger } from '../log/index.js';
 import { cachedAccessReviews } from './access-reviews.js';
 import type { BindAddress } from './bind-address.js';

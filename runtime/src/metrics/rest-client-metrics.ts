@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { TransportObserver } from '../client/transport.js';
+import type { TransportObserver } from '../rest/transport.js';
 
 /** client-go's `rest_client_*` metrics, under the names and labels controller-runtime serves them with. */
 export type RestClientMetrics = (host: string) => TransportObserver;

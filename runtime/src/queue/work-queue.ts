@@ -34,15 +34,24 @@ export interface WorkQueueOptions {
 }
 
 /**
+ * How urgent an add is. `low` is for work nobody is waiting on: objects of an informer's
+ * initial list and unchanged resyncs. A restarted operator with 10,000 objects then serves
+ * a user's edit before its backlog, as controller-runtime's priority queue does.
+ */
+export type Priority = 'normal' | 'low';
+
+/**
  * A controller's work queue of object keys, with client-go's guarantees:
  * - a key is pending at most once, however often it is added;
  * - a key handed to a worker is not handed out again until `done`; adds that arrive in the
  *   meantime cause exactly one more hand-out after `done`;
- * - `addAfter` keeps the earliest requested time per key.
+ * - `addAfter` keeps the earliest requested time per key;
+ * - `low` keys are handed out only when no `normal` key is pending, each priority in FIFO
+ *   order; a pending `low` key added again as `normal` moves up.
  */
 export interface WorkQueue {
-  /** Makes `key` pending unless it already is. Ignored after shutdown. */
-  add(key: string): void;
+  /** Makes `key` pending unless it already is (at this priority or higher). Ignored after shutdown. */
+  add(key: string, priority?: Priority): void;
   /** Adds `key` after `delayMs`; a key already waiting keeps the earlier of the two times. */
   addAfter(key: string, delayMs: number): void;
   /** Adds `key` after its rate limiter's delay: exponential per-key backoff by default. */
@@ -69,6 +78,24 @@ export interface WorkQueue {
   inFlight(): InFlight;
 }
 
+/** A FIFO of keys; `head` avoids O(n) shifts. */
+function createFifo(): { push(key: string): void; shift(): string | undefined } {
+  let items: string[] = [];
+  let head = 0;
+  return {
+    push: (key) => void items.push(key),
+    shift() {
+      if (head >= items.length) return undefined;
+      const key = items[head++];
+      if (head > 1024 && head * 2 > items.length) {
+        items = items.slice(head);
+        head = 0;
+      }
+      return key;
+    },
+  };
+}
+
 /** setTimeout's largest delay; longer waits re-arm the timer when it fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -86,11 +113,13 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const metrics = options.metrics ?? noMetrics;
   const now = (): number => performance.now();
 
-  // Pending keys in FIFO order; `head` avoids O(n) shifts.
-  let fifo: string[] = [];
-  let head = 0;
-  /** Keys that need processing: queued, or added again while being processed. */
-  const dirty = new Set<string>();
+  // Pending keys in FIFO order per priority. A key that moved up leaves a stale entry behind
+  // in `low`, skipped when reached: a key's priority is what `dirty` says.
+  const lanes = { normal: createFifo(), low: createFifo() };
+  /** Keys that need processing (queued, or added again while being processed), with their priority. */
+  const dirty = new Map<string, Priority>();
+  /** Dirty keys waiting in a lane, not being processed. */
+  let queued = 0;
   /** Keys handed out and not yet done, with the time they were handed out. */
   const processing = new Map<string, number>();
   /** When each dirty key was first added, for the queue-latency histogram. */
@@ -103,15 +132,22 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   let timerAt = Infinity;
   let shuttingDown = false;
 
-  const pendingCount = (): number => fifo.length - head;
+  const pendingCount = (): number => queued;
+
+  /** The next key of the highest priority that has one; call only with `queued > 0`. */
+  const next = (): string => {
+    for (const priority of ['normal', 'low'] as const) {
+      const lane = lanes[priority];
+      for (let key = lane.shift(); key !== undefined; key = lane.shift()) {
+        if (dirty.get(key) === priority && !processing.has(key)) return key;
+      }
+    }
+    throw new Error('work queue: no pending key although one was counted');
+  };
 
   const take = (): string => {
-    const key = fifo[head]!;
-    head++;
-    if (head > 1024 && head * 2 > fifo.length) {
-      fifo = fifo.slice(head);
-      head = 0;
-    }
+    const key = next();
+    queued--;
     const t = now();
     processing.set(key, t);
     dirty.delete(key);
@@ -125,14 +161,23 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
     while (waiters.length > 0 && pendingCount() > 0) waiters.shift()!(take());
   };
 
-  const add = (key: string): void => {
-    if (shuttingDown || dirty.has(key)) return;
+  const add = (key: string, priority: Priority = 'normal'): void => {
+    if (shuttingDown) return;
+    const pending = dirty.get(key);
+    if (pending !== undefined) {
+      if (pending === 'low' && priority === 'normal') {
+        dirty.set(key, 'normal');
+        if (!processing.has(key)) lanes.normal.push(key);
+      }
+      return;
+    }
     metrics.added();
-    dirty.add(key);
+    dirty.set(key, priority);
     addedAt.set(key, now());
     metrics.depth(dirty.size);
     if (processing.has(key)) return;
-    fifo.push(key);
+    lanes[priority].push(key);
+    queued++;
     dispatch();
   };
 
@@ -209,8 +254,10 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
       if (started === undefined) return;
       processing.delete(key);
       metrics.finished((now() - started) / 1000);
-      if (dirty.has(key)) {
-        fifo.push(key);
+      const priority = dirty.get(key);
+      if (priority !== undefined) {
+        lanes[priority].push(key);
+        queued++;
         dispatch();
       }
       if (processing.size === 0) for (const resolve of drains.splice(0)) resolve();

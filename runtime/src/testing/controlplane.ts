@@ -67,9 +67,10 @@ export interface ControlPlane {
   /**
    * Stops the API server and starts it again on the same port, against the same etcd, and
    * waits until it is ready. Clients' watches break and must resume; a watch resumed from
-   * a resourceVersion older than the new server's watch cache gets 410 Gone.
+   * a resourceVersion older than the new server's watch cache gets 410 Gone. `downMs`
+   * keeps it stopped that long first: an outage, as clients see one.
    */
-  restartApiServer(): Promise<void>;
+  restartApiServer(options?: { downMs?: number }): Promise<void>;
   /**
    * Compacts etcd's history so that every resourceVersion seen so far is too old, and
    * returns the revision compacted to. Requests that reach etcd from such a version then
@@ -184,8 +185,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       },
       serviceAccountKubeConfig: (namespace, name, { expirationSeconds = 3600 } = {}) =>
         make.serviceAccount(adminIdentity.kubeConfig, namespace, name, expirationSeconds),
-      restartApiServer: async () => {
+      restartApiServer: async (restart = {}) => {
         await lifecycle.stopProcesses('kube-apiserver');
+        if (restart.downMs) await new Promise((resolve) => setTimeout(resolve, restart.downMs));
         await startApiServer(apiConfig, Date.now() + timeoutMs, supervise);
       },
       compactEtcd: () => compactEtcd(etcd),

@@ -1,5 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import { apiVersionOf } from '../api/kind.js';
+import { groupOf } from '../api/group.js';
 import type { KubeObject } from '../object.js';
 import { isBug } from './deny.js';
 import type { ConversionRequest, ConversionResponse } from './types.js';
@@ -23,10 +24,6 @@ export function conversionKey(group: string, kind: string): string {
   return `${group}/${kind}`;
 }
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 // The API server refuses a conversion that changes any other metadata; saying which field
 // here makes a unit test fail with the reason instead of an opaque 500 from the API server.

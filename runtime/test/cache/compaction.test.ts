@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createCache } from '../../src/cache/index.js';
-import { listAll } from '../../src/client/list.js';
-import { createTransport, type Transport } from '../../src/client/transport.js';
+import { listAll } from '../../src/rest/list.js';
+import { createTransport, type Transport } from '../../src/rest/transport.js';
 import { createClient, isGone, kinds, type Client } from '../../src/client/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { configMap, createNamespace } from '../client/support.js';
@@ -83,6 +83,7 @@ it('surfaces 410 as isGone and restarts a paginated list whose continue token ex
   let pages = 0;
   const compactingAfterFirstPage: Transport = {
     stream: direct.stream,
+    recovered: direct.recovered,
     async request<T>(request: Parameters<Transport['request']>[0]): Promise<T> {
       pages++;
       const result = await direct.request<T>(request);

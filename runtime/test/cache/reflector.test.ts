@@ -21,6 +21,16 @@ function reflectorWithRecorder() {
 }
 
 describe('reflector (watcher output → store → handlers)', () => {
+  it('marks the adds of the first list as the initial list, and no later add', () => {
+    const store = createStore<Obj>();
+    const adds: string[] = [];
+    const reflector = createReflector<Obj>(store, (o) => o, (deliver) => deliver({ add: (o, initial) => adds.push(`${o.metadata?.name}${initial ? ' (initial)' : ''}`) }));
+    reflector.apply({ type: 'listed', items: [obj('a', '1'), obj('b', '1')], resourceVersion: '1' });
+    reflector.apply({ type: 'event', event: { type: 'ADDED', object: obj('c', '2') } });
+    reflector.apply({ type: 'listed', items: [obj('a', '1'), obj('b', '1'), obj('c', '2'), obj('missed', '3')], resourceVersion: '3' });
+    expect(adds).toEqual(['a (initial)', 'b (initial)', 'c', 'missed']);
+  });
+
   it('stores prepared objects and emits each change once, in watch order', () => {
     const { store, events, reflector } = reflectorWithRecorder();
     reflector.apply({ type: 'listed', items: [obj('a', '1', { kept: 'x', dropped: 'y' }), obj('b', '1')], resourceVersion: '1' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TRIES, parseRetryAfter, retryDelayMs } from '../../src/client/retry-policy.js';
-import { createTokenBucket, tokenBucketFor } from '../../src/client/token-bucket.js';
+import { MAX_TRIES, parseRetryAfter, retryDelayMs } from '../../src/rest/retry-policy.js';
+import { createTokenBucket, tokenBucketFor } from '../../src/rest/token-bucket.js';
 
 const noJitter = () => 0;
 const status = (code: number, retryAfterSeconds?: number) => ({ status: code, retryAfterSeconds });

@@ -59,10 +59,10 @@ describe('expectations (ReplicaSet-style)', () => {
     const stop = e.observe(informer, PodSet);
     const [handler] = handlers;
     e.expectCreations('ns/web', 1);
-    handler!.add!(pod('a', { ...mine, kind: 'ReplicaSet', apiVersion: 'apps/v1' }));
-    handler!.add!(pod('b', { ...mine, apiVersion: 'other.example.com/v1alpha1' }));
+    handler!.add!(pod('a', { ...mine, kind: 'ReplicaSet', apiVersion: 'apps/v1' }), false);
+    handler!.add!(pod('b', { ...mine, apiVersion: 'other.example.com/v1alpha1' }), false);
     expect(e.satisfied('ns/web')).toBe(false);
-    handler!.add!(pod('c', mine));
+    handler!.add!(pod('c', mine), false);
     expect(e.satisfied('ns/web')).toBe(true);
 
     e.expectDeletions('ns/web', ['ns/c', 'ns/d']);

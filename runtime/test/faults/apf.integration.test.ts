@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Counter } from 'prom-client';
 import { defineKind } from '../../src/api/kind.js';
 import { createClient, isTooManyRequests, kinds, type ApiError, type Client } from '../../src/client/index.js';
-import { createTransport } from '../../src/client/transport.js';
+import { createTransport } from '../../src/rest/transport.js';
 import { controller } from '../../src/controller/index.js';
 import { createManager } from '../../src/manager/index.js';
 import type { KubeObject } from '../../src/object.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, kinds, type Client } from '../../src/client/index.js';
-import { createTransport } from '../../src/client/transport.js';
+import { createTransport } from '../../src/rest/transport.js';
 import { controller } from '../../src/controller/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../../src/manager/index.js';
 import { startControlPlane, type ControlPlane, type Identity } from '../../src/testing/index.js';

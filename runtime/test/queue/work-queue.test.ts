@@ -71,6 +71,42 @@ describe('work queue: dedup and exclusivity', () => {
   });
 });
 
+describe('work queue: priorities', () => {
+  it('hands out normal keys before low ones, each in the order added', async () => {
+    const q = createWorkQueue();
+    for (const k of ['l1', 'l2']) q.add(k, 'low');
+    q.add('n1');
+    q.add('l3', 'low');
+    q.add('n2');
+    expect(q.len()).toBe(5);
+    const order = [];
+    for (let i = 0; i < 5; i++) order.push(await q.get());
+    expect(order).toEqual(['n1', 'n2', 'l1', 'l2', 'l3']);
+    expect(await tryGet(q.get())).toBe('nothing');
+  });
+
+  it('moves a pending low key up when it is added as normal, and hands it out once', async () => {
+    const q = createWorkQueue();
+    for (const k of ['a', 'b', 'c']) q.add(k, 'low');
+    q.add('c');
+    q.add('c', 'low');
+    expect(q.len()).toBe(3);
+    expect([await q.get(), await q.get(), await q.get()]).toEqual(['c', 'a', 'b']);
+    expect(await tryGet(q.get())).toBe('nothing');
+  });
+
+  it('re-runs a key added during processing at the highest priority it was added with', async () => {
+    const q = createWorkQueue();
+    q.add('k', 'low');
+    expect(await q.get()).toBe('k');
+    q.add('x', 'low');
+    q.add('k', 'low');
+    q.add('k');
+    q.done('k');
+    expect([await q.get(), await q.get()]).toEqual(['k', 'x']);
+  });
+});
+
 describe('work queue: delayed adds', () => {
   beforeEach(() => {
     vi.useFakeTimers();

@@ -3,7 +3,8 @@ import { UserError } from '../../errors.js';
 import type { SchemaProblem } from '../../validation/path.js';
 import { validateValue } from '../../validation/value.js';
 import { toYaml } from '../../yaml.js';
-import { sampleObject, samplePath, type SampleInput, type SampleOptions } from '../samples.js';
+import { samplePath } from '../../project/sample-path.js';
+import { sampleObject, type SampleInput, type SampleOptions } from '../samples.js';
 
 /**
  * The samples on disk (`files`: project-relative path → text) that their kind's schema no

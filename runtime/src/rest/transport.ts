@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, type ApiStatus } from './errors.js';
 import { notSent, parseRetryAfter, retryDelayMs, type TryOutcome } from './retry-policy.js';
+import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
 import { sleep } from './sleep.js';
 import type { TokenBucket } from './token-bucket.js';
 
@@ -26,6 +27,12 @@ export interface HttpRequest {
   precondition?: () => void;
   /** Default `application/json`; metadata-only reads ask for `PartialObjectMetadata`. */
   accept?: string;
+  /**
+   * The caller backs off on failure itself (an informer's list): the call is then retried
+   * only where the server asked for it (429, `Retry-After`), never for a broken connection
+   * or a plain 5xx, so no retry loop inside the call outlives the caller's own backoff.
+   */
+  ownBackoff?: boolean;
 }
 
 /** Receives every response and retry, for `rest_client_*` metrics. */
@@ -50,6 +57,8 @@ export interface Transport {
    * answered 200. Not rate-limited: client-go takes no token to start a watch.
    */
   stream(request: HttpRequest): Promise<IncomingMessage>;
+  /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
+  recovered(signal: AbortSignal): Promise<void>;
 }
 
 export interface TransportOptions {
@@ -203,7 +212,8 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
         failure = Object.assign(networkError, { message: networkError.message.startsWith(describe) ? networkError.message : `${describe}: ${networkError.message}` });
         outcome = { error: networkError, mayHaveBeenSent: !notSent(networkError) };
       }
-      const delayMs = watch ? undefined : retryDelayMs(request.method, outcome, tries);
+      const serverAsked = 'status' in outcome && (outcome.status === 429 || outcome.retryAfterSeconds !== undefined);
+      const delayMs = watch || (request.ownBackoff && !serverAsked) ? undefined : retryDelayMs(request.method, outcome, tries);
       if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
       observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
       await sleep(delayMs, signal);
@@ -211,7 +221,19 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
     }
   }
 
+  // `/readyz` answers 200 only once the server serves again, to anyone authenticated.
+  const recovery = createRecoveryWatch(async (signal) => {
+    try {
+      (await call({ method: 'GET', path: '/readyz', accept: 'text/plain', timeoutMs: 2_000, signal }, async (response) => response, true)).resume();
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
   return {
+    recovered: recovery.recovered,
+
     request<T>(request: HttpRequest): Promise<T> {
       return call(
         request,

@@ -21,6 +21,8 @@ export interface ListRequest {
   signal?: AbortSignal;
   /** See `HttpRequest.precondition`. */
   precondition?: () => void;
+  /** See `HttpRequest.ownBackoff`. */
+  ownBackoff?: boolean;
 }
 
 interface ListBody<T> {
@@ -57,6 +59,7 @@ export async function listAll<T extends KubeObject>(transport: Transport, kind: 
           accept: request.metadataOnly ? METADATA_LIST : undefined,
           signal: request.signal,
           precondition: request.precondition,
+          ownBackoff: request.ownBackoff,
         });
         for (const item of page.items ?? []) {
           // Metadata-only items say `meta.k8s.io/v1 PartialObjectMetadata`: keep them self-describing as the kind listed.

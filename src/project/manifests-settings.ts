@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js';
-import { projectFileName, type ProjectConfig } from '../project/model.js';
+import { projectFileName, type ProjectConfig } from './model.js';
 
 /** PROJECT's key for the flags of `opgen manifests` it remembers. */
 const key = 'manifests';
