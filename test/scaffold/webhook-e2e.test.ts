@@ -26,6 +26,8 @@ describe('a fresh project with webhooks', () => {
       await run('create', 'webhook', '--group', 'shop', '--version', 'v1', '--kind', 'Gizmo', '--defaulting', '--programmatic-validation');
       const install = await inProject('npm', ['install', '--no-audit', '--no-fund']);
       expect(install.exitCode, install.all).toBe(0);
+      const lint = await inProject('npm', ['run', 'lint']);
+      expect(lint.exitCode, lint.all).toBe(0);
 
       // The e2e workflow's one step: the manager serves its webhooks with the built-in
       // certificates, in its own namespace, with exactly the RBAC of config/.
