@@ -223,6 +223,7 @@ type GadgetSpec struct {
 	Weight *intstr.IntOrString `json:"weight,omitempty"`
 
 	// Aliases, in order.
+	// +kubebuilder:validation:UniqueItems=false
 	// +optional
 	Aliases []string `json:"aliases,omitempty"`
 

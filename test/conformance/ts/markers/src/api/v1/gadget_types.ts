@@ -247,7 +247,10 @@ export interface GadgetSpec {
   /** Weight in grams or as text. */
   weight?: number | string;
 
-  /** Aliases, in order. */
+  /**
+   * Aliases, in order.
+   * +kubebuilder:validation:UniqueItems=false
+   */
   aliases?: readonly string[];
 
   /**
