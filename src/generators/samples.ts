@@ -71,7 +71,7 @@ export function sampleYaml(resource: SampleInput, projectName: string): string {
   for (const path of placeholders) {
     const parent = doc.getIn(path.slice(0, -1), true) as Node | undefined;
     const key = path[path.length - 1];
-    const text = ` TODO(user): placeholder for the required ${describe(path)}`;
+    const text = ` TODO(user): placeholder for the required ${fieldPath(path)}`;
     if (isMap(parent)) {
       const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === key);
       if (pair && isScalar(pair.value)) pair.value.comment = text;
@@ -84,7 +84,7 @@ export function sampleYaml(resource: SampleInput, projectName: string): string {
   return doc.toString(yamlOptions);
 }
 
-function describe(path: ValuePath): string {
+function fieldPath(path: ValuePath): string {
   return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
 }
 
