@@ -1,7 +1,6 @@
-import { Document, isMap, isScalar, type Node } from 'yaml';
 import type { JSONSchemaProps } from '../schema/types.js';
 import type { GeneratedFile } from '../writer/index.js';
-import { yamlOptions } from '../yaml.js';
+import { toYamlWithComments } from '../yaml.js';
 import { exampleValue, type ValuePath } from './samples/example.js';
 
 /** One served version of a Kind, as `opgen manifests` builds it. */
@@ -67,21 +66,10 @@ export function sampleObject(resource: SampleInput, projectName: string): Record
  */
 export function sampleYaml(resource: SampleInput, projectName: string): string {
   const { object, placeholders } = sample(resource, projectName);
-  const doc = new Document(object, yamlOptions);
-  for (const path of placeholders) {
-    const parent = doc.getIn(path.slice(0, -1), true) as Node | undefined;
-    const key = path[path.length - 1];
-    const text = ` TODO(user): placeholder for the required ${fieldPath(path)}`;
-    if (isMap(parent)) {
-      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === key);
-      if (pair && isScalar(pair.value)) pair.value.comment = text;
-      else if (pair && isScalar(pair.key)) pair.key.commentBefore = text;
-    } else {
-      const node = doc.getIn(path, true) as Node | undefined;
-      if (node) node.comment = text;
-    }
-  }
-  return doc.toString(yamlOptions);
+  return toYamlWithComments(
+    object,
+    placeholders.map((path) => ({ path, text: `TODO(user): placeholder for the required ${fieldPath(path)}` })),
+  );
 }
 
 function fieldPath(path: ValuePath): string {
