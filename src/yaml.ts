@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { Document, isMap, isScalar, stringify, type Node } from 'yaml';
 import { emitPlainDocument, type EmitOptions } from './yaml-emitter.js';
 
 /** The first line of every file opgen regenerates. */
@@ -22,6 +22,32 @@ export function toYaml(documents: readonly unknown[], options: { header?: string
   const parts = documents.map((value) => emitPlainDocument(value, emit) ?? stringify(options.sortKeys ? sortKeys(value) : value, yamlOptions));
   const header = options.header ? `# ${options.header}\n` : '';
   return header + parts.map((p, i) => (i === 0 && !header ? p : `---\n${p}`)).join('');
+}
+
+/** A comment at a value: `path` holds the keys and list indexes from the document's root. */
+export interface YamlComment {
+  path: readonly (string | number)[];
+  text: string;
+}
+
+/**
+ * One document as {@link toYaml} writes it, with comments: after a scalar on its line
+ * (`name: sample # …`), on the line above the key of a map or list (`# …` then `spec: {}`).
+ */
+export function toYamlWithComments(value: unknown, comments: readonly YamlComment[]): string {
+  const doc = new Document(value, yamlOptions);
+  for (const { path, text } of comments) {
+    const parent = doc.getIn(path.slice(0, -1), true) as Node | undefined;
+    const key = path[path.length - 1];
+    const pair = isMap(parent) ? parent.items.find((item) => isScalar(item.key) && item.key.value === key) : undefined;
+    if (pair && isScalar(pair.value)) pair.value.comment = ` ${text}`;
+    else if (pair && isScalar(pair.key)) pair.key.commentBefore = ` ${text}`;
+    else {
+      const node = doc.getIn(path, true) as Node | undefined;
+      if (node) node.comment = ` ${text}`;
+    }
+  }
+  return doc.toString(yamlOptions);
 }
 
 /** A copy of `value` with every object's keys in alphabetical order (arrays keep theirs). */

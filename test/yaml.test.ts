@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { toYaml } from '../src/yaml.js';
+import { toYaml, toYamlWithComments } from '../src/yaml.js';
 
 describe('toYaml', () => {
   it('quotes every string a YAML 1.1 reader would take for something else', () => {
@@ -26,5 +26,19 @@ describe('toYaml', () => {
   it('never folds long lines, so descriptions round-trip byte for byte', () => {
     const description = 'word '.repeat(60).trim();
     expect(toYaml([{ description }])).toBe(`description: ${description}\n`);
+  });
+});
+
+describe('toYamlWithComments', () => {
+  it('writes what toYaml writes, with a comment after each scalar and above each collection it names', () => {
+    const value = { spec: { schedule: 'sample', jobTemplate: {}, list: ['on'], keep: 1 } };
+    const text = toYamlWithComments(value, [
+      { path: ['spec', 'schedule'], text: 'TODO: a' },
+      { path: ['spec', 'jobTemplate'], text: 'TODO: b' },
+      { path: ['spec', 'list', 0], text: 'TODO: c' },
+    ]);
+    expect(text).toBe(['spec:', '  schedule: sample # TODO: a', '  # TODO: b', '  jobTemplate: {}', '  list:', '    - "on" # TODO: c', '  keep: 1', ''].join('\n'));
+    expect(parse(text, { version: '1.1' })).toEqual(value);
+    expect(toYamlWithComments(value, [])).toBe(toYaml([value]));
   });
 });

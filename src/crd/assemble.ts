@@ -281,9 +281,10 @@ function version(e: KindVersion, storage: boolean, fail: (m: string, l: Location
       name: c.name,
       type: c.type,
       jsonPath: c.JSONPath,
-      ...(c.description !== undefined ? { description: c.description } : {}),
-      ...(c.format !== undefined ? { format: c.format } : {}),
-      ...(c.priority !== undefined ? { priority: c.priority } : {}),
+      // Empty values are left out, as controller-gen's omitempty fields do.
+      ...(c.description ? { description: c.description } : {}),
+      ...(c.format ? { format: c.format } : {}),
+      ...(c.priority ? { priority: c.priority } : {}),
     });
   }
   if (columns.length) out.additionalPrinterColumns = columns;

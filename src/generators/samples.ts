@@ -1,8 +1,8 @@
 import type { JSONSchemaProps } from '../schema/types.js';
 import type { GeneratedFile } from '../writer/index.js';
-import { toYaml } from '../yaml.js';
 import { samplePath } from '../project/sample-path.js';
-import { exampleValue } from './samples/example.js';
+import { toYamlWithComments } from '../yaml.js';
+import { exampleValue, type ValuePath } from './samples/example.js';
 
 /** One served version of a Kind, as `opgen manifests` builds it. */
 export interface SampleInput {
@@ -36,7 +36,7 @@ export function generateSamples(input: readonly SampleInput[], existingPaths: Re
     .filter(({ path }) => !existingPaths.has(path))
     .map(({ resource, path }) => ({
       path,
-      content: toYaml([sampleObject(resource, options.projectName)]),
+      content: sampleYaml(resource, options.projectName),
       ownership: 'once' as const,
     }));
 }
@@ -45,6 +45,27 @@ const typeAndObjectMeta = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** The sample `generateSamples` writes for a kind version, as data. */
 export function sampleObject(resource: SampleInput, projectName: string): Record<string, unknown> {
+  return sample(resource, projectName).object;
+}
+
+/**
+ * The sample's text: its object, and a `# TODO(user)` comment at every made-up value of a
+ * required field (a string that only meets the schema, an empty object or list), so that
+ * what passes validation but means nothing is plain to see.
+ */
+export function sampleYaml(resource: SampleInput, projectName: string): string {
+  const { object, placeholders } = sample(resource, projectName);
+  return toYamlWithComments(
+    object,
+    placeholders.map((path) => ({ path, text: `TODO(user): placeholder for the required ${fieldPath(path)}` })),
+  );
+}
+
+function fieldPath(path: ValuePath): string {
+  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+}
+
+function sample(resource: SampleInput, projectName: string): { object: Record<string, unknown>; placeholders: ValuePath[] } {
   const { schema } = resource;
   const object: Record<string, unknown> = {
     apiVersion: `${resource.group}/${resource.version}`,
@@ -54,11 +75,16 @@ export function sampleObject(resource: SampleInput, projectName: string): Record
       name: `${resource.kind.toLowerCase()}-sample`,
     },
   };
+  const placeholders: ValuePath[] = [];
   // The spec is what a user edits, so it is always shown; other fields only when required.
   const required = (schema.required ?? []).filter((field) => !typeAndObjectMeta.has(field));
   for (const field of new Set([...(schema.properties?.spec ? ['spec'] : []), ...required])) {
     const fieldSchema = schema.properties?.[field];
-    if (fieldSchema) object[field] = exampleValue(fieldSchema);
+    // An empty spec that nothing requires is no placeholder: there is nothing to fill in.
+    const mark = (path: ValuePath) => {
+      if (path.length > 1 || required.includes(field)) placeholders.push(path);
+    };
+    if (fieldSchema) object[field] = exampleValue(fieldSchema, 0, mark, [field]);
   }
-  return object;
+  return { object, placeholders };
 }

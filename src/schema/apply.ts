@@ -79,7 +79,8 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
     const set = (keyword: keyof JSONSchemaProps, value: unknown, mode: Mode): void => {
       const earlier = local.get(keyword);
       if (earlier) {
-        if (!isDeepStrictEqual(target[keyword], value)) {
+        const current = target[keyword] ?? (mode === 'flag' ? false : undefined);
+        if (!isDeepStrictEqual(current, value)) {
           fail(`${keyword} given twice with different values (${earlier.text} and ${marker.text})`, 'keep one of them');
         }
         return;
@@ -93,6 +94,8 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
           return;
         }
       }
+      // controller-gen's flags are omitempty booleans: `=false` writes nothing.
+      if (mode === 'flag' && value === false) return;
       (target as Record<string, unknown>)[keyword] = value;
     };
 

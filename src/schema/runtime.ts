@@ -80,7 +80,8 @@ export function runtimeSchema(name: string): JSONSchemaProps | undefined {
     case 'TypeMeta':
       return { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' } } };
     case 'ConditionStatus':
-      return { type: 'string', enum: ['True', 'False', 'Unknown'] };
+      // As controller-gen for corev1/metav1.ConditionStatus: the enum sits on Condition.status, not on the type.
+      return { type: 'string' };
     default:
       return undefined;
   }

@@ -147,6 +147,15 @@ describe('CRD assembly', () => {
     ]);
   });
 
+  it('leaves empty printcolumn arguments out, as controller-gen (description="", format="", priority=0)', () => {
+    const { crds, errors } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/k.ts': imports + kind('Kind', ['+kubebuilder:printcolumn:name="A",type=string,JSONPath=`.spec.a`,description="",format="",priority=0']),
+    });
+    expect(errors).toEqual([]);
+    expect(crds[0]!.crd.spec.versions[0]!.additionalPrinterColumns).toEqual([{ name: 'A', type: 'string', jsonPath: '.spec.a' }]);
+  });
+
   it('sets scope, short names, categories and CRD metadata from markers', () => {
     const { crds, errors } = build({
       'src/api/v1/groupversion_info.ts': info('v1'),

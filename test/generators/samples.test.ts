@@ -70,11 +70,43 @@ describe('generateSamples', () => {
         '    app.kubernetes.io/managed-by: kustomize',
         '  name: demovolume-sample',
         'spec:',
-        '  name: sample',
+        '  name: sample # TODO(user): placeholder for the required spec.name',
         '  size: 1',
         '',
       ].join('\n'),
     );
+  });
+
+  it("marks each made-up value of a required field with a TODO, and the sample still passes its schema and the samples check", () => {
+    const cronJob: SampleInput = {
+      ...demoVolume,
+      group: 'batch.example.com',
+      kind: 'CronJob',
+      plural: 'cronjobs',
+      schema: crdSchema(
+        {
+          type: 'object',
+          required: ['jobTemplate', 'schedule'],
+          properties: {
+            schedule: { type: 'string', pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$' },
+            jobTemplate: builtinSchema('V1JobTemplateSpec') as JSONSchemaProps,
+            concurrencyPolicy: { type: 'string', enum: ['Allow', 'Forbid', 'Replace'], default: 'Allow' },
+            suspend: { type: 'boolean' },
+          },
+        },
+        { required: ['spec'] },
+      ),
+    };
+    const [file] = generateSamples([cronJob], new Set(), options);
+    const lines = file!.content.split('\n');
+    const schedule = lines.find((line) => line.startsWith('  schedule: '));
+    expect(schedule).toMatch(/^  schedule: (.+) # TODO\(user\): placeholder for the required spec\.schedule$/);
+    const templateAt = lines.indexOf('  jobTemplate: {}');
+    expect(lines[templateAt - 1]).toBe('  # TODO(user): placeholder for the required spec.jobTemplate');
+    expect(file!.content).not.toContain('placeholder for the required spec\n');
+    const object = parse(file!.content) as Record<string, unknown>;
+    expect(validateValue(cronJob.schema, object)).toEqual([]);
+    expect(checkSamples([cronJob], new Map([[file!.path, file!.content]]), options)).toEqual([]);
   });
 
   it('leaves samples that already exist alone', () => {

@@ -26,6 +26,17 @@ describe('validation markers', () => {
     expect(ok('Record<string, string>', '+kubebuilder:validation:MinProperties=1\n+kubebuilder:validation:MaxProperties=9')).toMatchObject({ minProperties: 1, maxProperties: 9 });
   });
 
+  it('writes nothing for a flag set to false, as controller-gen (its flags are omitempty)', () => {
+    expect(ok('number', '+kubebuilder:validation:Maximum=1\n+kubebuilder:validation:ExclusiveMaximum=false\n+kubebuilder:validation:ExclusiveMinimum=false')).toEqual({ type: 'number', maximum: 1 });
+    expect(ok('string[]', '+kubebuilder:validation:UniqueItems=false')).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(ok('number', '+kubebuilder:validation:ExclusiveMaximum=false\n@exclusiveMaximum false')).toEqual({ type: 'number' });
+    expect(errorsOf('number', '+kubebuilder:validation:ExclusiveMaximum=false\n+kubebuilder:validation:ExclusiveMaximum=true')[0]).toContain('exclusiveMaximum given twice with different values');
+  });
+
+  it("gives the runtime's ConditionStatus no enum, as controller-gen for corev1.ConditionStatus", () => {
+    expect(ok('ConditionStatus', '', "import type { ConditionStatus } from '@opgen/runtime/api';")).toEqual({ type: 'string' });
+  });
+
   it('accepts the JSDoc tags as the same limits', () => {
     expect(ok('int32', '@minimum 1\n@maximum 10')).toMatchObject({ minimum: 1, maximum: 10 });
   });

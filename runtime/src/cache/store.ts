@@ -1,5 +1,5 @@
 import { objectKey, type KubeObject } from '../object.js';
-import type { ListOptions } from './types.js';
+import type { IndexQuery, ListOptions } from './types.js';
 
 type IndexFn<T> = (object: T) => string[];
 
@@ -34,6 +34,11 @@ export function keyOf(object: KubeObject): string {
 function splitKey(key: string): [namespace: string, name: string] {
   const slash = key.indexOf('/');
   return slash < 0 ? ['', key] : [key.slice(0, slash), key.slice(slash + 1)];
+}
+
+function indexQueries(options: ListOptions): readonly IndexQuery[] {
+  const { index } = options;
+  return index === undefined ? [] : 'name' in index ? [index] : index;
 }
 
 function link<T>(index: Index<T>, value: string, object: T): void {
@@ -93,7 +98,9 @@ export function createStore<T extends KubeObject>(): Store<T> {
     for (const label in options.labels) {
       if (meta?.labels?.[label] !== options.labels[label]) return false;
     }
-    if (options.index && !indexes.get(options.index.name)!.fn(object).includes(options.index.value)) return false;
+    for (const { name, value } of indexQueries(options)) {
+      if (!indexes.get(name)!.fn(object).includes(value)) return false;
+    }
     return true;
   }
 
@@ -105,10 +112,10 @@ export function createStore<T extends KubeObject>(): Store<T> {
       byLabel ??= build(labelEntries);
       sets.push(byLabel.get(`${label}=${options.labels[label]}`));
     }
-    if (options.index) {
-      const user = indexes.get(options.index.name);
-      if (!user) throw new Error(`no index named ${JSON.stringify(options.index.name)}: register it with addIndex first`);
-      sets.push(user.index.get(options.index.value));
+    for (const { name, value } of indexQueries(options)) {
+      const user = indexes.get(name);
+      if (!user) throw new Error(`no index named ${JSON.stringify(name)}: register it with addIndex first`);
+      sets.push(user.index.get(value));
     }
     if (sets.length === 0) return undefined;
     let smallest: (typeof sets)[number];

@@ -13,12 +13,19 @@ export interface EventHandler<T extends KubeObject> {
   delete?(object: T): void;
 }
 
-/** Selects cached objects; `index` uses an indexer registered with `addIndex`. */
+/** Selects cached objects; `index` uses indexes registered with `addIndex`. */
 export interface ListOptions {
   namespace?: string;
   /** Equality-based label selector as an object, e.g. `{ app: 'web' }`. */
   labels?: Record<string, string>;
-  index?: { name: string; value: string };
+  /** Objects indexed under `value` by the index `name`; several: all of them at once. */
+  index?: IndexQuery | readonly IndexQuery[];
+}
+
+/** One index and the value looked up in it. */
+export interface IndexQuery {
+  name: string;
+  value: string;
 }
 
 /**

@@ -28,6 +28,14 @@ export interface ListQuery {
   namespace?: string;
   /** Equality label selector, e.g. `{ app: 'web' }`. */
   labels?: Record<string, string>;
+  /**
+   * Objects a cache index files under these values, controller-runtime's `MatchingFields`:
+   * `{ owner: cronJob.metadata.name }` with an index `owner` declared on the controller
+   * (`.owns(kinds.Job, { indexes: { owner: … } })`). Served from the cache only, together
+   * with `namespace` and `labels`; a client that does not read the kind from a synced cache
+   * refuses it.
+   */
+  index?: Record<string, string>;
 }
 
 export interface ApplyOptions {
@@ -212,6 +220,20 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
     });
   }
 
+  /**
+   * An index query: only the cache has indexes. Like controller-runtime it answers from the
+   * cache as it stands (waiting for this client's own writes first when it can).
+   */
+  async function listByIndex<T extends KubeObject>(kind: Kind<T>, informer: Informer<T> | undefined, query: ListQuery): Promise<T[]> {
+    const index = Object.entries(query.index ?? {}).map(([name, value]) => ({ name, value }));
+    if (!informer) {
+      throw new Error(`list of ${kindLabel(kind)} by index ${index.map((i) => i.name).join(', ')}: indexes live in the cache, and this client does not read ${kindLabel(kind)} from one (declare the index on a controller that watches the kind, and list with its ctx.client)`);
+    }
+    await caughtUp(kind, informer as Informer<KubeObject>, query.namespace, undefined);
+    // Copies: the cache's objects are shared with every reader and handler.
+    return informer.list({ namespace: query.namespace, labels: query.labels, index }).map((o) => structuredClone(o));
+  }
+
   return {
     fieldManager,
 
@@ -232,6 +254,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
 
     async list(kind, query = {}) {
       const informer = cached(kind, query.namespace);
+      if (query.index) return listByIndex(kind, informer, query);
       if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
       const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition });
       return items;

@@ -29,6 +29,22 @@ export interface ControllerOptions {
 export interface WatchOptions<T extends KubeObject> {
   /** Events of this kind that fail any predicate enqueue nothing. */
   predicates?: Predicate<T>[];
+  /**
+   * Cache indexes of this kind, controller-runtime's `IndexField`: each function returns
+   * the values an object is filed under; `client.list(kind, { index: { name: value } })`
+   * then finds the objects filed under `value` without scanning the whole cache. Names are
+   * per kind and registered once per process.
+   *
+   * @example
+   * // The kubebuilder book's CronJob controller finds its Jobs by their controller owner.
+   * controller(mgr)
+   *   .for(CronJob)
+   *   .owns(kinds.Job, { indexes: { owner: (job) => { const owner = controllerOf(job); return owner?.kind === 'CronJob' ? [owner.name] : []; } } })
+   *   .reconcile(async (req, ctx) => {
+   *     const jobs = await ctx.client.list(kinds.Job, { namespace: req.namespace, index: { owner: req.name } });
+   *   });
+   */
+  indexes?: Record<string, (object: T) => string[]>;
 }
 
 /** Declares what a controller watches and how it reconciles; see {@link controller}. */
@@ -54,7 +70,10 @@ interface Watch {
   /** `owns` needs the `for` kind, which may be declared after it. */
   owned?: boolean;
   predicates: Predicate[];
+  indexes?: Record<string, (object: KubeObject) => string[]>;
 }
+
+type Indexes = Watch['indexes'];
 
 /**
  * Starts declaring a controller on `mgr`, controller-runtime's builder in TypeScript:
@@ -76,11 +95,11 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   const builder: ControllerBuilder = {
     for(kind, watchOptions) {
       if (primary) throw new Error(`controller: .for() was already called with ${primary.kind.kind}`);
-      primary = { kind: kind as Kind<KubeObject>, map: enqueueObject(), predicates: [...((watchOptions?.predicates ?? []) as Predicate[])] };
+      primary = { kind: kind as Kind<KubeObject>, map: enqueueObject(), predicates: [...((watchOptions?.predicates ?? []) as Predicate[])], indexes: watchOptions?.indexes as Indexes };
       return builder;
     },
     owns(kind, watchOptions) {
-      secondary.push({ kind: kind as Kind<KubeObject>, owned: true, predicates: [...((watchOptions?.predicates ?? []) as Predicate[])] });
+      secondary.push({ kind: kind as Kind<KubeObject>, owned: true, predicates: [...((watchOptions?.predicates ?? []) as Predicate[])], indexes: watchOptions?.indexes as Indexes });
       return builder;
     },
     watches(kind, map, watchOptions) {
@@ -88,6 +107,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
         kind: kind as Kind<KubeObject>,
         map: enqueueMapped(map as (object: KubeObject) => Request[]),
         predicates: [...((watchOptions?.predicates ?? []) as Predicate[])],
+        indexes: watchOptions?.indexes as Indexes,
       });
       return builder;
     },
@@ -103,6 +123,9 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
         map: w.owned ? enqueueControllerOwner(forKind) : w.map!,
         predicates: [...w.predicates, ...global],
       }));
+      for (const w of [primary, ...secondary]) {
+        for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
+      }
       const built = buildController(mgr, forKind, watches, reconciler, options);
       mgr.addController(built);
       return built;

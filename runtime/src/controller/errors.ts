@@ -1,3 +1,5 @@
+import { isConflict } from '../client/index.js';
+
 /**
  * An error the reconciler cannot recover from by retrying (bad spec, missing permission the
  * operator will never get): the key is not requeued and the failure is counted in
@@ -36,4 +38,16 @@ export function isTerminal(error: unknown): boolean {
 export function isProgrammingFault(error: unknown): boolean {
   if (!(error instanceof Error)) return true;
   return error instanceof TypeError || error instanceof ReferenceError || error instanceof RangeError;
+}
+
+/**
+ * The optimistic-concurrency conflict `error` is or wraps (a write with a stale
+ * `resourceVersion`): an expected race that the next reconcile, reading the newer object,
+ * resolves. `undefined` for any other error.
+ */
+export function conflictOf(error: unknown): Error | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth++) {
+    if (isConflict(e)) return e;
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../log/index.js';
 import { withLogContext } from '../log/index.js';
 import type { ControllerMetrics, ReconcileOutcome } from '../metrics/index.js';
 import type { WorkQueue } from '../queue/index.js';
-import { isProgrammingFault, isTerminal } from './errors.js';
+import { conflictOf, isProgrammingFault, isTerminal } from './errors.js';
 import { requestOf, type Request } from './request.js';
 
 /**
@@ -112,7 +112,10 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
           log.error({ err: error }, 'Reconciler error (terminal, not retried)');
         } else {
           queue.addRateLimited(key);
-          log.error({ err: error, retries: queue.numRequeues(key) }, 'Reconciler error');
+          const conflict = conflictOf(error);
+          // A conflict is a lost race the retry resolves, not a failure: one short line, no stacks.
+          if (conflict) log.info({ reason: 'Conflict', error: conflict.message, retries: queue.numRequeues(key) }, 'Reconcile conflict, retrying');
+          else log.error({ err: error, retries: queue.numRequeues(key) }, 'Reconciler error');
         }
       }
     });

@@ -40,7 +40,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { pid: process.pid },
       timestamp: stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => currentLogContext(),
+      // pino assigns each call's fields onto the object the mixin returns: hand it a copy, or
+      // one call's fields would stick to the shared context and every later line.
+      mixin: () => ({ ...currentLogContext() }),
     },
     format === 'pretty' ? prettyDestination(sink) : sink,
   );

@@ -19,6 +19,8 @@ export { startOperator, type Operator, type OperatorOptions, type ExitStatus, ty
 export type { LogLine } from './log-lines.js';
 // A test that runs an operator or a server of its own beside the control plane needs ports.
 export { freePort } from './ports.js';
+// Waiting for what a controller does, and checking what it must not do.
+export { eventually, consistently, type EventuallyOptions, type ConsistentlyOptions, type Probe } from './poll.js';
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 // A test's webhook server needs a certificate the API server can be told to trust.
 export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../manager/self-signed-cert.js';

@@ -22,14 +22,15 @@ function allowed(uid: string, warnings?: readonly string[]): AdmissionResponse {
  * The response to an error a handler threw: a {@link AdmissionDenied} keeps its code and
  * reason, any other error is a refusal with 403 and its message. Bugs are rethrown.
  */
-function refused(uid: string, error: unknown): AdmissionResponse {
+function refused(request: AdmissionRequest, error: unknown): AdmissionResponse {
+  const { uid } = request;
   if (isBug(error)) throw error;
   if (error instanceof AdmissionDenied) {
     const kept = warningsOf(error.warnings);
     return {
       uid,
       allowed: false,
-      status: { code: error.code, message: error.message, ...(error.reason ? { reason: error.reason } : {}) },
+      status: error.statusFor(request),
       ...(kept ? { warnings: kept } : {}),
     };
   }
@@ -49,7 +50,7 @@ export function defaultingHandler<T>(fn: Defaulter<T>): AdmissionHandler {
     try {
       await fn(object as T, request);
     } catch (error) {
-      return refused(request.uid, error);
+      return refused(request, error);
     }
     const patch = jsonPatch(raw, object);
     if (patch.length === 0) return allowed(request.uid);
@@ -78,7 +79,7 @@ export function validatingHandler<T>(validators: Validators<T>): AdmissionHandle
           break;
       }
     } catch (error) {
-      return refused(request.uid, error);
+      return refused(request, error);
     }
     return allowed(request.uid, result?.warnings);
   };

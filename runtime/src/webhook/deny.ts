@@ -1,3 +1,5 @@
+import type { AdmissionRequest, AdmissionStatus } from './types.js';
+
 /** A refusal a handler means: its code and reason reach the client as they are. */
 export class AdmissionDenied extends Error {
   readonly code: number;
@@ -9,6 +11,11 @@ export class AdmissionDenied extends Error {
     this.code = options.code ?? 403;
     this.reason = options.reason;
     this.warnings = options.warnings ?? [];
+  }
+
+  /** The `status` of the refusal of `request`. */
+  statusFor(_request: AdmissionRequest): AdmissionStatus {
+    return { code: this.code, message: this.message, ...(this.reason ? { reason: this.reason } : {}) };
   }
 }
 

@@ -29,6 +29,10 @@ export interface AdmissionStatus {
   code: number;
   message: string;
   reason?: string;
+  /** `Failure` on a refusal; the API server sets it when absent. */
+  status?: 'Failure';
+  /** The object refused and, per field, why (see `invalid`). */
+  details?: { group?: string; kind?: string; name?: string; causes?: { reason: string; message: string; field: string }[] };
 }
 
 /** `admission.k8s.io` AdmissionResponse. */

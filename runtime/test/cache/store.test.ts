@@ -56,6 +56,9 @@ describe('the informer store', () => {
     expect(names(store.list({ index: { name: 'owner', value: 'x' } }))).toEqual(['one', 'three']);
     expect(names(store.list({ index: { name: 'owner', value: 'y' } }))).toEqual(['one', 'two']);
     expect(names(store.list({ namespace: 'b', index: { name: 'owner', value: 'x' } }))).toEqual(['three']);
+    store.addIndex('first', (o) => (o.owner ?? []).slice(0, 1));
+    expect(names(store.list({ index: [{ name: 'owner', value: 'y' }, { name: 'first', value: 'x' }] }))).toEqual(['one']);
+    expect(() => store.list({ index: [{ name: 'owner', value: 'y' }, { name: 'nope', value: 'x' }] })).toThrow('no index named "nope"');
 
     store.put({ ...object('a', 'one', undefined, '2'), owner: ['y'] });
     expect(names(store.list({ index: { name: 'owner', value: 'x' } }))).toEqual(['three']);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TerminalError, terminal, type Request } from '../../src/controller/index.js';
 import { runReconcileLoop, type Result } from '../../src/controller/reconcile-loop.js';
+import { ApiError } from '../../src/client/index.js';
 import { createLogger, withLogContext, type Logger } from '../../src/log/index.js';
 import { createMetrics, type Metrics } from '../../src/metrics/index.js';
 import { createWorkQueue, type WorkQueue } from '../../src/queue/index.js';
@@ -287,5 +288,46 @@ describe('reconcile loop', () => {
     expect(retried[0]).toMatchObject({ msg: 'Reconciling', name: 'a' });
     expect(retried[0]).not.toHaveProperty('boundInA');
     expect(retried[0]).not.toHaveProperty('contextOfA');
+  });
+
+  it('logs a conflict retry as one short info line without stack traces, and still retries it', async () => {
+    vi.useFakeTimers();
+    // What the client throws for the API server's 409 on a stale resourceVersion.
+    const conflict = () =>
+      new ApiError(
+        409,
+        {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          message: 'Operation cannot be fulfilled on widgets.example.com "a": the object has been modified; please apply your changes to the latest version and try again',
+          reason: 'Conflict',
+          details: { name: 'a', group: 'example.com', kind: 'widgets' },
+          code: 409,
+        },
+        'PUT /apis/example.com/v1/namespaces/ns/widgets/a/status',
+        'conflict',
+      );
+    let tries = 0;
+    const h = start(() => {
+      tries++;
+      if (tries === 1) throw conflict();
+      if (tries === 2) throw new Error('updating status', { cause: conflict() });
+    });
+    h.queue.add('ns/a');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(tries).toBe(3);
+    const retries = h.lines.filter((l) => l.msg === 'Reconcile conflict, retrying');
+    expect(retries).toHaveLength(2);
+    for (const line of retries) {
+      expect(line).toMatchObject({ level: 'info', name: 'a', namespace: 'ns', reason: 'Conflict' });
+      expect(line.error).toContain('the object has been modified');
+      expect(JSON.stringify(line)).not.toContain('    at ');
+      expect(JSON.stringify(line).length).toBeLessThan(600);
+    }
+    expect(h.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(await value(h.metrics, 'controller_runtime_reconcile_errors_total', { controller: 'test' })).toBe(2);
+    h.queue.shutDown();
+    await h.done;
   });
 });

@@ -34,4 +34,19 @@ describe('logger', () => {
     log.info('outside');
     expect(out.map((l) => JSON.parse(l).reconcileID)).toEqual(['r-2', undefined]);
   });
+
+  it('keeps the fields of one call off the later lines of the same reconcile', () => {
+    const { log, out } = capture('json');
+    withLogContext({ reconcileID: 'r-3' }, () => {
+      log.child({ controller: 'cronjob' }).error({ err: new Error('boom'), job: 'a' }, 'create failed');
+      log.info('created Job');
+      log.info({ done: true }, 'Reconcile done');
+    });
+    const lines = out.map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.reconcileID)).toEqual(['r-3', 'r-3', 'r-3']);
+    expect(Object.keys(lines[1]).sort()).toEqual(['level', 'msg', 'pid', 'reconcileID', 'time']);
+    expect(lines[2]).not.toHaveProperty('err');
+    expect(lines[2]).not.toHaveProperty('controller');
+    expect(lines[2].done).toBe(true);
+  });
 });

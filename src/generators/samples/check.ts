@@ -2,9 +2,8 @@ import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { UserError } from '../../errors.js';
 import type { SchemaProblem } from '../../validation/path.js';
 import { validateValue } from '../../validation/value.js';
-import { toYaml } from '../../yaml.js';
 import { samplePath } from '../../project/sample-path.js';
-import { sampleObject, type SampleInput, type SampleOptions } from '../samples.js';
+import { sampleObject, sampleYaml, type SampleInput, type SampleOptions } from '../samples.js';
 
 /**
  * The samples on disk (`files`: project-relative path → text) that their kind's schema no
@@ -23,7 +22,7 @@ export function checkSamples(input: readonly SampleInput[], files: ReadonlyMap<s
     // sample is that object, and parsing it (the YAML parser's cold start is most of this
     // check) is only needed to place a problem.
     const own = sampleObject(resource, options.projectName);
-    if (text === toYaml([own]) && sampleProblems(resource, own).length === 0) continue;
+    if (text === sampleYaml(resource, options.projectName) && sampleProblems(resource, own).length === 0) continue;
     const lineCounter = new LineCounter();
     // YAML 1.1, as opgen writes samples and as kubectl reads them (`yes` is a boolean, `0755` octal).
     const doc = parseDocument(text, { version: '1.1', lineCounter, prettyErrors: false });

@@ -4,14 +4,18 @@ import { compilePattern } from '../../validation/pattern.js';
 import { validateValue } from '../../validation/value.js';
 import { patternExample } from './pattern-example.js';
 
+/** Where a value sits in the sample: keys and list indexes from the root. */
+export type ValuePath = readonly (string | number)[];
+
 /**
  * The smallest valid value for `schema`: required properties only, each taken from its
  * `default`, else its `example`, else its first `enum` value, else synthesized to meet the
  * limits (minimum, multipleOf, minLength, minItems, pattern, format). A candidate that does
  * not validate is passed over for the next. `seed` makes sibling items differ (list sets
- * and map lists need distinct items).
+ * and map lists need distinct items). `placeholder` is told the path (below `path`) of each
+ * made-up value a user must replace: strings, and empty objects and lists.
  */
-export function exampleValue(schema: JSONSchemaProps, seed = 0): unknown {
+export function exampleValue(schema: JSONSchemaProps, seed = 0, placeholder?: (path: ValuePath) => void, path: ValuePath = []): unknown {
   const candidates: unknown[] = [];
   if (schema.default !== undefined) candidates.push(schema.default);
   if (schema.example !== undefined) candidates.push(schema.example);
@@ -20,15 +24,23 @@ export function exampleValue(schema: JSONSchemaProps, seed = 0): unknown {
   for (const candidate of candidates) {
     if (validateValue(schema, candidate).length === 0) return structuredClone(candidate);
   }
-  return synthesize(schema, seed);
+  const value = synthesize(schema, seed, placeholder, path);
+  if (placeholder && isMadeUp(value)) placeholder(path);
+  return value;
 }
 
-function synthesize(schema: JSONSchemaProps, seed: number): unknown {
+function isMadeUp(value: unknown): boolean {
+  if (typeof value === 'string') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
+function synthesize(schema: JSONSchemaProps, seed: number, placeholder: ((path: ValuePath) => void) | undefined, path: ValuePath): unknown {
   switch (schema.type) {
     case 'object':
-      return objectExample(schema, seed);
+      return objectExample(schema, seed, placeholder, path);
     case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, (_, i) => (schema.items ? exampleValue(schema.items, seed + i) : {}));
+      return Array.from({ length: schema.minItems ?? 0 }, (_, i) => (schema.items ? exampleValue(schema.items, seed + i, placeholder, [...path, i]) : {}));
     case 'string':
       return stringExample(schema, seed);
     case 'integer':
@@ -42,7 +54,7 @@ function synthesize(schema: JSONSchemaProps, seed: number): unknown {
   }
 }
 
-function objectExample(schema: JSONSchemaProps, seed: number): Record<string, unknown> {
+function objectExample(schema: JSONSchemaProps, seed: number, placeholder: ((path: ValuePath) => void) | undefined, path: ValuePath): Record<string, unknown> {
   const value: Record<string, unknown> = {};
   const required = new Set(schema.required);
   if (schema['x-kubernetes-embedded-resource']) {
@@ -51,11 +63,11 @@ function objectExample(schema: JSONSchemaProps, seed: number): Record<string, un
   }
   for (const name of required) {
     const property = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-    value[name] = property ? exampleValue(property, seed) : embeddedTypeMeta[name];
+    value[name] = property ? exampleValue(property, seed, placeholder, [...path, name]) : embeddedTypeMeta[name];
   }
   const valueSchema = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   for (let i = Object.keys(value).length; i < (schema.minProperties ?? 0); i++) {
-    value[`key${i + 1}`] = valueSchema ? exampleValue(valueSchema, seed + i) : 'value';
+    value[`key${i + 1}`] = valueSchema ? exampleValue(valueSchema, seed + i, placeholder, [...path, `key${i + 1}`]) : 'value';
   }
   return value;
 }

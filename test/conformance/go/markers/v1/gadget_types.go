@@ -103,6 +103,8 @@ type GadgetSpec struct {
 	// Ratio between 0 and 1.
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=1
+	// +kubebuilder:validation:ExclusiveMinimum=false
+	// +kubebuilder:validation:ExclusiveMaximum=false
 	// +optional
 	Ratio *float64 `json:"ratio,omitempty"`
 
@@ -221,6 +223,7 @@ type GadgetSpec struct {
 	Weight *intstr.IntOrString `json:"weight,omitempty"`
 
 	// Aliases, in order.
+	// +kubebuilder:validation:UniqueItems=false
 	// +optional
 	Aliases []string `json:"aliases,omitempty"`
 
@@ -257,6 +260,10 @@ type GadgetStatus struct {
 	// +optional
 	Selector string `json:"selector,omitempty"`
 
+	// Health of the gadget, typed as core conditions' status.
+	// +optional
+	Health corev1.ConditionStatus `json:"health,omitempty"`
+
 	// Conditions of the gadget.
 	// +listType=map
 	// +listMapKey=type
@@ -272,6 +279,7 @@ type GadgetStatus struct {
 // +kubebuilder:printcolumn:name="Model",type=string,JSONPath=`.spec.model`
 // +kubebuilder:printcolumn:name="Length",type=integer,JSONPath=`.spec.length`,description="Length in mm",priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:printcolumn:name="Serial",type=string,JSONPath=`.spec.serial`,description="",format="",priority=0
 // +kubebuilder:selectablefield:JSONPath=`.spec.model`
 // +kubebuilder:metadata:annotations="shop.example.com/owner=team-gadgets"
 // +kubebuilder:metadata:labels="shop.example.com/tier=gold"

@@ -1,6 +1,7 @@
 import type {
   Bytes,
   Condition,
+  ConditionStatus,
   Duration,
   IntOrString,
   JSONValue,
@@ -126,6 +127,8 @@ export interface GadgetSpec {
    * Ratio between 0 and 1.
    * @minimum 0
    * @maximum 1
+   * +kubebuilder:validation:ExclusiveMinimum=false
+   * @exclusiveMaximum false
    */
   ratio?: number;
 
@@ -244,7 +247,10 @@ export interface GadgetSpec {
   /** Weight in grams or as text. */
   weight?: number | string;
 
-  /** Aliases, in order. */
+  /**
+   * Aliases, in order.
+   * +kubebuilder:validation:UniqueItems=false
+   */
   aliases?: readonly string[];
 
   /**
@@ -280,6 +286,9 @@ export interface GadgetStatus {
   /** Selector of the gadget's pods, for the scale subresource. */
   selector?: string;
 
+  /** Health of the gadget, typed as core conditions' status. */
+  health?: ConditionStatus;
+
   /**
    * Conditions of the gadget.
    * +listType=map
@@ -297,6 +306,7 @@ export interface GadgetStatus {
  * +kubebuilder:printcolumn:name="Model",type=string,JSONPath=`.spec.model`
  * +kubebuilder:printcolumn:name="Length",type=integer,JSONPath=`.spec.length`,description="Length in mm",priority=1
  * +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+ * +kubebuilder:printcolumn:name="Serial",type=string,JSONPath=`.spec.serial`,description="",format="",priority=0
  * +kubebuilder:selectablefield:JSONPath=`.spec.model`
  * +kubebuilder:metadata:annotations="shop.example.com/owner=team-gadgets"
  * +kubebuilder:metadata:labels="shop.example.com/tier=gold"
