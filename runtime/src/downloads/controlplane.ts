@@ -25,7 +25,8 @@ export interface DownloadControlPlaneOptions {
 }
 
 /**
- * Downloads the control plane binaries `dir` lacks: etcd, kube-apiserver and kubectl from
+ * Downloads the control plane binaries `dir` lacks: etcd, kube-apiserver and kubectl (all
+ * three whenever one of them is missing) from
  * the envtest tarball that controller-tools' release index lists (sha512 from the index),
  * kube-controller-manager from the Kubernetes release layout (sha256 from the file beside
  * it). Sources are `OPGEN_ENVTEST_INDEX` and `OPGEN_K8S_RELEASE_URL`, else upstream. Two
@@ -46,7 +47,11 @@ export async function downloadControlPlane(options: DownloadControlPlaneOptions)
     `${dir}.lock`,
     async () => {
       const missing = options.binaries.filter((name) => !isExecutable(join(dir, name)));
-      const fromArchive = ENVTEST_BINARIES.filter((name) => missing.includes(name));
+      // One tarball holds all three: take every one the cache lacks, not only those asked for,
+      // so a later run that wants kubectl too does not download it again.
+      const fromArchive = missing.some((name) => name !== 'kube-controller-manager')
+        ? ENVTEST_BINARIES.filter((name) => !isExecutable(join(dir, name)))
+        : [];
       if (fromArchive.length > 0) {
         const archiveName = envtestArchiveName(version, platform);
         const archive = await findEnvtestArchive(sources.envtestIndex, version, archiveName);

@@ -26,6 +26,7 @@ export interface ReleaseMirror {
   requests: Map<string, number>;
   /** Serve this path's bytes with one byte flipped. */
   corrupt(urlPath: string): void;
+  uncorrupt(urlPath: string): void;
   /** Drop the connection halfway through the next `times` responses for this path. */
   truncate(urlPath: string, times: number): void;
   stop(): Promise<void>;
@@ -127,6 +128,7 @@ export async function startReleaseMirror(sources: MirrorSources): Promise<Releas
     envtestArchive: { path: archive, urlPath: archiveUrlPath, bytes: statSync(archive).size, sha512: digest('sha512', archive) },
     requests,
     corrupt: (path) => corrupted.add(path),
+    uncorrupt: (path) => corrupted.delete(path),
     truncate: (path, times) => truncations.set(path, times),
     stop: () =>
       new Promise<void>((resolve) => {
