@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
 
@@ -35,9 +36,9 @@ Examples:
       const { downloadControlPlane, DownloadError, isExecutable, KUBERNETES_VERSION, opgenCacheRoot } = await import('@opgen/runtime/downloads');
       const version = options.version ?? KUBERNETES_VERSION;
       if (!/^\d+\.\d+\.\d+$/.test(version)) throw new UserError(`--version ${version}: give a Kubernetes release as major.minor.patch, e.g. ${KUBERNETES_VERSION}`);
-      const dir = `${opgenCacheRoot()}/controlplane/${version}`;
+      const dir = join(opgenCacheRoot(), 'controlplane', version);
       const binaries = ['etcd', 'kube-apiserver', 'kubectl', ...(options.controllerManager ? ['kube-controller-manager' as const] : [])] as const;
-      const missing = binaries.filter((name) => !isExecutable(`${dir}/${name}`));
+      const missing = binaries.filter((name) => !isExecutable(join(dir, name)));
       if (missing.length > 0) {
         process.stderr.write(`setup-envtest: downloading ${missing.join(', ')} v${version} into ${dir}\n`);
         try {

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   envtestArchiveName,
   envtestArchivePath,
@@ -15,6 +15,7 @@ import {
   releaseSources,
   setupEnvtestDir,
 } from '../../src/downloads/index.js';
+import { withLock } from '../../src/downloads/lock.js';
 
 describe('release URLs', () => {
   const platforms = [
@@ -122,5 +123,40 @@ describe('download progress', () => {
     progress.advance(1_000_000);
     progress.end();
     expect(written).toEqual(['download: envtest-v1.36.3-linux-amd64.tar.gz: 2.0 MB, 400.0 kB/s\n']);
+  });
+});
+
+describe('download lock', () => {
+  let scratch: string;
+  beforeEach(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'opgen-lock-'));
+  });
+  afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('runs one holder at a time, and tells the waiter who holds it', async () => {
+    const lock = join(scratch, 'dir.lock');
+    const order: string[] = [];
+    let waited = '';
+    let release!: () => void;
+    const first = withLock(lock, async () => {
+      order.push('first in');
+      await new Promise<void>((resolve) => (release = resolve));
+      order.push('first out');
+    });
+    await vi.waitFor(() => expect(order).toEqual(['first in']));
+    const second = withLock(lock, async () => void order.push('second'), (owner) => (waited = owner));
+    await vi.waitFor(() => expect(waited).toBe(`${hostname()} ${process.pid}`));
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first in', 'first out', 'second']);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('takes over a lock whose holder on this host has died', async () => {
+    const lock = join(scratch, 'dir.lock');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'owner'), `${hostname()} ${dead}`);
+    await expect(withLock(lock, async () => 'ran')).resolves.toBe('ran');
   });
 });
