@@ -93,6 +93,9 @@ export async function downloadFile(url: string, dest: string, options: DownloadO
 /**
  * Fetches a small text file (an index, a checksum file), retrying like {@link downloadFile}.
  * Throws a DownloadError of reason `unreachable` when it cannot.
+ *
+ * @example
+ * const sha256 = (await fetchText(`${url}.sha256`)).trim();
  */
 export async function fetchText(url: string, attempts = 3): Promise<string> {
   for (let attempt = 1; ; attempt++) {

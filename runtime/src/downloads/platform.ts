@@ -10,7 +10,12 @@ export interface Platform {
 const goOs: Record<string, string> = { linux: 'linux', darwin: 'darwin', win32: 'windows' };
 const goArch: Record<string, string> = { x64: 'amd64', arm64: 'arm64', ppc64: 'ppc64le', s390x: 's390x' };
 
-/** This machine (or Node's `platform`/`arch` given) in Go's names (`linux`/`amd64`, `darwin`/`arm64`, ...). */
+/**
+ * This machine (or Node's `platform`/`arch` given) in Go's names (`linux`/`amd64`, `darwin`/`arm64`, ...).
+ *
+ * @example
+ * hostPlatform('darwin', 'x64'); // { os: 'darwin', arch: 'amd64' }
+ */
 export function hostPlatform(platform: string = process.platform, arch: string = process.arch): Platform {
   return { os: goOs[platform] ?? platform, arch: goArch[arch] ?? arch };
 }
@@ -32,6 +37,12 @@ export interface ReleaseSources {
   helmReleases: string;
 }
 
+/**
+ * Where to download from: the mirror variables of `env`, else upstream.
+ *
+ * @example
+ * releaseSources({ OPGEN_K8S_RELEASE_URL: 'https://mirror.example.com/k8s/' }).kubernetesReleases; // 'https://mirror.example.com/k8s'
+ */
 export function releaseSources(env: NodeJS.ProcessEnv = process.env): ReleaseSources {
   return {
     envtestIndex: env.OPGEN_ENVTEST_INDEX || DEFAULT_ENVTEST_INDEX,

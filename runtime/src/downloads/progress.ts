@@ -19,6 +19,11 @@ const BAR_EVERY_MS = 200;
  * A progress reporter for a download of `total` bytes (undefined when the server sent no
  * length): on a terminal a bar redrawn in place, otherwise (CI logs, a test runner's piped
  * stderr) one line every five seconds so a slow download never looks hung.
+ *
+ * @example
+ * const progress = progressReporter('kubectl', Number(response.headers.get('content-length')));
+ * for await (const chunk of body) progress.advance(chunk.length);
+ * progress.end();
  */
 export function progressReporter(label: string, total: number | undefined, sink: ProgressSink = process.stderr, clock: () => number = Date.now): Progress {
   const started = clock();
