@@ -45,6 +45,8 @@ export interface Downloaded {
 }
 
 const RETRY_PAUSE_MS = 1_000;
+// An index or a checksum file is a few kilobytes: a server silent this long is not going to answer.
+const FETCH_TEXT_TIMEOUT_MS = 30_000;
 
 /**
  * Downloads `url` to `dest`, verifying its digest while it streams. The bytes go to a
@@ -102,7 +104,7 @@ export async function fetchText(url: string, attempts = 3): Promise<string> {
     let problem: string;
     let retry = true;
     try {
-      const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
+      const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TEXT_TIMEOUT_MS) });
       if (response.ok) return await response.text();
       problem = `HTTP ${response.status} ${response.statusText}`.trim();
       retry = response.status >= 500;

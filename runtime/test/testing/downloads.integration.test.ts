@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { ensureHelm, ensureKubectl, HELM_VERSION, hostPlatform } from '../../src/downloads/index.js';
+import { downloadFile, ensureHelm, ensureKubectl, HELM_VERSION, hostPlatform } from '../../src/downloads/index.js';
 import { freePort, KUBERNETES_VERSION, resolveBinaries } from '../../src/testing/index.js';
 import { startReleaseMirror, type ReleaseMirror } from './release-mirror.js';
 
@@ -143,6 +143,29 @@ describe('control plane downloads from a release mirror', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`cannot download ${mirror.url}${mirror.envtestArchive.urlPath}: the connection`);
     expect(run.stderr).toContain('(3 attempts)');
+    expect(readdirSync(cacheOf(env))).toEqual([]);
+  });
+
+  it('gives up on a connection that stops sending, tries again, and keeps only the whole file', async () => {
+    const env = freshUser('frozen');
+    const archive = join(cacheOf(env), archiveName);
+    mkdirSync(cacheOf(env), { recursive: true });
+    const before = mirror.requests.get(mirror.envtestArchive.urlPath) ?? 0;
+    const lines: string[] = [];
+    mirror.freeze(mirror.envtestArchive.urlPath, 1);
+    const url = `${mirror.url}${mirror.envtestArchive.urlPath}`;
+    const checksum = { algorithm: 'sha512' as const, hex: mirror.envtestArchive.sha512 };
+    await downloadFile(url, archive, { checksum, idleTimeoutMs: 2_000, progress: { write: (text: string) => lines.push(text) } });
+    expect(lines.join('')).toMatch(/the connection broke after [\d.]+ MB of [\d.]+ MB \(no data for 2 s\); trying again \(2 of 3\)\n/);
+    expect(mirror.requests.get(mirror.envtestArchive.urlPath)).toBe(before + 2);
+    expect(readdirSync(cacheOf(env))).toEqual([archiveName]);
+
+    // Frozen on every attempt: refused, nothing kept.
+    rmSync(archive);
+    mirror.freeze(mirror.envtestArchive.urlPath, 2);
+    await expect(downloadFile(url, archive, { checksum, idleTimeoutMs: 2_000, attempts: 2, progress: { write: () => true } })).rejects.toThrow(
+      new RegExp(`^cannot download ${url.replace(/\./g, '\\.')}: the connection broke after [\\d.]+ MB of [\\d.]+ MB \\(no data for 2 s\\) \\(2 attempts\\)$`),
+    );
     expect(readdirSync(cacheOf(env))).toEqual([]);
   });
 

@@ -29,6 +29,8 @@ export interface ReleaseMirror {
   uncorrupt(urlPath: string): void;
   /** Drop the connection halfway through the next `times` responses for this path. */
   truncate(urlPath: string, times: number): void;
+  /** Send half of the next `times` responses for this path, then nothing more, the connection left open. */
+  freeze(urlPath: string, times: number): void;
   stop(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startReleaseMirror(sources: MirrorSources): Promise<Releas
 
   const corrupted = new Set<string>();
   const truncations = new Map<string, number>();
+  const freezes = new Map<string, number>();
   const requests = new Map<string, number>();
   let url = '';
   const server: Server = createServer((request, response) => {
@@ -100,6 +103,12 @@ export async function startReleaseMirror(sources: MirrorSources): Promise<Releas
     const size = statSync(file).size;
     response.setHeader('content-length', size);
     response.setHeader('content-type', 'application/octet-stream');
+    const freezesLeft = freezes.get(path) ?? 0;
+    if (freezesLeft > 0) {
+      freezes.set(path, freezesLeft - 1);
+      createReadStream(file, { end: Math.floor(size / 2) }).on('data', (chunk) => response.write(chunk));
+      return;
+    }
     const cutsLeft = truncations.get(path) ?? 0;
     if (cutsLeft > 0) {
       truncations.set(path, cutsLeft - 1);
@@ -130,6 +139,7 @@ export async function startReleaseMirror(sources: MirrorSources): Promise<Releas
     corrupt: (path) => corrupted.add(path),
     uncorrupt: (path) => corrupted.delete(path),
     truncate: (path, times) => truncations.set(path, times),
+    freeze: (path, times) => freezes.set(path, times),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
