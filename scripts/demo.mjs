@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,18 +69,15 @@ async function buildOpgen() {
   await run('npm run build', 'npm', ['run', 'build']);
 }
 
+/**
+ * The control plane as a generated project's tests find it: KUBEBUILDER_ASSETS, the cache,
+ * else a verified download (a Go build only when nothing can be downloaded), with progress.
+ */
 async function controlPlaneBinaries() {
-  const script = join(repo, 'hack/controlplane/build.sh');
-  const ready = await run('controlplane check', 'bash', [script, '--print']).catch(() => undefined);
-  if (ready) {
-    step(`control plane binaries: ${ready.trim()}`);
-    return ready.trim();
-  }
-  step('building etcd, kube-apiserver, kube-controller-manager and kubectl from Go modules (first run only, several minutes)');
-  const progress = (chunk) => {
-    for (const line of String(chunk).split('\n').filter(Boolean)) process.stdout.write(`    ${line}\n`);
-  };
-  return (await run('hack/controlplane/build.sh', 'bash', [script], { onStderr: progress })).trim();
+  const testing = await import(pathToFileURL(join(repo, 'runtime/dist/testing/index.js')).href);
+  const binaries = await testing.resolveBinaries({ controllerManager: true, kubectl: true });
+  step(`control plane binaries: ${dirname(binaries.kubeApiServer)}`);
+  return dirname(binaries.kubeApiServer);
 }
 
 /** The `opgen …` commands of the example's README, with its relative file: specs made absolute. */

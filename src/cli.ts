@@ -24,6 +24,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   alpha: async () => (await import('./commands/alpha.js')).alphaCommand(),
   bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
   scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
+  'setup-envtest': async () => (await import('./commands/setup-envtest.js')).setupEnvtestCommand(),
 };
 
 /**

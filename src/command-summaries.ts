@@ -49,5 +49,10 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'scorecard [options] [bundle]',
     description: "run operator-sdk's basic and OLM scorecard checks against a bundle and the cluster",
   },
+  {
+    name: 'setup-envtest',
+    term: 'setup-envtest [options]',
+    description: "download the test control plane (etcd, kube-apiserver, kubectl) into opgen's cache, verified, ahead of `npm test`",
+  },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

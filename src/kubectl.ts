@@ -13,6 +13,23 @@ export function kubectlBinary(): string {
   return process.env.KUBECTL || 'kubectl';
 }
 
+/**
+ * Makes sure the commands that run kubectl have one: when neither `KUBECTL` nor the PATH
+ * names one, a kubectl of the Kubernetes version @opgen/runtime tests against is downloaded
+ * (sha256 verified, `OPGEN_K8S_RELEASE_URL` for a mirror) into opgen's cache, once, and used.
+ */
+export async function provideKubectl(): Promise<void> {
+  if (process.env.KUBECTL) return;
+  const { DownloadError, ensureKubectl, onPath } = await import('@opgen/runtime/downloads');
+  if (onPath('kubectl')) return;
+  try {
+    process.env.KUBECTL = await ensureKubectl();
+  } catch (error) {
+    if (!(error instanceof DownloadError)) throw error;
+    throw new UserError(`no kubectl on the PATH, and ${error.message}`, undefined, 'install kubectl, set KUBECTL to its path, or point OPGEN_K8S_RELEASE_URL at a mirror of https://dl.k8s.io/release');
+  }
+}
+
 /** How {@link kubectl} runs. */
 export interface KubectlOptions {
   /** Written to kubectl's stdin. */

@@ -19,7 +19,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    // Finds (or builds, the first time) the control plane binaries once, before any test file.
+    // Finds (or downloads, the first time) the control plane binaries once, before any test file.
     globalSetup: ['vitest.global-setup.ts'],
     // Controller tests start a real API server and etcd: give them time.
     testTimeout: 60_000,

@@ -21,7 +21,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Finds (or builds, the first time) the control plane binaries once, before any test file.
+    // Finds (or downloads, the first time) the control plane binaries once, before any test file.
     globalSetup: ['vitest.global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 180_000,

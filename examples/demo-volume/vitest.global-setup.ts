@@ -18,8 +18,9 @@ import { resolveBinaries } from '@opgen/runtime/testing';
 
 /**
  * Runs once before the test files: finds etcd, kube-apiserver and kubectl in
- * KUBEBUILDER_ASSETS or opgen's cache, or builds them with Go on the first run (minutes,
- * with progress lines), so no test file waits on that build or races another to start it.
+ * KUBEBUILDER_ASSETS or opgen's cache, or downloads and verifies them on the first run (with
+ * progress lines; README.md says from where), so no test file waits on that or races another
+ * to start it.
  */
 export default async function setup(): Promise<void> {
   await resolveBinaries({ kubectl: true });

@@ -10,7 +10,8 @@
 # It ships in @opgen/runtime (node_modules/@opgen/runtime/controlplane/build.sh in a
 # project); an opgen checkout runs it through hack/controlplane/build.sh.
 # @opgen/runtime/testing looks for the binaries in KUBEBUILDER_ASSETS first, then in this
-# cache, and runs this script when neither has them and Go is installed.
+# cache, then downloads them (verified); it runs this script only when no download can be had
+# and Go is installed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -79,7 +79,7 @@ export async function runCreateHelmApi(dir: string, project: ProjectConfig, opti
     throw new UserError(`${options.kind} already has version ${sibling.version}: a chart-backed kind has one version, its chart's`, { file: projectFileName });
   }
 
-  const helm = process.env.HELM ?? 'helm';
+  const helm = await helmBinary();
   const { chart, shownAs, cleanup } = await obtainChart(helm, options);
   try {
     // A schema that cannot become the CRD's is the more precise message: before helm's.
@@ -157,6 +157,22 @@ async function renderedKindsOf(helm: string, chart: LocalChart, shownAs: string)
     return [...seen.values()];
   } finally {
     await rm(temp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `$HELM`, else helm on the PATH, else a helm downloaded once (sha256 verified,
+ * `OPGEN_HELM_RELEASE_URL` for a mirror) into opgen's cache.
+ */
+async function helmBinary(): Promise<string> {
+  if (process.env.HELM) return process.env.HELM;
+  const { DownloadError, ensureHelm, onPath } = await import('@opgen/runtime/downloads');
+  if (onPath('helm')) return 'helm';
+  try {
+    return await ensureHelm();
+  } catch (error) {
+    if (!(error instanceof DownloadError)) throw error;
+    throw new UserError(`no helm on the PATH, and ${error.message}`, undefined, 'create api --helm-chart renders the chart with helm: put helm on the PATH, set HELM, or point OPGEN_HELM_RELEASE_URL at a mirror of https://get.helm.sh');
   }
 }
 

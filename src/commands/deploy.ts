@@ -8,6 +8,7 @@ import { invocation } from '../deploy/invocation.js';
 import { build, buildWithImage } from '../deploy/kustomize.js';
 import { objectNames } from '../deploy/objects.js';
 import { deployProject } from '../deploy/project.js';
+import { provideKubectl } from '../kubectl.js';
 
 // kubebuilder's `make install`, `uninstall`, `deploy`, `undeploy` and `build-installer`, with
 // kubectl's built-in kustomize and server-side apply: no separate kustomize to install.
@@ -21,7 +22,8 @@ interface DeployOptions extends ClusterOptions {
 const installer = 'dist/install.yaml';
 
 const clusterHelp = `
-The cluster is kubectl's current context; KUBECTL names the kubectl to run (default: the one on PATH).
+The cluster is kubectl's current context; KUBECTL names the kubectl to run (default: the one on PATH,
+else one downloaded once into opgen's cache; OPGEN_K8S_RELEASE_URL for a mirror).
 Nothing is applied or deleted unless the cluster answers and your credentials may manage CRDs.`;
 
 /** The flags every command that talks to a cluster takes. */
@@ -30,7 +32,8 @@ function clusterCommand(name: string, description: string): Command {
     .description(description)
     .option('--kubeconfig <file>', 'the kubeconfig to use instead of $KUBECONFIG or ~/.kube/config')
     .option('--context <name>', 'the kubeconfig context to use instead of the current one')
-    .option('--dir <path>', 'the project root', '.');
+    .option('--dir <path>', 'the project root', '.')
+    .hook('preAction', provideKubectl);
 }
 
 /** `opgen deploy`: config/default, with the manager's image set, applied server-side. */
@@ -123,6 +126,7 @@ export function buildInstallerCommand(): Command {
     .option('--image <image>', 'the manager\'s image, e.g. ghcr.io/me/operator:0.1.0 (default: $IMG)')
     .option('--dry-run', `print what would be written to ${installer}; write nothing`)
     .option('--dir <path>', 'the project root', '.')
+    .hook('preAction', provideKubectl)
     .addHelpText(
       'after',
       `\nNeeds kubectl (its built-in kustomize), no cluster. Commit ${installer}: a release URL can serve it.

@@ -1,31 +1,42 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, KUBERNETES_VERSION } from '@opgen/runtime/testing';
+import { hostPlatform } from '@opgen/runtime/downloads';
+import { startReleaseMirror, type ReleaseMirror } from '../../runtime/test/testing/release-mirror.js';
 import { startRegistry, type Registry } from './verdaccio.js';
 
 // The way users get opgen: both packages published to a registry exactly as a release
 // publishes them (`npm publish`, its prepack build), then, in an empty directory whose only
 // registry is that one, the commands of README.md's "Getting started" as written there,
-// ending with the new project's own tests against a real control plane. Third-party packages come through the
-// registry's uplink, so this needs the npm registry (and Go, if the control plane cache is cold).
+// ending with the new project's own tests against a real control plane. Third-party packages
+// come through the registry's uplink, so this needs the npm registry. The user has Node and
+// nothing else: no Go on the PATH, an empty opgen cache, and the release hosts served by a
+// faithful mirror on loopback (packed from the locally built control plane), from which the
+// project's first `npm test` downloads its binaries.
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const version = (JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
 
 let work: string;
 let registry: Registry | undefined;
+let mirror: ReleaseMirror | undefined;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'opgen-registry-'));
   registry = await startRegistry(join(work, 'registry'), await upstreamRegistry());
-}, 60_000);
+  const built = process.env.KUBEBUILDER_ASSETS || join(homedir(), '.cache/opgen/controlplane', KUBERNETES_VERSION);
+  await mkdir(join(work, 'mirror'));
+  mirror = await startReleaseMirror({ version: KUBERNETES_VERSION, ...hostPlatform(), controlPlane: built, work: join(work, 'mirror') });
+}, 300_000);
 
 afterAll(async () => {
   await registry?.stop();
+  await mirror?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -40,10 +51,16 @@ async function upstreamRegistry(): Promise<string> {
  * `npm test` running this file, a user config naming that registry, and an empty npm cache,
  * so nothing comes from an earlier run.
  */
-function userEnv(reg: Registry): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== 'INIT_CWD'));
+function userEnv(reg: Registry, releases: ReleaseMirror): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && !['INIT_CWD', 'KUBEBUILDER_ASSETS', 'XDG_DATA_HOME'].includes(name)),
+  );
   return {
     ...env,
+    ...releases.env,
+    PATH: (env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'go'))).join(delimiter),
+    HOME: join(work, 'home'),
+    OPGEN_CACHE_DIR: join(work, 'opgen-cache'),
     npm_config_userconfig: reg.userconfig,
     npm_config_registry: reg.url,
     npm_config_cache: join(work, 'npm-cache'),
@@ -75,7 +92,10 @@ describe('opgen from a registry', () => {
     'publishes both packages, then a new project initialises, builds and passes its own tests',
     async () => {
       const reg = registry!;
-      const env = userEnv(reg);
+      const releases = mirror!;
+      await mkdir(join(work, 'home'));
+      const env = userEnv(reg, releases);
+      const assets = join(work, 'opgen-cache', 'controlplane', KUBERNETES_VERSION);
 
       for (const dir of [join(repo, 'runtime'), repo]) await step(dir, env, 'npm', 'publish', '--registry', reg.url);
       const published = await step(work, env, 'npm', 'view', '@opgen/runtime', 'version');
@@ -109,16 +129,28 @@ describe('opgen from a registry', () => {
         }
       }
       expect(output).toMatch(/Tests\s+1 passed \(1\)/);
+      // The first npm test downloaded the control plane from the mirror, verified, into the cache.
+      expect(output).toContain(`controlplane: downloading etcd, kube-apiserver, kubectl v${KUBERNETES_VERSION} into ${assets}`);
+      expect(output).toMatch(/download: envtest-v[\d.]+-\w+-\w+\.tar\.gz: [\d.]+ MB in [\d.]+ s, sha512 verified/);
+      expect((await readdir(assets)).sort()).toEqual(['etcd', 'kube-apiserver', 'kubectl']);
+      expect(releases.requests.get(releases.envtestArchive.urlPath)).toBe(1);
 
-      // With no binaries anywhere and no Go, the installed runtime names its own build script.
+      // Fetching ahead of time (CI) finds them in place and prints the directory for KUBEBUILDER_ASSETS.
+      const ahead = await step(project, env, 'npx', 'opgen', 'setup-envtest', '--print-path');
+      expect(ahead.stdout.trim()).toBe(assets);
+      expect(releases.requests.get(releases.envtestArchive.urlPath)).toBe(1);
+
+      // With no binaries, no download and no Go, the installed runtime says the three ways out in one line.
       const script = join(project, 'node_modules/@opgen/runtime/controlplane/build.sh');
+      const offline = `http://127.0.0.1:${await freePort()}/envtest-releases.yaml`;
       const missing = await execa(
         process.execPath,
-        ['--input-type=module', '-e', "await (await import('@opgen/runtime/testing')).resolveBinaries({ env: { PATH: '', OPGEN_CACHE_DIR: 'none' } })"],
-        { cwd: project, env, extendEnv: false, reject: false },
+        ['--input-type=module', '-e', "await (await import('@opgen/runtime/testing')).resolveBinaries()"],
+        { cwd: project, env: { ...env, OPGEN_CACHE_DIR: join(work, 'empty-cache'), OPGEN_ENVTEST_INDEX: offline }, extendEnv: false, reject: false },
       );
       expect(missing.exitCode).toBe(1);
-      expect(missing.stderr).toContain(`install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${script}\`)`);
+      expect(missing.stderr).toContain(`control plane binaries not found: etcd, kube-apiserver; cannot download ${offline}: connect ECONNREFUSED`);
+      expect(missing.stderr).toContain(`or install Go (go.dev/doc/install) so the next run builds them (or run \`bash ${script}\`), or point OPGEN_ENVTEST_INDEX at a mirror of ${offline}`);
       expect(existsSync(script)).toBe(true);
     },
     20 * 60_000,

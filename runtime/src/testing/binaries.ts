@@ -1,14 +1,20 @@
 import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  downloadControlPlane,
+  DownloadError,
+  hostPlatform,
+  isExecutable,
+  KUBERNETES_VERSION,
+  opgenCacheRoot,
+  releaseSources,
+  setupEnvtestDir,
+  type ControlPlaneBinary,
+} from '../downloads/index.js';
 
-/**
- * The Kubernetes release the harness is built and tested against. Keep in step with
- * `controlplane/versions.env` in this package, which builds these binaries.
- */
-export const KUBERNETES_VERSION = '1.36.3';
+export { KUBERNETES_VERSION };
 
 /** Absolute paths of the control plane executables. */
 export interface ControlPlaneBinaries {
@@ -25,18 +31,17 @@ const names = {
   kubeApiServer: 'kube-apiserver',
   kubeControllerManager: 'kube-controller-manager',
   kubectl: 'kubectl',
-} as const;
+} as const satisfies Record<string, ControlPlaneBinary>;
 
 type Role = keyof typeof names;
 
 /**
- * Where the build script puts the binaries it builds:
+ * Where downloads and the build script put the binaries:
  * `$OPGEN_CACHE_DIR` or `$XDG_CACHE_HOME/opgen` or `~/.cache/opgen`, then
  * `controlplane/<kubernetes version>` (the layout setup-envtest gives KUBEBUILDER_ASSETS).
  */
 export function binariesCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const root = env.OPGEN_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'opgen');
-  return join(root, 'controlplane', KUBERNETES_VERSION);
+  return join(opgenCacheRoot(env), 'controlplane', KUBERNETES_VERSION);
 }
 
 /**
@@ -48,8 +53,15 @@ const buildScript = fileURLToPath(new URL('../../controlplane/build.sh', import.
 /**
  * Finds the control plane binaries, in this order for each binary: the directory named by
  * `KUBEBUILDER_ASSETS` (what `setup-envtest use -p path` prints; it has no
- * kube-controller-manager), the build cache, and finally a build from Go modules when Go
- * and the build script are available. Throws an error that says how to get them otherwise.
+ * kube-controller-manager), opgen's cache, setup-envtest's own store; then downloads the
+ * missing ones into opgen's cache (controller-tools' envtest release index, sha512 verified;
+ * kube-controller-manager from the Kubernetes release, sha256 verified; mirrors in
+ * `OPGEN_ENVTEST_INDEX` and `OPGEN_K8S_RELEASE_URL`); and only when no download can be had,
+ * builds them from Go modules if Go is installed. Throws a one-line error that says the ways
+ * out otherwise. A checksum mismatch is never papered over by a build: it throws.
+ *
+ * @example
+ * const { etcd, kubeApiServer } = await resolveBinaries();
  */
 export async function resolveBinaries(
   options: { controllerManager?: boolean; kubectl?: boolean; env?: NodeJS.ProcessEnv } = {},
@@ -64,30 +76,51 @@ export async function resolveBinaries(
     throw new Error(`KUBEBUILDER_ASSETS=${assets} is not a directory; point it at the directory setup-envtest prints`);
   }
   const cache = binariesCacheDir(env);
-  const dirs = assets ? [assets, cache] : [cache];
+  const dirs = [...(assets ? [assets] : []), cache, setupEnvtestDir(KUBERNETES_VERSION, hostPlatform(), env)];
 
   let found = lookUp(roles, dirs);
   let missing = roles.filter((role) => !found[role]);
-  if (missing.length > 0 && existsSync(buildScript) && (await hasGo(env))) {
+  let unreachable: DownloadError | undefined;
+  if (missing.length > 0) {
+    const list = missing.map((role) => names[role]);
+    process.stderr.write(`controlplane: downloading ${list.join(', ')} v${KUBERNETES_VERSION} into ${cache} (once per Kubernetes version)\n`);
+    try {
+      await downloadControlPlane({ version: KUBERNETES_VERSION, dir: cache, binaries: list, env });
+    } catch (error) {
+      if (!(error instanceof DownloadError && error.reason === 'unreachable')) throw error;
+      unreachable = error;
+    }
+    found = lookUp(roles, dirs);
+    missing = roles.filter((role) => !found[role]);
+  }
+  const goBuild = missing.length > 0 && existsSync(buildScript) && (await hasGo(env));
+  if (goBuild) {
     process.stderr.write(
-      `controlplane: ${missing.map((role) => names[role]).join(', ')} not found; building them with Go into ${cache} ` +
+      `controlplane: ${unreachable?.message ?? 'no download'}; building ${missing.map((role) => names[role]).join(', ')} with Go into ${cache} ` +
         `(once per Kubernetes version; a cold build takes many minutes)\n`,
     );
     await runBuild(env);
     found = lookUp(roles, dirs);
     missing = roles.filter((role) => !found[role]);
   }
-  if (missing.length > 0) {
-    const list = missing.map((role) => names[role]).join(', ');
-    const looked = dirs.join(', ');
-    throw new Error(
-      `control plane binaries not found: ${list} (looked in ${looked}). ` +
-        `Either install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${buildScript}\`), ` +
-        `or run \`setup-envtest use ${KUBERNETES_VERSION} -p path\` and set KUBEBUILDER_ASSETS to the directory it prints` +
-        (options.controllerManager ? ' (setup-envtest has no kube-controller-manager: it must come from the build)' : ''),
-    );
-  }
+  if (missing.length > 0) throw new Error(notFound(missing, dirs, unreachable, goBuild, env));
   return found as ControlPlaneBinaries;
+}
+
+/** One line: what is missing, why the download failed, and the three ways out. */
+function notFound(missing: Role[], dirs: string[], unreachable: DownloadError | undefined, built: boolean, env: NodeJS.ProcessEnv): string {
+  const list = missing.map((role) => names[role]).join(', ');
+  const sources = releaseSources(env);
+  const mirror =
+    `point OPGEN_ENVTEST_INDEX at a mirror of ${sources.envtestIndex}` +
+    (missing.includes('kubeControllerManager') ? ` and OPGEN_K8S_RELEASE_URL at a mirror of ${sources.kubernetesReleases}` : '');
+  const why = unreachable ? `${unreachable.message}` : `looked in ${dirs.join(', ')}`;
+  if (built) return `control plane binaries not found after the Go build: ${list} (${why}); see the build's output above`;
+  return (
+    `control plane binaries not found: ${list}; ${why}. Either set KUBEBUILDER_ASSETS to a directory holding them ` +
+    `(\`setup-envtest use ${KUBERNETES_VERSION} -p path\`), or install Go (go.dev/doc/install) so the next run builds them ` +
+    `(or run \`bash ${buildScript}\`), or ${mirror}`
+  );
 }
 
 function lookUp(roles: Role[], dirs: string[]): Partial<ControlPlaneBinaries> {
@@ -102,15 +135,6 @@ function lookUp(roles: Role[], dirs: string[]): Partial<ControlPlaneBinaries> {
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
   } catch {
     return false;
   }

@@ -19,7 +19,7 @@ export interface ControlPlaneOptions {
    */
   controllerManager?: boolean;
   /**
-   * Upper bound for starting the processes (a first build of the binaries is not counted),
+   * Upper bound for starting the processes (a first download or build of the binaries is not counted),
    * and for restartApiServer(). Default 60 s.
    */
   startTimeoutMs?: number;
@@ -90,7 +90,7 @@ const STOP_ORDER = ['kube-controller-manager', 'kube-apiserver', 'etcd'];
 /**
  * Starts etcd and kube-apiserver (and kube-controller-manager when asked) on free loopback
  * ports and resolves once the API server is ready and the `default` namespace exists.
- * Binaries come from KUBEBUILDER_ASSETS, the build cache, or a build (see resolveBinaries).
+ * Binaries come from KUBEBUILDER_ASSETS, the cache, a download or a build (see resolveBinaries).
  *
  * On any failure (missing binary, taken port, a process exiting, the timeout) it rejects
  * with an error that includes the failing process's last log lines, after ending every

@@ -5,7 +5,8 @@
  * to build an operator, run it as a process and drive the cluster with kubectl.
  *
  * Binaries come from `KUBEBUILDER_ASSETS` (e.g. `export KUBEBUILDER_ASSETS=$(setup-envtest
- * use 1.36.3 -p path)`), else from opgen's build cache, else they are built with Go.
+ * use 1.36.3 -p path)`), else from opgen's cache or setup-envtest's, else they are downloaded
+ * and verified as setup-envtest does (see `@opgen/runtime/downloads`), else built with Go.
  *
  * @module
  */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { binariesCacheDir, KUBERNETES_VERSION, resolveBinaries } from '../../src/testing/index.js';
+import { binariesCacheDir, freePort, KUBERNETES_VERSION, resolveBinaries } from '../../src/testing/index.js';
 
 // The script ships in the package (package.json `files`), so installed projects can build.
 const controlplaneDir = fileURLToPath(new URL('../../controlplane/', import.meta.url));
@@ -58,12 +58,14 @@ describe('control plane binaries', () => {
     });
   });
 
-  it('builds missing binaries with the shipped script when Go is there, saying so as it goes', async () => {
+  it('builds missing binaries with the shipped script when no download can be had and Go is there, saying so as it goes', async () => {
     // A Go whose builds fail at once: what matters is what the user sees before and after.
     const bin = join(scratch, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'go'), '#!/bin/sh\n[ "$1" = version ] && { echo "go version go1.26 linux/amd64"; exit 0; }\necho "go: build failed" >&2\nexit 1\n', { mode: 0o755 });
-    const env = { PATH: `${bin}:${process.env.PATH}`, OPGEN_CACHE_DIR: join(scratch, 'cache') };
+    // Offline: the index's port on loopback has no server.
+    const index = `http://127.0.0.1:${await freePort()}/envtest-releases.yaml`;
+    const env = { PATH: `${bin}:${process.env.PATH}`, OPGEN_CACHE_DIR: join(scratch, 'cache'), OPGEN_ENVTEST_INDEX: index, HOME: scratch };
     const runtimeDist = fileURLToPath(new URL('../../dist/testing/index.js', import.meta.url));
     const run = spawnSync(
       process.execPath,
@@ -72,20 +74,26 @@ describe('control plane binaries', () => {
     );
     const cache = join(scratch, 'cache', 'controlplane', KUBERNETES_VERSION);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`controlplane: etcd, kube-apiserver not found; building them with Go into ${cache} (once per Kubernetes version; a cold build takes many minutes)\n`);
+    expect(run.stderr).toContain(`controlplane: downloading etcd, kube-apiserver v${KUBERNETES_VERSION} into ${cache} (once per Kubernetes version)\n`);
+    const port = new URL(index).port;
+    expect(run.stderr).toContain(
+      `controlplane: cannot download ${index}: connect ECONNREFUSED 127.0.0.1:${port} (3 attempts); ` +
+        `building etcd, kube-apiserver with Go into ${cache} (once per Kubernetes version; a cold build takes many minutes)\n`,
+    );
     expect(run.stderr).toContain(`controlplane: building etcd v${versions.ETCD_VERSION}\n`);
     expect(run.stderr).toContain('go: build failed\n');
     expect(run.stderr).toContain(`${buildScript} failed (exit 1); see its output above`);
   });
 
-  it('says how to get binaries when none are found and Go is absent', async () => {
-    const env = { KUBEBUILDER_ASSETS: scratch, OPGEN_CACHE_DIR: join(scratch, 'cache'), PATH: '' };
+  it('says how to get binaries when none are found, none can be downloaded and Go is absent', async () => {
+    const port = await freePort();
+    const env = { KUBEBUILDER_ASSETS: scratch, OPGEN_CACHE_DIR: join(scratch, 'cache'), PATH: '', HOME: scratch, OPGEN_ENVTEST_INDEX: `http://127.0.0.1:${port}/i.yaml` };
     const failure = resolveBinaries({ controllerManager: true, env });
     await expect(failure).rejects.toThrow(
-      `control plane binaries not found: etcd, kube-apiserver, kube-controller-manager (looked in ${scratch}, ${join(scratch, 'cache', 'controlplane', KUBERNETES_VERSION)})`,
+      `control plane binaries not found: etcd, kube-apiserver, kube-controller-manager; cannot download http://127.0.0.1:${port}/i.yaml: connect ECONNREFUSED 127.0.0.1:${port} (3 attempts). ` +
+        `Either set KUBEBUILDER_ASSETS to a directory holding them (\`setup-envtest use ${KUBERNETES_VERSION} -p path\`), ` +
+        `or install Go (go.dev/doc/install) so the next run builds them (or run \`bash ${buildScript}\`), ` +
+        `or point OPGEN_ENVTEST_INDEX at a mirror of http://127.0.0.1:${port}/i.yaml and OPGEN_K8S_RELEASE_URL at a mirror of https://dl.k8s.io/release`,
     );
-    await expect(failure).rejects.toThrow(`setup-envtest use ${KUBERNETES_VERSION} -p path`);
-    await expect(failure).rejects.toThrow('setup-envtest has no kube-controller-manager');
-    await expect(failure).rejects.toThrow(`Either install Go (go.dev/doc/install), which the next run uses to build them (or run \`bash ${buildScript}\`)`);
   });
 });

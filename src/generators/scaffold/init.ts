@@ -1,3 +1,4 @@
+import { KUBERNETES_VERSION } from '@opgen/runtime/downloads';
 import { createHash } from 'node:crypto';
 import { projectFileName, type ProjectConfig } from '../../project/model.js';
 import { serializeProject } from '../../project/serialize.js';
@@ -53,7 +54,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),
     user('.gitignore', render('init/gitignore', {})),
-    user('README.md', render('init/README.md', { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced })),
+    user('README.md', render('init/README.md', { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced, kubernetesVersion: KUBERNETES_VERSION })),
     ...(boilerplate ? [user(boilerplatePath, boilerplate)] : []),
     user(
       'src/main.ts',

@@ -7,22 +7,23 @@ const install = { name: 'Install the dependencies', run: 'npm ci' };
 const on = { push: null, pull_request: null };
 
 /**
- * The control plane the tests start (etcd, kube-apiserver): built from Go modules on the
- * first run, then restored from the Actions cache (`~/.cache/opgen`), keyed on the lock file
- * so a new @opgen/runtime (a new Kubernetes version) builds afresh.
+ * The control plane the tests start (etcd, kube-apiserver, kubectl): restored from the
+ * Actions cache (`~/.cache/opgen/controlplane`), else downloaded and verified by
+ * `opgen setup-envtest`, as kubebuilder's Makefile runs setup-envtest. Keyed on the lock file:
+ * a new @opgen/runtime (a new Kubernetes version) downloads afresh.
  */
 const controlPlane = [
-  { name: 'Set up Go (builds the test control plane when the cache is empty)', uses: 'actions/setup-go@v5', with: { 'go-version': 'stable', cache: false } },
   {
     name: 'Cache the test control plane',
     uses: 'actions/cache@v4',
     with: {
-      path: '~/.cache/opgen',
-      key: "opgen-controlplane-${{ runner.os }}-${{ hashFiles('package-lock.json') }}",
-      'restore-keys': 'opgen-controlplane-${{ runner.os }}-',
+      path: '~/.cache/opgen/controlplane',
+      key: "opgen-controlplane-${{ runner.os }}-${{ runner.arch }}-${{ hashFiles('package-lock.json') }}",
+      'restore-keys': 'opgen-controlplane-${{ runner.os }}-${{ runner.arch }}-',
     },
   },
 ];
+const setupEnvtest = { name: 'Download the test control plane (verified; nothing when the cache has it)', run: 'npx opgen setup-envtest' };
 
 /** kubebuilder's .github/workflows (lint, test, test-e2e), for an npm project. */
 export function workflowFiles(): GeneratedFile[] {
@@ -45,6 +46,7 @@ export function workflowFiles(): GeneratedFile[] {
       node,
       ...controlPlane,
       install,
+      setupEnvtest,
       { name: 'Run the tests', run: 'npm test' },
     ]),
     workflow('test-e2e.yml', 'The operator built and run as a process against a real API server, with the RBAC of config/.', 'E2E Tests', [
@@ -52,6 +54,7 @@ export function workflowFiles(): GeneratedFile[] {
       node,
       ...controlPlane,
       install,
+      setupEnvtest,
       { name: 'Run the end-to-end tests', run: 'npm run test:e2e' },
     ]),
   ];
