@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Server as TlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { BindAddress } from './bind-address.js';
 
 /** A listening HTTP server. */
@@ -8,8 +8,12 @@ export interface HttpServer {
   /** `host:port` actually bound (the real port when 0 was asked for). */
   readonly address: string;
   readonly port: number;
-  /** Stops listening and drops open connections. */
-  close(): Promise<void>;
+  /**
+   * Stops listening. Requests in flight may finish for up to `drainMs` (default 0): idle
+   * keep-alive connections close at once, busy ones once their response is sent; at the
+   * bound every connection left is dropped.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -22,6 +26,13 @@ export async function listen(
   create: (handler: RequestListener) => Server | TlsServer = createServer,
 ): Promise<HttpServer> {
   const server = create(handler);
+  // Every socket, raw TCP included: a TLS handshake in progress is no HTTP connection yet,
+  // and only this set lets the bound of a drain reach it.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     const fail = (error: Error): void => {
       const where = bind.host?.includes(':') ? `[${bind.host}]:${bind.port}` : `${bind.host ?? ''}:${bind.port}`;
@@ -38,10 +49,22 @@ export async function listen(
   return {
     address: `${host}:${info.port}`,
     port: info.port,
-    close: () =>
+    close: ({ drainMs = 0 } = {}) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const dropAll = (): void => {
+          server.closeAllConnections();
+          for (const socket of sockets) socket.destroy();
+        };
+        // A connection whose response was just sent turns idle: close it then, not at the bound.
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        const bound = setTimeout(dropAll, drainMs);
+        server.close(() => {
+          clearInterval(idle);
+          clearTimeout(bound);
+          resolve();
+        });
+        if (drainMs <= 0) dropAll();
+        else server.closeIdleConnections();
       }),
   };
 }
