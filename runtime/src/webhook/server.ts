@@ -114,14 +114,18 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...config.limits };
   const shutdown: ShutdownTimes = { ...DEFAULT_SHUTDOWN, ...config.shutdown };
   let stoppingSince: number | undefined;
-  config.stopping?.addEventListener('abort', () => (stoppingSince = performance.now()), { once: true });
-  if (config.stopping?.aborted) stoppingSince = performance.now();
+  const beginShutdown = (): void => {
+    stoppingSince = performance.now();
+    log.info({ inFlight, acceptingForMs: shutdown.delayMs }, 'Shutting down the webhook server: not ready, still serving until the Service has dropped this replica');
+  };
   const admission = new Map<string, AdmissionHandler>();
   const conversions: ConversionRegistry = new Map();
   let url: string | undefined;
   let port: number | undefined;
   let conversionReviews = 0;
   let inFlight = 0;
+  if (config.stopping?.aborted) beginShutdown();
+  else config.stopping?.addEventListener('abort', beginShutdown, { once: true });
 
   async function serveAdmission(path: string, handler: AdmissionHandler, body: Buffer, signal: AbortSignal): Promise<{ status: number; body: unknown }> {
     const parsed = parseAdmissionReview(body);
