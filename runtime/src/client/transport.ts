@@ -174,9 +174,10 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
   let retriesUnwarned = 0;
   let warnedAt = -Infinity;
   /** A server failure or broken connection being retried: debug each, warn at most every 30 s. */
-  const reportRetry = (describe: string, outcome: TryOutcome, tries: number, delayMs: number): void => {
+  const reportRetry = (describe: string, outcome: TryOutcome, tries: number, delayMs: number, error: unknown): void => {
     if (!logger || ('status' in outcome && outcome.status < 500)) return;
-    const failure = 'status' in outcome ? { status: outcome.status } : { error: outcome.error.code ?? outcome.error.message };
+    const message = (error as Error).message.slice(0, 300);
+    const failure = 'status' in outcome ? { status: outcome.status, message } : { error: outcome.error.code ?? message };
     logger.debug({ request: describe, ...failure, attempt: tries, retryInMs: Math.round(delayMs) }, 'Retrying a request the API server failed');
     retriesUnwarned += 1;
     if (performance.now() - warnedAt < RETRY_WARNING_INTERVAL_MS) return;
@@ -229,7 +230,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       const delayMs = watch ? undefined : retryDelayMs(request.method, outcome, tries);
       if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
       observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
-      reportRetry(describe, outcome, tries, delayMs);
+      reportRetry(describe, outcome, tries, delayMs, failure);
       await sleep(delayMs, signal);
       if (signal?.aborted) throw explain(failure);
     }

@@ -114,7 +114,7 @@ export function serveWebhooks(mgr: Manager, options: WebhookServerOptions = {}):
     };
   });
   mgr.addReadyzCheck('webhook', () => server.ready());
-  mgr.addRunnable((signal) => reportConversionDeadlock(mgr, server.conversions, log, signal), { needLeaderElection: false });
+  mgr.addRunnable((signal) => reportConversionDeadlock(mgr, server, log, signal), { needLeaderElection: false });
   return server;
 }
 

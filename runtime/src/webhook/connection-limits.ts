@@ -36,14 +36,14 @@ const DROP_WARNING_INTERVAL_MS = 30_000;
 /**
  * Node's options for the header timeout. Node checks it only every
  * `connectionsCheckingInterval` (30 s by default, so a 32 s timeout fired at up to 62 s):
- * a check every quarter of the timeout, at most every second, fires it within a second.
+ * a check every eighth of the timeout, at most every half second, fires it within that.
  */
 export function headerTimeoutOptions(limits: ConnectionLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; keepAliveTimeout: number } {
   return {
     headersTimeout: limits.headerTimeoutMs,
     // Node's bound on the whole request: a backstop behind the body timeout of readBody.
     requestTimeout: limits.headerTimeoutMs + limits.bodyTimeoutMs + 1_000,
-    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headerTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.max(100, Math.min(500, Math.floor(limits.headerTimeoutMs / 8))),
     keepAliveTimeout: limits.idleTimeoutMs,
   };
 }

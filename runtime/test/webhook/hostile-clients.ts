@@ -14,6 +14,8 @@ function closedWithin(socket: Socket, since: () => number, giveUpMs: number, dri
       resolve(Infinity);
     }, giveUpMs);
     socket.on('error', () => {});
+    // Read what the server sends (a 408), or the socket never sees the server's end.
+    socket.resume();
     socket.once('close', () => {
       clearInterval(dripper);
       clearTimeout(giveUp);
