@@ -1,7 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Server as TlsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { BindAddress } from './bind-address.js';
+
+const netServerClose = NetServer.prototype.close;
 
 /** A listening HTTP server. */
 export interface HttpServer {
@@ -9,11 +11,11 @@ export interface HttpServer {
   readonly address: string;
   readonly port: number;
   /**
-   * Stops listening. Requests in flight may finish for up to `drainMs` (default 0): idle
-   * keep-alive connections close at once, busy ones once their response is sent; at the
-   * bound every connection left is dropped.
+   * Stops listening. Requests in flight may finish for up to `drainMs` (default 0): busy
+   * connections close once their response is sent, idle keep-alive ones after `idleGraceMs`
+   * (default at once); at the bound every connection left is dropped.
    */
-  close(options?: { drainMs?: number }): Promise<void>;
+  close(options?: { drainMs?: number; idleGraceMs?: number }): Promise<void>;
 }
 
 /**
@@ -49,22 +51,36 @@ export async function listen(
   return {
     address: `${host}:${info.port}`,
     port: info.port,
-    close: ({ drainMs = 0 } = {}) =>
+    close: ({ drainMs = 0, idleGraceMs = 0 } = {}) =>
       new Promise<void>((resolve) => {
         const dropAll = (): void => {
           server.closeAllConnections();
           for (const socket of sockets) socket.destroy();
         };
+        let idle: NodeJS.Timeout | undefined;
         // A connection whose response was just sent turns idle: close it then, not at the bound.
-        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        const closeIdle = (): void => {
+          server.closeIdleConnections();
+          idle ??= setInterval(() => server.closeIdleConnections(), 50);
+        };
+        const grace = idleGraceMs > 0 ? setTimeout(closeIdle, Math.min(idleGraceMs, drainMs)) : undefined;
         const bound = setTimeout(dropAll, drainMs);
-        server.close(() => {
+        const done = (): void => {
           clearInterval(idle);
+          clearTimeout(grace);
           clearTimeout(bound);
           resolve();
-        });
+        };
+        if (grace) {
+          // Only stop listening: http's close() also closes idle keep-alive connections at
+          // once, racing a client that is sending its next request on one (it gets EOF).
+          // Within the grace such a request is answered, with `Connection: close`.
+          netServerClose.call(server, done);
+        } else {
+          server.close(done);
+          closeIdle();
+        }
         if (drainMs <= 0) dropAll();
-        else server.closeIdleConnections();
       }),
   };
 }

@@ -32,10 +32,17 @@ export interface ShutdownTimes {
   delayMs: number;
   /** Once it no longer accepts, how long requests in flight may take to finish. */
   drainMs: number;
+  /**
+   * Once it no longer accepts, how long a kept-alive connection may carry one more request
+   * (answered with `Connection: close`) before it is closed idle. Closing one the client is
+   * just sending on fails that request with EOF; the client's most recently used connections,
+   * which it picks first, are retired cleanly meanwhile.
+   */
+  idleGraceMs: number;
 }
 
-/** 2 s for endpoints to propagate; 30 s, the longest `timeoutSeconds` the API server allows. */
-export const DEFAULT_SHUTDOWN: ShutdownTimes = { delayMs: 2_000, drainMs: 30_000 };
+/** 2 s for endpoints to propagate; 30 s, the longest `timeoutSeconds` the API server allows; 5 s for idle connections. */
+export const DEFAULT_SHUTDOWN: ShutdownTimes = { delayMs: 2_000, drainMs: 30_000, idleGraceMs: 5_000 };
 
 /** Where and how a {@link WebhookServer} listens. */
 export interface WebhookServerConfig {
@@ -226,6 +233,8 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
       try {
         const answer = handler ? await serveAdmission(path, handler, body, call.signal) : await serveConversion(body, call.signal);
         status = answer.status;
+        // Asked for before the shutdown began, answered after it: the connection ends here too.
+        if (stoppingSince !== undefined) response.setHeader('connection', 'close');
         send(response, status, answer.body);
       } finally {
         call.done();
@@ -285,7 +294,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
           }
           log.info({ inFlight, drainMs: shutdown.drainMs }, 'Stopping the webhook server: requests in flight may finish');
           const began = performance.now();
-          await server.close({ drainMs: shutdown.drainMs });
+          await server.close({ drainMs: shutdown.drainMs, idleGraceMs: shutdown.idleGraceMs });
           log.info({ inFlight, waitedMs: Math.round(performance.now() - began) }, 'Webhook server stopped');
         },
       };
