@@ -302,10 +302,14 @@ describe('webhooks under restarts, shutdowns and hostile clients (operator proce
     expect(await stopOperator(first, 'SIGKILL')).toBe('SIGKILL');
 
     // The old scaffold's probe, /readyz, waits for the caches: never ready, and the process says why.
-    const stuck = await startOperator(digestEnv, '/readyz');
+    const stuck = await startOperator({ ...digestEnv, LOG_LEVEL: 'debug' }, '/readyz');
     const warning = await stuck.proc.line('the deadlock warning', (l) => typeof l.msg === 'string' && l.msg.startsWith('The cache of Shelf.test.opgen.dev cannot sync'), 30_000);
     expect(String(warning.msg)).toContain('/readyz/webhook');
     expect(relay.ready()).toEqual([]);
+    // Meanwhile its list was answered 500 and retried: each retry at debug, one warning.
+    const retried = stuck.proc.lines.filter((l) => l.msg === 'Retrying a request the API server failed' && l.status === 500 && String(l.message).includes('conversion webhook'));
+    expect(retried.length).toBeGreaterThan(1);
+    expect(stuck.proc.lines.filter((l) => l.msg === 'The API server is failing requests; retrying')).toHaveLength(1);
     await stopOperator(stuck, 'SIGKILL');
 
     const restarted = await startOperator(digestEnv);
