@@ -121,4 +121,5 @@ export {
   type ValidationResult,
   type Defaulter,
   type Validators,
+  type WebhookContext,
 } from './webhook/index.js';
