@@ -125,4 +125,5 @@ export {
   type ValidationResult,
   type Defaulter,
   type Validators,
+  type WebhookContext,
 } from './webhook/index.js';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
+import { webhookReadinessComment } from '../generators/scaffold/config/webhook.js';
 import { packagedTemplates, type Templates } from '../generators/scaffold/render.js';
 import { projectFileName } from '../project/model.js';
 import { cliVersion } from '../version.js';
@@ -34,14 +35,35 @@ export const currentScaffold: ScaffoldVersion = { version: cliVersion, templates
 const deployScript = 'scripts/deploy.mjs';
 const releasesDir = new URL('../templates/releases/', import.meta.url);
 
+const webhookPatch = 'config/default/manager_webhook_patch.yaml';
+
+/**
+ * The webhook patch as 0.1.0 wrote it: no readiness probe of its own, so a manager with
+ * conversion webhooks kept /readyz, which waits for caches that list through /convert.
+ */
+function withoutWebhookReadiness(text: string): string {
+  const comment = new Set(webhookReadinessComment.map((line) => `# ${line}`));
+  const lines = text.split('\n').filter((line) => !comment.has(line));
+  const at = lines.findIndex((line) => /^\s*readinessProbe:$/.test(line));
+  if (at < 0) return lines.join('\n');
+  const indent = /^\s*/.exec(lines[at]!)![0].length;
+  let end = at + 1;
+  while (end < lines.length && /^\s*/.exec(lines[end]!)![0].length > indent && lines[end]!.trim() !== '') end++;
+  lines.splice(at, end - at);
+  return lines.join('\n');
+}
+
 /**
  * 0.1.0's scaffold: today's, except that the deploy commands were a copied script,
- * scripts/deploy.mjs, that the npm scripts ran.
+ * scripts/deploy.mjs, that the npm scripts ran, and that config/default's webhook patch
+ * left the readiness probe at /readyz with conversion webhooks.
  */
 const release010: ScaffoldVersion = {
   version: firstRelease,
   templates: packagedTemplates,
   adjust: (files) => {
+    const patch = files.get(webhookPatch);
+    if (patch) files.set(webhookPatch, { content: withoutWebhookReadiness(patch.content) });
     files.set(deployScript, { content: readFileSync(new URL('0.1.0/deploy.mjs', releasesDir), 'utf8'), executable: true });
     const manifest = files.get('package.json');
     if (!manifest) return;

@@ -41,7 +41,7 @@ export interface CacheOptions {
  */
 export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}): Cache {
   // A list page of a large collection can take a while on a busy server.
-  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer, rateLimiter: options.rateLimiter });
+  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger });
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;

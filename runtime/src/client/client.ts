@@ -4,6 +4,7 @@ import type { Cache, Informer } from '../cache/types.js';
 import type { KubeObject } from '../object.js';
 import { isNotFound } from '../rest/errors.js';
 import { labelSelector, listAll } from '../rest/list.js';
+import type { LoggerLike } from '../rest/logger.js';
 import { createOwnWrites, type OwnWrites } from './own-writes.js';
 import { kindLabel, requireScope, resourcePath } from '../rest/paths.js';
 import { tokenBucketFor, type TokenBucket } from '../rest/token-bucket.js';
@@ -145,6 +146,8 @@ export interface ClientOptions {
   rateLimiter?: TokenBucket;
   /** Receives each response and retry: the manager feeds `rest_client_*` metrics from it. */
   observer?: TransportObserver;
+  /** Hears of retried 5xx responses and broken connections: each at debug, a warning at most every 30 s. */
+  logger?: LoggerLike;
   /**
    * Read-your-writes: a cached read of an object (or list of a kind) this client wrote
    * waits up to this long for the cache to show that write, then reads from the API server
@@ -163,6 +166,7 @@ export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}
     responseTimeoutMs: options.responseTimeoutMs,
     rateLimiter: rateLimiterOf(options),
     observer: options.observer,
+    logger: options.logger,
   });
   const waitMs = options.readYourWritesMs ?? 5_000;
   const ownWrites = options.cache && waitMs > 0 ? createOwnWrites(waitMs) : undefined;

@@ -42,6 +42,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const client = createClient(kubeConfig, {
     cache,
     ...transport,
+    logger: log.child({ logger: 'client' }),
     ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
     ...(options.readYourWritesMs !== undefined ? { readYourWritesMs: options.readYourWritesMs } : {}),
   });
@@ -146,7 +147,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
 
     try {
       if (probeBind) {
-        const server = await listen(probeBind, probesHandler({ healthz, readyz }));
+        const server = await listen(probeBind, probesHandler({ healthz, readyz, stopping: stopRequest.signal }));
         servers.push(server);
         healthProbeAddress = server.address;
         log.info({ bindAddress: server.address }, 'Serving health probes');
@@ -269,6 +270,13 @@ export function createManager(options: ManagerOptions = {}): Manager {
     addReadyzCheck(name, check) {
       readyz.set(name, check);
     },
+    removeHealthzCheck(name) {
+      return healthz.delete(name);
+    },
+    removeReadyzCheck(name) {
+      return readyz.delete(name);
+    },
+    stopping: stopRequest.signal,
     start,
     stop,
     elected: () => electedPromise,

@@ -20,9 +20,11 @@ async function runChecks(checks: Checks): Promise<string[]> {
 
 /**
  * `/healthz` and `/readyz` as controller-runtime serves them: `200 ok` when every check
- * passes, `500` listing the failed ones otherwise; `/healthz/<name>` runs one check.
+ * passes, `500` listing the failed ones otherwise; `/healthz/<name>` runs one check. Once
+ * `stopping` aborts, `/readyz` and each `/readyz/<name>` fail: the Service takes the
+ * replica out of its endpoints while it still serves what it has.
  */
-export function probesHandler(endpoints: { healthz: Checks; readyz: Checks }): RequestListener {
+export function probesHandler(endpoints: { healthz: Checks; readyz: Checks; stopping?: AbortSignal }): RequestListener {
   return (request, response) => {
     const path = new URL(request.url ?? '/', 'http://probe').pathname;
     const [, endpoint, only] = /^\/(healthz|readyz)(?:\/([^/]+))?\/?$/.exec(path) ?? [];
@@ -40,7 +42,8 @@ export function probesHandler(endpoints: { healthz: Checks; readyz: Checks }): R
       }
       checks = new Map([[only, check]]);
     }
-    void runChecks(checks).then((failures) => {
+    void runChecks(checks).then((checked) => {
+      const failures = endpoint === 'readyz' && endpoints.stopping?.aborted ? ['[-]shutdown failed: the process is shutting down', ...checked] : checked;
       response.setHeader('content-type', 'text/plain; charset=utf-8');
       response.setHeader('x-content-type-options', 'nosniff');
       if (failures.length === 0) response.writeHead(200).end('ok');

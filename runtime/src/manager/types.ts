@@ -43,10 +43,36 @@ export interface Manager extends ControllerHost {
    * answer the informers' first list) and closed last; `start` resolves once it listens.
    */
   addServer(start: () => Promise<{ close(): Promise<void> }>): void;
-  /** Adds a `/healthz` check; `/healthz` always has `ping`. */
+  /** Adds (or replaces) a `/healthz` check; `/healthz` starts with `ping`. */
   addHealthzCheck(name: string, check: Check): void;
-  /** Adds a `/readyz` check; `/readyz` always has `cache-sync`. */
+  /**
+   * Adds (or replaces) a `/readyz` check. `/readyz` starts with `cache-sync` (the caches
+   * have synced) and `informers` (their watches are open); `serveWebhooks` adds `webhook`.
+   * `/readyz/<name>` runs one check alone: a Deployment whose CRDs convert through this
+   * operator's own webhook probes `/readyz/webhook`, since its caches cannot sync before
+   * the Service routes the API server's conversions to it.
+   */
   addReadyzCheck(name: string, check: Check): void;
+  /**
+   * Removes a `/healthz` check by name; false when there was none.
+   *
+   * @example
+   * mgr.removeHealthzCheck('ping');
+   */
+  removeHealthzCheck(name: string): boolean;
+  /**
+   * Removes a `/readyz` check by name, the built-in ones included; false when there was none.
+   *
+   * @example
+   * // Ready as soon as the webhook server serves, as kubebuilder's scaffold is.
+   * mgr.removeReadyzCheck('cache-sync');
+   */
+  removeReadyzCheck(name: string): boolean;
+  /**
+   * Aborted once the manager begins to stop (`stop()`, SIGTERM or SIGINT, a failure). From
+   * then on `/readyz` fails; servers keep serving until the manager closes them last.
+   */
+  readonly stopping: AbortSignal;
   /**
    * Serves probes and metrics, starts the cache, waits for it to sync, then (once elected,
    * with leader election) runs the controllers. Resolves after a graceful stop (`stop()`,

@@ -5,6 +5,7 @@ import { ApiError, type ApiStatus } from './errors.js';
 import { notSent, parseRetryAfter, retryDelayMs, type TryOutcome } from './retry-policy.js';
 import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
 import { sleep } from './sleep.js';
+import type { LoggerLike } from './logger.js';
 import type { TokenBucket } from './token-bucket.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -77,9 +78,16 @@ export interface TransportOptions {
    */
   rateLimiter?: TokenBucket;
   observer?: TransportObserver;
+  /**
+   * Hears of retries of failed requests (5xx, broken connections): each at debug, and at
+   * most every 30 s a warning with how many there were, so a process stuck retrying says so.
+   */
+  logger?: LoggerLike;
 }
 
 const USER_AGENT = 'opgen-runtime';
+/** At most one warning about retried failures per transport in this long; the rest go to debug. */
+const RETRY_WARNING_INTERVAL_MS = 30_000;
 /**
  * A pooled connection idle this long is closed rather than reused. A NAT or load balancer
  * may drop an idle flow silently; a request sent on it would hang until its response
@@ -171,6 +179,22 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
     });
   }
 
+  const logger = options.logger;
+  let retriesUnwarned = 0;
+  let warnedAt = -Infinity;
+  /** A server failure or broken connection being retried: debug each, warn at most every 30 s. */
+  const reportRetry = (describe: string, outcome: TryOutcome, tries: number, delayMs: number, error: unknown): void => {
+    if (!logger || ('status' in outcome && outcome.status < 500)) return;
+    const message = (error as Error).message.slice(0, 300);
+    const failure = 'status' in outcome ? { status: outcome.status, message } : { error: outcome.error.code ?? message };
+    logger.debug({ request: describe, ...failure, attempt: tries, retryInMs: Math.round(delayMs) }, 'Retrying a request the API server failed');
+    retriesUnwarned += 1;
+    if (performance.now() - warnedAt < RETRY_WARNING_INTERVAL_MS) return;
+    logger.warn({ request: describe, ...failure, attempt: tries, retries: retriesUnwarned }, 'The API server is failing requests; retrying');
+    warnedAt = performance.now();
+    retriesUnwarned = 0;
+  };
+
   /**
    * Runs `request` to a final answer: tries again on what client-go retries (see
    * `retryDelayMs`), honouring `Retry-After`, until `MAX_TRIES`, the deadline or the
@@ -216,6 +240,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       const delayMs = watch || (request.ownBackoff && !serverAsked) ? undefined : retryDelayMs(request.method, outcome, tries);
       if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
       observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
+      reportRetry(describe, outcome, tries, delayMs, failure);
       await sleep(delayMs, signal);
       if (signal?.aborted) throw explain(failure);
     }

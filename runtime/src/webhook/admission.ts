@@ -1,9 +1,9 @@
 import { AdmissionDenied, isBug } from './deny.js';
 import { jsonPatch } from './json-patch.js';
-import type { AdmissionRequest, AdmissionResponse, Defaulter, ValidationResult, Validators } from './types.js';
+import type { AdmissionRequest, AdmissionResponse, Defaulter, ValidationResult, Validators, WebhookContext } from './types.js';
 
 /** Answers one admission request; throws only a bug (the server turns it into a 500). */
-export type AdmissionHandler = (request: AdmissionRequest) => Promise<AdmissionResponse>;
+export type AdmissionHandler = (request: AdmissionRequest, context: WebhookContext) => Promise<AdmissionResponse>;
 
 // The API server rejects longer warnings; controller-runtime leaves it to the author, we cut.
 const MAX_WARNING_LENGTH = 120;
@@ -43,12 +43,12 @@ function refused(request: AdmissionRequest, error: unknown): AdmissionResponse {
  * the JSON Patch from the raw object to it. DELETE and CONNECT are allowed untouched.
  */
 export function defaultingHandler<T>(fn: Defaulter<T>): AdmissionHandler {
-  return async (request) => {
+  return async (request, context) => {
     if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allowed(request.uid);
     const raw = request.object ?? {};
     const object = structuredClone(raw);
     try {
-      await fn(object as T, request);
+      await fn(object as T, request, context);
     } catch (error) {
       return refused(request, error);
     }
@@ -60,20 +60,20 @@ export function defaultingHandler<T>(fn: Defaulter<T>): AdmissionHandler {
 
 /** A validating webhook: the handler of the request's operation decides; CONNECT is allowed. */
 export function validatingHandler<T>(validators: Validators<T>): AdmissionHandler {
-  return async (request) => {
+  return async (request, context) => {
     const object = (request.object ?? undefined) as T;
     const oldObject = (request.oldObject ?? undefined) as T;
     let result: void | ValidationResult = undefined;
     try {
       switch (request.operation) {
         case 'CREATE':
-          result = await validators.create?.(object, request);
+          result = await validators.create?.(object, request, context);
           break;
         case 'UPDATE':
-          result = await validators.update?.(oldObject, object, request);
+          result = await validators.update?.(oldObject, object, request, context);
           break;
         case 'DELETE':
-          result = await validators.delete?.(oldObject, request);
+          result = await validators.delete?.(oldObject, request, context);
           break;
         default:
           break;

@@ -6,6 +6,7 @@ import { servingCertificate, type CertificateFiles, type ServingCertificate } fr
 import { defaultingHandler, validatingHandler } from './admission.js';
 import { builtInCertificate, type BuiltInCertificateOptions } from './builtin-certs.js';
 import { conversionKey, type SpokeConversion } from './conversion.js';
+import { reportConversionDeadlock } from './conversion-deadlock.js';
 import { webhookMetrics } from './metrics.js';
 import { mutatePath, validatePath } from './paths.js';
 import { createWebhookServer, type WebhookServer } from './server.js';
@@ -24,6 +25,32 @@ export interface WebhookServerOptions {
    * `tls.crt` and `tls.key` in `/tmp/k8s-webhook-server/serving-certs`, controller-runtime's default.
    */
   certificate?: CertificateKeyPair | CertificateFiles | { builtIn: BuiltInCertificateOptions };
+  /**
+   * How long a client may take for its TLS handshake, counted from the TCP connection;
+   * default 32 000 (Go bounds it by controller-runtime's header timeout). A slow client
+   * is disconnected within a second of it.
+   */
+  handshakeTimeoutMs?: number;
+  /** How long a client may take to send a request's headers; default 32 000, controller-runtime's. */
+  headerTimeoutMs?: number;
+  /** How long a client may take to send a request's body once its headers are in; default 32 000. Answered 408. */
+  bodyTimeoutMs?: number;
+  /** Connections open at once; more are closed as they arrive (logged at most every 30 s); default 1024. */
+  maxConnections?: number;
+  /** How long a kept-alive connection may sit idle; default 90 000, controller-runtime's. */
+  idleTimeoutMs?: number;
+  /**
+   * On shutdown (SIGTERM), how long the server still accepts connections while `/readyz`
+   * already fails, so the Service drops this replica before it refuses any; default 2 000.
+   * Responses sent meanwhile close their connection, so clients reconnect elsewhere.
+   */
+  shutdownDelayMs?: number;
+  /**
+   * Once the server no longer accepts, how long admissions and conversions in flight may
+   * take to finish before their connections are cut; default 30 000 (the API server waits
+   * at most 30 s for a webhook).
+   */
+  drainTimeoutMs?: number;
 }
 
 const DEFAULT_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
@@ -56,7 +83,23 @@ export function serveWebhooks(mgr: Manager, options: WebhookServerOptions = {}):
     },
     watch: (onChange) => certificate?.watch(onChange) ?? (() => {}),
   };
-  const server = createWebhookServer({ host: options.host, port: options.port, certificate: lazyCertificate, log, metrics: webhookMetrics(mgr.metrics.registry) });
+  const defined = <T extends object>(values: T): Partial<T> => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const server = createWebhookServer({
+    host: options.host,
+    port: options.port,
+    certificate: lazyCertificate,
+    log,
+    metrics: webhookMetrics(mgr.metrics.registry),
+    stopping: mgr.stopping,
+    limits: defined({
+      handshakeTimeoutMs: options.handshakeTimeoutMs,
+      headerTimeoutMs: options.headerTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      maxConnections: options.maxConnections,
+      idleTimeoutMs: options.idleTimeoutMs,
+    }),
+    shutdown: defined({ delayMs: options.shutdownDelayMs, drainMs: options.drainTimeoutMs }),
+  });
   servers.set(mgr, server);
   mgr.addServer(async () => {
     if (!(given && 'builtIn' in given)) return server.start();
@@ -71,6 +114,7 @@ export function serveWebhooks(mgr: Manager, options: WebhookServerOptions = {}):
     };
   });
   mgr.addReadyzCheck('webhook', () => server.ready());
+  mgr.addRunnable((signal) => reportConversionDeadlock(mgr, server, log, signal), { needLeaderElection: false });
   return server;
 }
 

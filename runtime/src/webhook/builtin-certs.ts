@@ -180,7 +180,20 @@ function nextBundle(existing: Bundle | undefined, options: BuiltInCertificateOpt
   }
   if (!existing.next && !fresh(existing.caPem, now)) return { ...existing, next: { ...newAuthority(options), since: now } };
   if (!leafUsable(existing, options.hosts, now)) return { ...existing, ...newLeaf(options, existing) };
+  if (existing.previousCaPem && expired(existing.previousCaPem, now)) {
+    return { ...existing, previousCaPem: undefined };
+  }
   return undefined;
+}
+
+/** What a renewal of the Secret did, for its log line. */
+export function renewalStep(before: Bundle | undefined, after: Bundle): string {
+  if (!before) return 'new CA';
+  if (after.caPem !== before.caPem) return before.next?.caPem === after.caPem ? 'next CA signing' : 'new CA (the old one had expired)';
+  if (after.next && !before.next) return 'next CA trusted';
+  if (after.certPem !== before.certPem) return 'serving certificate renewed';
+  if (before.previousCaPem && !after.previousCaPem) return 'expired previous CA dropped';
+  return 'none';
 }
 
 /**
@@ -203,7 +216,7 @@ async function ensureBundle(client: Client, options: BuiltInCertificateOptions, 
       } else {
         // The whole data is replaced: keys of a finished rotation (ca-next.*) must go.
         await client.update(kinds.Secret, { ...secret, data: secretData(bundle) });
-        log.info({ secret: `${namespace}/${name}`, caRotation: bundle.next ? 'next CA trusted' : bundle.caPem !== existing?.caPem ? 'next CA signing' : 'none' }, 'Renewed the webhook certificates');
+        log.info({ secret: `${namespace}/${name}`, step: renewalStep(existing, bundle) }, 'Renewed the webhook certificates');
       }
       return bundle;
     } catch (error) {
@@ -254,14 +267,25 @@ export async function builtInCertificate(kubeConfig: KubeConfig, options: BuiltI
   // An uncached client: reading one Secret must not start a cluster-wide Secret informer.
   const client = createClient(kubeConfig);
   let bundle = await ensureBundle(client, options, log);
-  await injectCA(client, options, trustBundle(bundle));
+  // What the caBundles hold: compared with what they should hold now, which changes on
+  // its own when a previous CA expires, not only when the Secret does.
+  let injected = trustBundle(bundle);
+  await injectCA(client, options, injected);
   const watchers = new Set<(pair: CertificateKeyPair) => void>();
   const timer = setInterval(() => {
     void (async () => {
       const next = await ensureBundle(client, options, log);
+      const trust = trustBundle(next);
       // Trust first, serve second: a caller never meets a leaf its caBundle cannot verify.
-      if (trustBundle(next) !== trustBundle(bundle)) await injectCA(client, options, trustBundle(next));
-      if (next.certPem === bundle.certPem && next.keyPem === bundle.keyPem && trustBundle(next) === trustBundle(bundle)) return;
+      if (trust !== injected) {
+        await injectCA(client, options, trust);
+        if (trust.length < injected.length) log.info({ secret: `${options.secret.namespace}/${options.secret.name}` }, 'Dropped an expired CA from the caBundles');
+        injected = trust;
+      }
+      if (next.certPem === bundle.certPem && next.keyPem === bundle.keyPem) {
+        bundle = next;
+        return;
+      }
       bundle = next;
       log.info({ secret: `${options.secret.namespace}/${options.secret.name}` }, 'Reloaded the webhook serving certificate');
       for (const watcher of watchers) watcher({ certPem: bundle.certPem, keyPem: bundle.keyPem });

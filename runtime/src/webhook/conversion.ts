@@ -3,12 +3,16 @@ import { apiVersionOf } from '../api/kind.js';
 import { groupOf } from '../api/group.js';
 import type { KubeObject } from '../object.js';
 import { isBug } from './deny.js';
-import type { ConversionRequest, ConversionResponse } from './types.js';
+import type { ConversionRequest, ConversionResponse, WebhookContext } from './types.js';
 
 /** How one spoke version converts to and from the hub; plain functions, no methods on types. */
 export interface SpokeConversion<S, H> {
-  toHub(spoke: S): H | Promise<H>;
-  fromHub(hub: H): S | Promise<S>;
+  /**
+   * The webhook server always passes `context` (the call's abort signal and logger); it is
+   * optional so that a test can call the conversion directly, as the scaffold's round trips do.
+   */
+  toHub(spoke: S, context?: WebhookContext): H | Promise<H>;
+  fromHub(hub: H, context?: WebhookContext): S | Promise<S>;
 }
 
 /** The conversions of one group and kind: a hub version and its spokes by `apiVersion`. */
@@ -43,7 +47,7 @@ function changedMetadata(before: KubeObject, after: KubeObject): string | undefi
  * Converts one object to `desiredAPIVersion` through the hub (spoke → hub → spoke) and
  * checks that only labels and annotations of its metadata changed. Throws a one-line error.
  */
-export async function convertObject(registry: ConversionRegistry, object: KubeObject, desiredAPIVersion: string): Promise<KubeObject> {
+export async function convertObject(registry: ConversionRegistry, object: KubeObject, desiredAPIVersion: string, context: WebhookContext): Promise<KubeObject> {
   const from = object.apiVersion ?? '';
   const kind = object.kind ?? '';
   if (from === desiredAPIVersion) return object;
@@ -56,9 +60,9 @@ export async function convertObject(registry: ConversionRegistry, object: KubeOb
     return found;
   };
   let hub: KubeObject = object;
-  if (from !== hubVersion) hub = { ...(await spoke(from).toHub(structuredClone(object))), apiVersion: hubVersion, kind };
+  if (from !== hubVersion) hub = { ...(await spoke(from).toHub(structuredClone(object), context)), apiVersion: hubVersion, kind };
   let result = hub;
-  if (desiredAPIVersion !== hubVersion) result = { ...(await spoke(desiredAPIVersion).fromHub(structuredClone(hub))), apiVersion: desiredAPIVersion, kind };
+  if (desiredAPIVersion !== hubVersion) result = { ...(await spoke(desiredAPIVersion).fromHub(structuredClone(hub), context)), apiVersion: desiredAPIVersion, kind };
   const field = changedMetadata(object, result);
   if (field) {
     const name = object.metadata?.name ?? '';
@@ -71,10 +75,10 @@ export async function convertObject(registry: ConversionRegistry, object: KubeOb
  * Converts every object of a review; one failure fails the whole review, as the API server
  * expects. `onBug` hears of a failure that is a programming fault (TypeError…), to count it.
  */
-export async function convertReview(registry: ConversionRegistry, request: ConversionRequest, onBug: (error: unknown) => void = () => {}): Promise<ConversionResponse> {
+export async function convertReview(registry: ConversionRegistry, request: ConversionRequest, context: WebhookContext, onBug: (error: unknown) => void = () => {}): Promise<ConversionResponse> {
   try {
     const convertedObjects: KubeObject[] = [];
-    for (const object of request.objects) convertedObjects.push(await convertObject(registry, object, request.desiredAPIVersion));
+    for (const object of request.objects) convertedObjects.push(await convertObject(registry, object, request.desiredAPIVersion, context));
     return { uid: request.uid, convertedObjects, result: { status: 'Success' } };
   } catch (error) {
     if (isBug(error)) onBug(error);

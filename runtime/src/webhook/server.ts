@@ -6,16 +6,43 @@ import type { Logger } from '../log/index.js';
 import { listen, type HttpServer } from '../manager/http-server.js';
 import type { ServingCertificate } from '../manager/serving-cert.js';
 import type { AdmissionHandler } from './admission.js';
+import { DEFAULT_CONNECTION_LIMITS, headerTimeoutOptions, limitConnections, type ConnectionLimits } from './connection-limits.js';
 import { convertReview, type ConversionRegistry } from './conversion.js';
 import { isBug } from './deny.js';
+import { parseGoDuration } from './duration.js';
 import type { WebhookMetrics } from './metrics.js';
-import { BodyTooLarge, readBody } from './read-body.js';
+import { BodyTimeout, BodyTooLarge, readBody } from './read-body.js';
 import { parseAdmissionReview, parseConversionReview } from './review.js';
 import { CONVERT_PATH } from './paths.js';
-import type { AdmissionRequest, AdmissionResponse } from './types.js';
+import type { AdmissionRequest, AdmissionResponse, WebhookContext } from './types.js';
 
 /** controller-runtime's limit on a review's body. */
 export const MAX_BODY_BYTES = 7 * 1024 * 1024;
+
+/** How much of an oversized body is read and thrown away so that its client sees the 413. */
+export const MAX_DISCARD_BYTES = 32 * 1024 * 1024;
+
+/** How a {@link WebhookServer} stops. */
+export interface ShutdownTimes {
+  /**
+   * From the start of the shutdown (`stopping` aborted), how long the server still accepts
+   * connections while `/readyz` already fails: time for the Service to drop this replica
+   * before new connections are refused.
+   */
+  delayMs: number;
+  /** Once it no longer accepts, how long requests in flight may take to finish. */
+  drainMs: number;
+  /**
+   * Once it no longer accepts, how long a kept-alive connection may carry one more request
+   * (answered with `Connection: close`) before it is closed idle. Closing one the client is
+   * just sending on fails that request with EOF; the client's most recently used connections,
+   * which it picks first, are retired cleanly meanwhile.
+   */
+  idleGraceMs: number;
+}
+
+/** 2 s for endpoints to propagate; 30 s, the longest `timeoutSeconds` the API server allows; 5 s for idle connections. */
+export const DEFAULT_SHUTDOWN: ShutdownTimes = { delayMs: 2_000, drainMs: 30_000, idleGraceMs: 5_000 };
 
 /** Where and how a {@link WebhookServer} listens. */
 export interface WebhookServerConfig {
@@ -26,6 +53,12 @@ export interface WebhookServerConfig {
   certificate: ServingCertificate;
   log: Logger;
   metrics: WebhookMetrics;
+  /** Default {@link DEFAULT_CONNECTION_LIMITS}. */
+  limits?: Partial<ConnectionLimits>;
+  /** Aborted when the process begins to stop: the server then reports not ready and drains. */
+  stopping?: AbortSignal;
+  /** Default {@link DEFAULT_SHUTDOWN}. */
+  shutdown?: Partial<ShutdownTimes>;
 }
 
 /** An HTTPS server for admission and conversion reviews. */
@@ -34,8 +67,11 @@ export interface WebhookServer {
   register(path: string, handler: AdmissionHandler): void;
   /** The conversions `/convert` serves; filled by `conversion(mgr)`. */
   readonly conversions: ConversionRegistry;
-  /** Listens; resolves once the port is bound. */
-  start(): Promise<HttpServer>;
+  /**
+   * Listens; resolves once the port is bound. Its `close` waits for the shutdown delay,
+   * then stops accepting and lets requests in flight finish up to the drain bound.
+   */
+  start(): Promise<Pick<HttpServer, 'address' | 'port' | 'close'>>;
   /** `https://<host>:<port>` once started; loopback when listening on every interface. */
   readonly url: string | undefined;
   /** How many conversion reviews have been answered: lets a test see the API server call `/convert`. */
@@ -51,22 +87,60 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' }).end(text);
 }
 
+/** Answers and closes the connection once the answer is out: what follows on it is not a request. */
+function sendAndClose(response: ServerResponse, status: number, body: string): void {
+  response.setHeader('connection', 'close');
+  response.once('finish', () => response.socket?.destroySoon());
+  send(response, status, body);
+}
+
+/**
+ * The handler's signal: aborted when the API server's deadline passes (the `timeout`
+ * parameter of the URL) or the connection closes before the answer is sent.
+ */
+function callSignal(request: IncomingMessage, response: ServerResponse): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timeoutMs = parseGoDuration(new URL(request.url ?? '/', 'https://webhook').searchParams.get('timeout'));
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new Error(`the API server's timeout of ${timeoutMs} ms passed`)), timeoutMs);
+  const hungUp = (): void => {
+    if (!response.writableFinished) controller.abort(new Error('the API server closed the connection'));
+  };
+  response.once('close', hungUp);
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      response.off('close', hungUp);
+    },
+  };
+}
+
 /** Creates the server; nothing listens before {@link WebhookServer.start}. */
 export function createWebhookServer(config: WebhookServerConfig): WebhookServer {
   const { log, metrics, certificate } = config;
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...config.limits };
+  const shutdown: ShutdownTimes = { ...DEFAULT_SHUTDOWN, ...config.shutdown };
+  let stoppingSince: number | undefined;
+  const beginShutdown = (): void => {
+    stoppingSince = performance.now();
+    log.info({ inFlight, acceptingForMs: shutdown.delayMs }, 'Shutting down the webhook server: not ready, still serving until the Service has dropped this replica');
+  };
   const admission = new Map<string, AdmissionHandler>();
   const conversions: ConversionRegistry = new Map();
   let url: string | undefined;
   let port: number | undefined;
   let conversionReviews = 0;
+  let inFlight = 0;
+  if (config.stopping?.aborted) beginShutdown();
+  else config.stopping?.addEventListener('abort', beginShutdown, { once: true });
 
-  async function serveAdmission(path: string, handler: AdmissionHandler, body: Buffer): Promise<{ status: number; body: unknown }> {
+  async function serveAdmission(path: string, handler: AdmissionHandler, body: Buffer, signal: AbortSignal): Promise<{ status: number; body: unknown }> {
     const parsed = parseAdmissionReview(body);
     if ('error' in parsed) return { status: 400, body: `${parsed.error}\n` };
     const request: AdmissionRequest = parsed.request;
     let response: AdmissionResponse;
     try {
-      response = await handler(request);
+      response = await handler(request, { signal, log: log.child({ webhook: path, uid: request.uid }) });
     } catch (error) {
       if (isBug(error)) metrics.panicked();
       log.error({ err: error, webhook: path, uid: request.uid }, 'Webhook handler failed');
@@ -93,10 +167,11 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
     return { status: 200, body: { apiVersion: parsed.apiVersion, kind: 'AdmissionReview', response } };
   }
 
-  async function serveConversion(body: Buffer): Promise<{ status: number; body: unknown }> {
+  async function serveConversion(body: Buffer, signal: AbortSignal): Promise<{ status: number; body: unknown }> {
     const parsed = parseConversionReview(body);
     if ('error' in parsed) return { status: 400, body: `${parsed.error}\n` };
-    const response = await convertReview(conversions, parsed.request, (error) => {
+    const context: WebhookContext = { signal, log: log.child({ webhook: CONVERT_PATH, uid: parsed.request.uid }) };
+    const response = await convertReview(conversions, parsed.request, context, (error) => {
       metrics.panicked();
       log.error({ err: error, webhook: CONVERT_PATH, uid: parsed.request.uid }, 'Conversion failed with a bug');
     });
@@ -107,15 +182,26 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
     return { status: 200, body: { apiVersion: parsed.apiVersion, kind: 'ConversionReview', response } };
   }
 
+  const served = (path: string): boolean => admission.has(path) || (path === CONVERT_PATH && conversions.size > 0);
+
+  /**
+   * Whether a request's declared body is too large to read: answered 413 before the client
+   * sends it (with `Expect: 100-continue`), or by `handle` once read and thrown away.
+   */
+  const declaredTooLarge = (request: IncomingMessage): boolean => Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'https://webhook').pathname;
     const handler = admission.get(path);
-    if (!handler && !(path === CONVERT_PATH && conversions.size > 0)) {
+    // Shutting down: the client's next request goes through the Service to another replica.
+    if (stoppingSince !== undefined) response.setHeader('connection', 'close');
+    if (!served(path)) {
       send(response, 404, '404 page not found\n');
       return;
     }
     const began = performance.now();
     metrics.inFlight(path, 1);
+    inFlight += 1;
     let status = 500;
     try {
       const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
@@ -131,17 +217,30 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
       }
       let body: Buffer;
       try {
-        body = await readBody(request, MAX_BODY_BYTES);
+        body = await readBody(request, { maxBytes: MAX_BODY_BYTES, discardBytes: MAX_DISCARD_BYTES, timeoutMs: limits.bodyTimeoutMs });
       } catch (error) {
-        status = error instanceof BodyTooLarge ? 413 : 400;
-        response.setHeader('connection', 'close');
-        send(response, status, error instanceof BodyTooLarge ? `the body exceeds ${MAX_BODY_BYTES} bytes\n` : `cannot read the body\n`);
+        if (error instanceof BodyTimeout) {
+          status = 408;
+          sendAndClose(response, status, `the body did not arrive within ${limits.bodyTimeoutMs} ms\n`);
+          response.socket?.destroy();
+        } else {
+          status = error instanceof BodyTooLarge ? 413 : 400;
+          sendAndClose(response, status, error instanceof BodyTooLarge ? `the body exceeds ${MAX_BODY_BYTES} bytes\n` : `cannot read the body\n`);
+        }
         return;
       }
-      const answer = handler ? await serveAdmission(path, handler, body) : await serveConversion(body);
-      status = answer.status;
-      send(response, status, answer.body);
+      const call = callSignal(request, response);
+      try {
+        const answer = handler ? await serveAdmission(path, handler, body, call.signal) : await serveConversion(body, call.signal);
+        status = answer.status;
+        // Asked for before the shutdown began, answered after it: the connection ends here too.
+        if (stoppingSince !== undefined) response.setHeader('connection', 'close');
+        send(response, status, answer.body);
+      } finally {
+        call.done();
+      }
     } finally {
+      inFlight -= 1;
       metrics.inFlight(path, -1);
       metrics.served(path, status, (performance.now() - began) / 1000);
     }
@@ -164,10 +263,18 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
           });
         },
         (handler) => {
-          // controller-runtime's webhook server: 1 MiB of headers, 32 s to send them, 90 s idle.
-          const https = createServer({ cert: certificate.current.certPem, key: certificate.current.keyPem, maxHeaderSize: 1 << 20 }, handler);
-          https.headersTimeout = 32_000;
-          https.keepAliveTimeout = 90_000;
+          // controller-runtime's webhook server: 1 MiB of headers; timeouts as connection-limits.ts says.
+          const https = createServer({ cert: certificate.current.certPem, key: certificate.current.keyPem, maxHeaderSize: 1 << 20, ...headerTimeoutOptions(limits) }, handler);
+          limitConnections(https, limits, log);
+          // Refused before the client sends it: nothing to read, nothing reset.
+          https.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+            if (served(new URL(request.url ?? '/', 'https://webhook').pathname) && declaredTooLarge(request)) {
+              sendAndClose(response, 413, `the body exceeds ${MAX_BODY_BYTES} bytes\n`);
+              return;
+            }
+            response.writeContinue();
+            handler(request, response);
+          });
           const stopWatching = certificate.watch((pair) => https.setSecureContext({ cert: pair.certPem, key: pair.keyPem }));
           https.on('close', stopWatching);
           return https;
@@ -177,7 +284,20 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
       const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : '127.0.0.1';
       url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
       log.info({ address: server.address }, 'Serving webhooks');
-      return server;
+      return {
+        address: server.address,
+        port: server.port,
+        close: async () => {
+          if (stoppingSince !== undefined) {
+            const wait = stoppingSince + shutdown.delayMs - performance.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          }
+          log.info({ inFlight, drainMs: shutdown.drainMs }, 'Stopping the webhook server: requests in flight may finish');
+          const began = performance.now();
+          await server.close({ drainMs: shutdown.drainMs, idleGraceMs: shutdown.idleGraceMs });
+          log.info({ inFlight, waitedMs: Math.round(performance.now() - began) }, 'Webhook server stopped');
+        },
+      };
     },
     get url() {
       return url;
@@ -190,6 +310,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
     },
     ready() {
       if (port === undefined) return Promise.reject(new Error('the webhook server is not listening yet'));
+      if (stoppingSince !== undefined) return Promise.reject(new Error('the webhook server is shutting down'));
       const expected = new X509Certificate(certificate.current.certPem).raw;
       const host = new URL(url ?? 'https://127.0.0.1').hostname.replace(/^\[|\]$/g, '');
       return new Promise<void>((resolve, reject) => {

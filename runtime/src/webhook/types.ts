@@ -1,3 +1,4 @@
+import type { Logger } from '../log/index.js';
 import type { KubeObject } from '../object.js';
 
 /** The user who sent a request, as the API server authenticated them. */
@@ -51,14 +52,36 @@ export interface ValidationResult {
   warnings?: string[];
 }
 
+/**
+ * What every admission and conversion handler gets besides the object.
+ *
+ * @example
+ * webhook(mgr).for(Widget).validate({
+ *   create: async (widget, request, { signal, log }) => {
+ *     const quota = await mgr.client.get(Quota, 'default', widget.metadata?.namespace, { signal });
+ *     log.debug({ quota: quota?.spec }, 'checked the quota');
+ *   },
+ * });
+ */
+export interface WebhookContext {
+  /**
+   * Aborted once the API server no longer waits for the answer: the webhook's
+   * `timeoutSeconds` has passed (the API server sends what is left of it as the URL's
+   * `timeout` parameter) or it closed the connection. Pass it to API calls and anything slow.
+   */
+  signal: AbortSignal;
+  /** The webhook server's logger with the webhook's path and the request's uid. */
+  log: Logger;
+}
+
 /** Mutates `object` in place; DELETE never reaches it. */
-export type Defaulter<T> = (object: T, request: AdmissionRequest) => void | Promise<void>;
+export type Defaulter<T> = (object: T, request: AdmissionRequest, context: WebhookContext) => void | Promise<void>;
 
 /** Validating handlers: throw (or {@link deny}) to refuse; an absent one allows. */
 export interface Validators<T> {
-  create?: (object: T, request: AdmissionRequest) => void | ValidationResult | Promise<void | ValidationResult>;
-  update?: (oldObject: T, object: T, request: AdmissionRequest) => void | ValidationResult | Promise<void | ValidationResult>;
-  delete?: (object: T, request: AdmissionRequest) => void | ValidationResult | Promise<void | ValidationResult>;
+  create?: (object: T, request: AdmissionRequest, context: WebhookContext) => void | ValidationResult | Promise<void | ValidationResult>;
+  update?: (oldObject: T, object: T, request: AdmissionRequest, context: WebhookContext) => void | ValidationResult | Promise<void | ValidationResult>;
+  delete?: (object: T, request: AdmissionRequest, context: WebhookContext) => void | ValidationResult | Promise<void | ValidationResult>;
 }
 
 /** `apiextensions.k8s.io` ConversionRequest. */

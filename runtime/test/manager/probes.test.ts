@@ -41,4 +41,14 @@ describe('probe endpoints', () => {
     expect((await get('/healthz/other')).status).toBe(404);
     expect((await get('/metrics')).status).toBe(404);
   });
+
+  it('fail /readyz and each /readyz/<check> from the stop signal on, leaving /healthz alone', async () => {
+    const stopping = new AbortController();
+    server = await listen({ host: '127.0.0.1', port: 0 }, probesHandler({ healthz: new Map([['ping', () => {}]]), readyz: new Map([['webhook', () => {}]]), stopping: stopping.signal }));
+    expect(await get('/readyz/webhook')).toEqual({ status: 200, body: 'ok' });
+    stopping.abort();
+    expect(await get('/readyz')).toEqual({ status: 500, body: '[-]shutdown failed: the process is shutting down\nreadyz check failed\n' });
+    expect((await get('/readyz/webhook')).status).toBe(500);
+    expect(await get('/healthz')).toEqual({ status: 200, body: 'ok' });
+  });
 });

@@ -3,7 +3,8 @@ import { commonLabels, managerSelector, yamlFile } from '../yaml-file.js';
 
 /** The port the manager serves /metrics on in the cluster. */
 export const metricsPort = 8443;
-const healthPort = 8081;
+/** The port of the manager's /healthz and /readyz in the cluster. */
+export const healthPort = 8081;
 
 /**
  * config/manager: the namespace and the Deployment running `node dist/main.js`, locked down

@@ -8,6 +8,7 @@ import { kindNames } from '../names.js';
 import { parseKustomization } from '../../../project/kustomization.js';
 import { removeListItems } from './kustomize.js';
 import { commonLabels, managerSelector, yamlFile } from '../yaml-file.js';
+import { healthPort } from './manager.js';
 import { webhookReplacements, webhookReplacementsFile } from './webhook-replacements.js';
 
 /** The port the manager's webhook server listens on in the cluster (controller-runtime's default). */
@@ -20,6 +21,17 @@ export const webhookRbacResources = ['webhook_certs_role.yaml', 'webhook_certs_r
 
 /** The entry of config/default/kustomization.yaml's `patches` that wires the webhook server into the manager. */
 export const managerWebhookPatch = 'manager_webhook_patch.yaml';
+
+/**
+ * The readiness probe of a manager that serves conversions: the webhook server alone. Its
+ * caches list the converted kinds through its own /convert, which the Service routes only
+ * to ready pods, so a probe waiting for the caches (/readyz) would never pass.
+ */
+export const webhookReadinessProbe = { httpGet: { path: '/readyz/webhook', port: healthPort } };
+export const webhookReadinessComment = [
+  'The readiness probe is /readyz/webhook, the webhook server alone: the caches list the converted',
+  'kinds through this manager\'s /convert, which the Service routes only to ready pods.',
+];
 
 /** Where cert-manager's Secret is mounted: controller-runtime's default certificate directory. */
 const certDir = '/tmp/k8s-webhook-server/serving-certs';
@@ -71,6 +83,7 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
   const entries = webhookResources(project);
   if (entries.length === 0) return [];
   const admission = entries.some(({ webhooks }) => webhooks.defaulting || webhooks.validation);
+  const conversion = entries.some(({ webhooks }) => webhooks.conversion);
   const labels = commonLabels(project.projectName);
   const names = webhookObjectNames(project.projectName);
   const generated = (path: string, content: string): GeneratedFile => ({ path, content, ownership: 'generated' });
@@ -102,6 +115,7 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
           'The manager\'s webhook server: its port; its namespace, where it keeps the built-in certificates',
           `(the Secret ${names.secret}); the names of its Service and webhook configurations, which`,
           'the certificates are for and go into. /readyz stays false until the server answers TLS.',
+          ...(conversion ? webhookReadinessComment : []),
         ],
         {
           apiVersion: 'apps/v1',
@@ -121,6 +135,7 @@ export function webhookConfigFiles(project: ProjectConfig): GeneratedFile[] {
                       ...(entries.some(({ webhooks }) => webhooks.validation) ? [{ name: 'VALIDATING_WEBHOOK_CONFIGURATION', value: names.validating }] : []),
                     ],
                     ports: [{ containerPort: webhookPort, name: 'webhook-server', protocol: 'TCP' }],
+                    ...(conversion ? { readinessProbe: webhookReadinessProbe } : {}),
                     ...(certManager ? { volumeMounts: [{ mountPath: certDir, name: 'webhook-certs', readOnly: true }] } : {}),
                   },
                 ],
