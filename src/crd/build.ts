@@ -5,12 +5,13 @@
  * @module
  */
 import type { SourceFile } from 'ts-morph';
-import { UserError } from '../errors.js';
+import { type Location, UserError } from '../errors.js';
 import type { ProjectConfig } from '../project/model.js';
 import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
 import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
 import { fileDeclarations } from '../schema/resolve.js';
 import { checkDeclaration, dropDescriptions, isRootDeclaration } from '../schema/walk.js';
+import type { JSONSchemaProps } from '../schema/types.js';
 import { Node } from '../ts-morph.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
 import { type AssembledCrd, type KindVersion, assembleCrds } from './assemble.js';
@@ -41,6 +42,8 @@ export interface BuildResult {
   errors: UserError[];
   /** CRDs exactly as the last build without errors made them (only with `walks`). */
   unchanged: ReadonlySet<AssembledCrd>;
+  /** Where each schema node of the CRDs was declared in the API files. */
+  locations: WeakMap<JSONSchemaProps, Location>;
 }
 
 /** Builds the CRDs of the API files `texts` (absolute path → text) of the project at `root`. */
@@ -51,7 +54,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
   const broken = syntaxErrors(root, files);
   if (broken.length > 0) {
     if (options.walks) rememberCrds(options.walks, [], false);
-    return { crds: [], errors: broken, unchanged: new Set() };
+    return { crds: [], errors: broken, unchanged: new Set(), locations: new WeakMap() };
   }
   const folders = findVersionFolders(root, files, errors);
   checkGroupVersions(root, folders, errors);
@@ -140,7 +143,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
     }
   }
   if (walks) rememberCrds(walks, kinds, errors.length === 0);
-  return { crds: errors.length ? [] : crds, errors: sortErrors(errors), unchanged };
+  return { crds: errors.length ? [] : crds, errors: sortErrors(errors), unchanged, locations: ctx.locations };
 }
 
 /**
