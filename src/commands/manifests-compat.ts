@@ -3,6 +3,9 @@ import { checkCompatibility, describe, parseAllowBreaking } from '../compat/chec
 import type { AssembledCrd } from '../crd/assemble.js';
 import type { Location, UserError } from '../errors.js';
 import type { JSONSchemaProps } from '../schema/types.js';
+import type { GeneratedFile } from '../writer/index.js';
+
+const crdDir = 'config/crd/bases/';
 
 /** What `--check` prints when it has no release to compare with. */
 export function noReleaseNotice(why: string): string {
@@ -18,10 +21,12 @@ export function compareWithRelease(
   root: string,
   crds: readonly AssembledCrd[],
   locations: WeakMap<JSONSchemaProps, Location>,
+  files: readonly GeneratedFile[],
   options: { base?: string; allowBreaking?: string; allowAlphaChanges?: boolean },
 ): UserError[] {
   const allowBreaking = parseAllowBreaking(options.allowBreaking);
-  const released = loadReleasedApi(root, options.base);
+  const generated = new Map(files.filter((f) => f.path.startsWith(crdDir)).map((f) => [f.path.slice(crdDir.length), f.content]));
+  const released = loadReleasedApi(root, options.base, generated);
   if ('none' in released) {
     process.stdout.write(`${noReleaseNotice(released.none)}\n`);
     return [];

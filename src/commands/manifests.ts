@@ -79,7 +79,7 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
     const { staleDiff } = await import('./stale-diff.js');
     process.stdout.write(await staleDiff(root, stale));
     const { compareWithRelease } = await import('./manifests-compat.js');
-    const breaking = compareWithRelease(root, crds, locations, options);
+    const breaking = compareWithRelease(root, crds, locations, files, options);
     const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems, ...breaking];
     if (problems.length) throw new UserErrors(problems);
     process.stdout.write('manifests are up to date\n');

@@ -1,4 +1,6 @@
+import { basename } from 'node:path';
 import { locatePath } from '../crd/locate.js';
+import { crdPath } from '../generators/crd.js';
 import type { AssembledCrd } from '../crd/assemble.js';
 import { type Location, UserError } from '../errors.js';
 import type { JSONSchemaProps } from '../schema/types.js';
@@ -63,7 +65,8 @@ export function checkCompatibility(
     }
   }
   for (const crd of crds) {
-    if (!released.crds.has(crd.crd.metadata.name)) report.compatible.push({ rule: 'kind-added', kind: crd.kind, path: '', detail: `CRD ${crd.crd.metadata.name} added` });
+    if (released.crds.has(crd.crd.metadata.name) || released.identical.has(basename(crdPath(crd)))) continue;
+    report.compatible.push({ rule: 'kind-added', kind: crd.kind, path: '', detail: `CRD ${crd.crd.metadata.name} added` });
   }
   return report;
 }
