@@ -24,6 +24,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   alpha: async () => (await import('./commands/alpha.js')).alphaCommand(),
   bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
   scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
+  'migrate-storage': async () => (await import('./commands/migrate-storage.js')).migrateStorageCommand(),
 };
 
 /**

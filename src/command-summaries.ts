@@ -49,5 +49,10 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'scorecard [options] [bundle]',
     description: "run operator-sdk's basic and OLM scorecard checks against a bundle and the cluster",
   },
+  {
+    name: 'migrate-storage',
+    term: 'migrate-storage [options]',
+    description: "rewrite every object of the project's CRDs into their storage version and trim status.storedVersions, on the current kubectl context",
+  },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

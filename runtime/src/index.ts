@@ -122,3 +122,4 @@ export {
   type Defaulter,
   type Validators,
 } from './webhook/index.js';
+export { migrateStorageVersions, migrateStorageVersionsWhenLeading, type StorageMigrationOptions, type StorageMigrationResult, type LeaderMigrationOptions } from './storageversion/index.js';
