@@ -21,6 +21,8 @@ import { findVersionFolders, parseSourceFiles, type ParsedFiles, type VersionFol
 export type { ParsedFiles } from './discover.js';
 export { newWalkCache, type WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
+import { locateExpression } from './locate-rule.js';
+import { checkCelTypes } from '../validation/cel-types/check.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { strayMarkers } from './stray-markers.js';
 import { syntaxErrors } from './syntax.js';
@@ -129,6 +131,21 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       const source = crd.sources.get(version.name)!;
       // An unchanged CRD passed these checks in the last build.
       const problems = typesOk && !unchanged.has(crd) ? [...checkStructural(schema), ...checkDefaults(schema)] : [];
+      // CEL types are checked once the schema itself is sound: they are read from it.
+      if (typesOk && !unchanged.has(crd) && problems.length === 0) {
+        for (const problem of checkCelTypes(schema)) {
+          const expression = problem.field === 'rule' ? problem.rule.rule : problem.rule.messageExpression!;
+          const node = locatePath(schema, problem.path, ctx.locations) ?? source.location;
+          const where = problem.path ? `${problem.path}: ` : '';
+          errors.push(
+            new UserError(
+              `${crd.kind} ${version.name}: ${where}invalid CEL ${problem.field} ${JSON.stringify(expression)}: ${problem.message}`,
+              locateExpression(root, texts, expression, problem.column, node) ?? node,
+              'the API server would reject this CRD',
+            ),
+          );
+        }
+      }
       for (const problem of problems) {
         const where = problem.path ? `${problem.path}: ` : '';
         errors.push(
