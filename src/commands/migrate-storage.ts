@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
@@ -33,7 +33,7 @@ export function migrateStorageCommand(): Command {
     .action(async (options: MigrateOptions) => {
       const root = resolve(options.dir);
       const kinds = projectKinds(root, options.crd);
-      const runtime = await projectRuntime(root);
+      const runtime = projectRuntime(root);
       let kubeConfig: unknown;
       try {
         kubeConfig = runtime.loadKubeConfig();
@@ -84,13 +84,14 @@ function projectKinds(root: string, only: string | undefined): Parameters<Runtim
 }
 
 /** The project's installed `@opgen/runtime`, found as Node would from the project root. */
-async function projectRuntime(root: string): Promise<RuntimeMigration> {
+function projectRuntime(root: string): RuntimeMigration {
   for (let dir = root; ; dir = dirname(dir)) {
     const manifest = join(dir, 'node_modules/@opgen/runtime/package.json');
     if (existsSync(manifest)) {
       const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string; exports?: { '.'?: { import?: string } } };
       const entry = pkg.exports?.['.']?.import ?? './dist/index.js';
-      const runtime = (await import(pathToFileURL(join(dirname(manifest), entry)).href)) as Partial<RuntimeMigration>;
+      // require, not import(): the bundled CLI runs from the compile cache, where import() fails; Node ≥ 20.19 requires ES modules.
+      const runtime = createRequire(manifest)(join(dirname(manifest), entry)) as Partial<RuntimeMigration>;
       if (typeof runtime.migrateStorageVersions !== 'function' || typeof runtime.loadKubeConfig !== 'function') {
         throw new UserError(`@opgen/runtime ${pkg.version ?? ''} in ${dirname(manifest)} cannot migrate storage versions`, undefined, 'update @opgen/runtime');
       }
