@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +7,18 @@ import { ApiextensionsV1Api, CustomObjectsApi, KubernetesObjectApi, type Kuberne
 import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { opgen } from './run.js';
+
+const bin = fileURLToPath(new URL('../../bin/opgen.js', import.meta.url));
+
+/** The built CLI as a process, with KUBECONFIG set to the control plane's. */
+function opgen(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: cp.kubeconfigPath } });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
 
 // `opgen migrate-storage` against the current kubectl context (a real control plane), through
-// the project's own @opgen/runtime. What etcd holds is shown by the runtime's own test.
+// the project's own @opgen/runtime, run as users run it: the built CLI in its own process
+// (needs `npm run build`). What etcd holds is shown by the runtime's own test.
 
 const runtime = fileURLToPath(new URL('../../runtime', import.meta.url));
 const crdName = 'things.migrate.example.com';
@@ -61,20 +70,13 @@ describe('opgen migrate-storage', () => {
     await objects.replace({ ...crd('v2'), metadata: { name: crdName, resourceVersion: (await objects.read({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: crdName } })).metadata?.resourceVersion } } as KubernetesObject);
     await waitFor('storedVersions v1, v2', async () => (await storedVersions()).length === 2);
 
-    const saved = process.env.KUBECONFIG;
-    process.env.KUBECONFIG = cp.kubeconfigPath;
-    try {
-      const unknown = await opgen('migrate-storage', '--crd', 'nope.example.com', '--dir', project);
-      expect(unknown).toMatchObject({ code: 1, stderr: `error: --crd nope.example.com is not a CRD of this project (its CRDs: ${crdName})\n` });
+    const unknown = opgen('migrate-storage', '--crd', 'nope.example.com', '--dir', project);
+    expect(unknown).toMatchObject({ code: 1, stderr: `error: --crd nope.example.com is not a CRD of this project (its CRDs: ${crdName})\n` });
 
-      const run = await opgen('migrate-storage', '--dir', project);
-      expect(run).toMatchObject({ code: 0, stderr: '', stdout: `${crdName}: stored as v2; 30 objects rewritten, storedVersions v1, v2 → v2\n` });
-      expect(await storedVersions()).toEqual(['v2']);
-      const again = await opgen('migrate-storage', '--dir', project);
-      expect(again).toMatchObject({ code: 0, stdout: `${crdName}: stored as v2; nothing to migrate\n` });
-    } finally {
-      if (saved === undefined) delete process.env.KUBECONFIG;
-      else process.env.KUBECONFIG = saved;
-    }
+    const run = opgen('migrate-storage', '--dir', project);
+    expect(run).toMatchObject({ code: 0, stderr: '', stdout: `${crdName}: stored as v2; 30 objects rewritten, storedVersions v1, v2 → v2\n` });
+    expect(await storedVersions()).toEqual(['v2']);
+    const again = opgen('migrate-storage', '--dir', project);
+    expect(again).toMatchObject({ code: 0, stdout: `${crdName}: stored as v2; nothing to migrate\n` });
   }, 120_000);
 });
