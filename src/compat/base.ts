@@ -78,6 +78,7 @@ function addFile(released: ReleasedApi, generated: GeneratedCrdFiles, text: stri
   for (const value of parseDocuments(text, file)) {
     const crd = value as Partial<CustomResourceDefinition> | null;
     if (crd?.kind !== 'CustomResourceDefinition' || !crd.metadata?.name) continue;
+    if (!Array.isArray(crd.spec?.versions)) throw new UserError(`CRD ${crd.metadata.name} has no spec.versions: not apiextensions.k8s.io/v1`, { file }, 'compare with CRDs opgen or controller-gen wrote');
     released.crds.set(crd.metadata.name, { crd: crd as CustomResourceDefinition, file });
   }
 }

@@ -46,7 +46,7 @@ export function checkCompatibility(
       for (const change of compareCrds(before, after.crd)) changes.push({ change, at: locate(after, change, locations) });
     }
     for (const { change, at } of changes) {
-      const servedAlpha = change.version !== undefined && /alpha/.test(change.version) && before.spec.versions.some((v) => v.name === change.version && v.served);
+      const servedAlpha = change.version !== undefined && /alpha/.test(change.version) && (before.spec.versions ?? []).some((v) => v.name === change.version && v.served);
       if (!isBreaking(change.rule)) {
         report.compatible.push(change);
         continue;
