@@ -4,9 +4,14 @@ import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
 import { schemaTypes } from './schema-types.js';
 
-/** cel-js, loaded on the first rule: a project without CEL rules does not pay for loading it. */
+/**
+ * cel-js, loaded on the first rule: a project without CEL rules does not pay for loading it.
+ * In the bundled CLI (CommonJS) the literal `require` lets esbuild bundle cel-js, so V8's code
+ * cache keeps it compiled between runs; as an ES module (dist/, tests) there is no `require`.
+ */
 function celJs(): typeof import('@marcbachmann/cel-js') {
-  return createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
+  const load = typeof require === 'function' ? () => require('@marcbachmann/cel-js') as unknown : () => createRequire(import.meta.url)('@marcbachmann/cel-js') as unknown;
+  return load() as typeof import('@marcbachmann/cel-js');
 }
 
 let declared: Environment | undefined;
