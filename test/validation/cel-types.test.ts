@@ -42,6 +42,12 @@ describe('checkCelTypes', () => {
     expect(problems.map((p) => p.path)).toEqual(['spec.items[*]']);
   });
 
+  it('checks the fields has() names, through objects only', () => {
+    const problems = checkCelTypes(spec([{ rule: 'has(self.name) && has(self.nope)' }]));
+    expect(problems.map(({ message, column }) => ({ message, column }))).toEqual([{ message: 'No such key: nope', column: 28 }]);
+    expect(checkCelTypes(spec([{ rule: 'has(self.items) && self.items.all(i, has(i.id))' }]))).toEqual([]);
+  });
+
   it('leaves alone what it cannot judge: functions it does not declare, two-variable comprehensions', () => {
     expect(checkCelTypes(spec([{ rule: "sets.contains([self.name], ['a']) && [1].all(i, v, v > i) && self.name.someFutureFunction()" }]))).toEqual([]);
   });

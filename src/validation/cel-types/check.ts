@@ -81,7 +81,10 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
         continue;
       }
       const scoped = scope(node, Boolean(rule.optionalOldSelf));
-      check(scoped, rule.rule, 'bool', (message, column) => problems.push({ path, rule, field: 'rule', message, column }));
+      const report = (message: string, column?: number) => problems.push({ path, rule, field: 'rule', message, column });
+      const missing = missingHasField(rule.rule, types.typeOf(node), types.objects);
+      if (missing) report(missing.message, missing.column);
+      else check(scoped, rule.rule, 'bool', report);
       if (rule.messageExpression !== undefined) check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
     }
   });
@@ -99,6 +102,26 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
   if (!refused(message)) return;
   const pos = result.error?.node?.pos;
   report(message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+}
+
+/**
+ * `has(self.a.b)` of a field the schema does not declare: cel-js does not check the argument of
+ * `has`, the API server does. Only plain field chains from `self` are followed, through object
+ * types (a map or `dyn` on the way ends the check).
+ */
+function missingHasField(expression: string, selfType: string, objects: ReadonlyMap<string, Record<string, string>>): { message: string; column: number } | undefined {
+  for (const call of expression.matchAll(/\bhas\(\s*self((?:\.[A-Za-z_]\w*)+)\s*\)/g)) {
+    let type: string | undefined = selfType;
+    let offset = call.index + call[0].indexOf('self') + 4;
+    for (const field of call[1]!.slice(1).split('.')) {
+      const fields: Record<string, string> | undefined = type === undefined ? undefined : objects.get(type);
+      if (!fields) break;
+      if (!(field in fields)) return { message: `No such key: ${field}`, column: [...expression.slice(0, offset + 1)].length + 1 };
+      type = fields[field];
+      offset += field.length + 1;
+    }
+  }
+  return undefined;
 }
 
 /** Errors the API server's checker reports too; anything else may be a gap in what is declared here. */
