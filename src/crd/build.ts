@@ -134,13 +134,14 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       // CEL types are checked once the schema itself is sound: they are read from it.
       if (typesOk && !unchanged.has(crd) && problems.length === 0) {
         for (const problem of checkCelTypes(schema)) {
-          const expression = problem.field === 'rule' ? problem.rule.rule : problem.rule.messageExpression!;
+          const expression = problem.field === 'messageExpression' ? problem.rule.messageExpression! : problem.field === 'fieldPath' ? problem.rule.fieldPath! : problem.rule.rule;
           const node = locatePath(schema, problem.path, ctx.locations) ?? source.location;
           const where = problem.path ? `${problem.path}: ` : '';
           errors.push(
             new UserError(
               `${crd.kind} ${version.name}: ${where}invalid CEL ${problem.field} ${JSON.stringify(expression)}: ${problem.message}`,
-              locateExpression(root, texts, expression, problem.column, node) ?? node,
+              // A fieldPath is found by its argument: a bare path (`name`) is in many marker lines.
+              (problem.field === 'fieldPath' ? locateExpression(root, texts, `fieldPath="${expression}"`, 'fieldPath="'.length + 1, node) : locateExpression(root, texts, expression, problem.column, node)) ?? node,
               'the API server would reject this CRD',
             ),
           );

@@ -10,6 +10,7 @@ export interface CorpusRule {
   rule: string;
   messageExpression?: string;
   optionalOldSelf?: boolean;
+  fieldPath?: string;
   on?: 'spec' | 'item';
   refused: boolean;
 }
@@ -49,6 +50,8 @@ export const refusedRules: CorpusRule[] = [
   { rule: "self.ports.all(p, p.nope == 'a')", refused: true },
   { rule: 'self.size() < 9', refused: true },
   { rule: 'has(self.nope)', refused: true },
+  { rule: 'true', fieldPath: '.nope', refused: true },
+  { rule: 'true', fieldPath: 'name', refused: true },
   { rule: "url(1).getHost() == 'a'", refused: true },
   { rule: 'quantity(self.name).isGreaterThan(1)', refused: true },
   { rule: 'isURL(self.replicas)', refused: true },
@@ -87,6 +90,9 @@ export const acceptedRules: CorpusRule[] = [
   { rule: 'self.replicas < 1.5', refused: false },
   { rule: "self.weight > 0 && self.name != ''", on: 'item', refused: false },
   { rule: 'true', messageExpression: "'name ' + self.name", refused: false },
+  { rule: 'true', fieldPath: '.name', refused: false },
+  { rule: 'true', fieldPath: ".labels.anything", refused: false },
+  { rule: 'true', fieldPath: ".ports", refused: false },
   { rule: 'self.ports.map(p, p.port).sum() > 0', refused: false },
 ];
 

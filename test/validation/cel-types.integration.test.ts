@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 function marker(rule: CorpusRule): string {
-  const extra = `${rule.messageExpression !== undefined ? `,messageExpression="${rule.messageExpression}"` : ''}${rule.optionalOldSelf ? ',optionalOldSelf=true' : ''}`;
+  const extra = `${rule.messageExpression !== undefined ? `,messageExpression="${rule.messageExpression}"` : ''}${rule.optionalOldSelf ? ',optionalOldSelf=true' : ''}${rule.fieldPath !== undefined ? `,fieldPath="${rule.fieldPath}"` : ''}`;
   return ` * +kubebuilder:validation:XValidation:rule="${rule.rule}"${extra}`;
 }
 
@@ -97,7 +97,7 @@ function project(rules: CorpusRule[]): string {
 
 /** What kube-apiserver answers to each rule, installed on the CRD opgen writes for the project (with the rule put back). */
 async function apiServerRefuses(rules: CorpusRule[], offset: number): Promise<(string | false)[]> {
-  const dir = project(rules.map((r) => ({ ...r, rule: 'true', messageExpression: undefined, optionalOldSelf: undefined })));
+  const dir = project(rules.map((r) => ({ ...r, rule: 'true', messageExpression: undefined, optionalOldSelf: undefined, fieldPath: undefined })));
   const generated = await opgen('manifests', '--dir', dir);
   expect(generated.stderr).toBe('');
   const client = createClient(cp.kubeConfig);
@@ -108,7 +108,12 @@ async function apiServerRefuses(rules: CorpusRule[], offset: number): Promise<(s
       crd.spec.names = { ...crd.spec.names, plural: `thing${offset + i}s`, kind: `Thing${offset + i}`, listKind: `Thing${offset + i}List`, singular: `thing${offset + i}` };
       const spec = crd.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!;
       const node = (rule.on ?? 'spec') === 'spec' ? spec : spec.properties!.items!.items!;
-      const validation = { rule: rule.rule, ...(rule.messageExpression !== undefined ? { messageExpression: rule.messageExpression } : {}), ...(rule.optionalOldSelf ? { optionalOldSelf: true } : {}) };
+      const validation = {
+        rule: rule.rule,
+        ...(rule.messageExpression !== undefined ? { messageExpression: rule.messageExpression } : {}),
+        ...(rule.optionalOldSelf ? { optionalOldSelf: true } : {}),
+        ...(rule.fieldPath !== undefined ? { fieldPath: rule.fieldPath } : {}),
+      };
       (node as { 'x-kubernetes-validations'?: unknown[] })['x-kubernetes-validations'] = [validation];
       try {
         await client.create(kinds.CustomResourceDefinition, crd);
@@ -133,13 +138,13 @@ describe('CEL rules type-checked against the schema, as kube-apiserver 1.36.3 co
       const file = `src/api/v1/thing${i}_types.ts`;
       const markerLine = readFileSync(join(dir, file), 'utf8').split('\n').findIndex((l) => l.includes('XValidation')) + 1;
       const found = lines.find((l) => l.startsWith(`${file}:${markerLine}:`) && l.includes(': error: ') && l.includes('invalid CEL'));
-      if (!found) missed.push(`${rule.rule} ${rule.messageExpression ?? ''}`);
+      if (!found) missed.push(`${rule.rule} ${rule.messageExpression ?? ''} ${rule.fieldPath ?? ''}`);
     });
     expect(missed).toEqual([]);
     expect(lines).toHaveLength(refusedRules.length);
 
     const refused = await apiServerRefuses(refusedRules, 0);
-    expect(refusedRules.filter((_, i) => !refused[i]).map((r) => `${r.rule} ${r.messageExpression ?? ''}`)).toEqual([]);
+    expect(refusedRules.filter((_, i) => !refused[i]).map((r) => `${r.rule} ${r.messageExpression ?? ''} ${r.fieldPath ?? ''}`)).toEqual([]);
   }, 180_000);
 
   it(`lets through each of ${acceptedRules.length} rules the API server accepts`, async () => {

@@ -31,7 +31,7 @@ export interface CelTypeProblem {
   path: string;
   rule: ValidationRule;
   /** Which expression is wrong. */
-  field: 'rule' | 'messageExpression';
+  field: 'rule' | 'messageExpression' | 'fieldPath';
   message: string;
   /** 1-based column in that expression, when known. */
   column?: number;
@@ -85,6 +85,8 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
       const missing = missingHasField(rule.rule, types.typeOf(node), types.objects);
       if (missing) report(missing.message, missing.column);
       else check(scoped, rule.rule, 'bool', report);
+      const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
+      if (badPath) problems.push({ path, rule, field: 'fieldPath', message: badPath });
       if (rule.messageExpression !== undefined) check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
     }
   });
@@ -102,6 +104,23 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
   if (!refused(message)) return;
   const pos = result.error?.node?.pos;
   report(message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+}
+
+/**
+ * A `fieldPath` the API server refuses: not starting with `.`, or naming a property that the
+ * object it walks through does not declare (`.spec.nope`). Paths through maps, unknown fields
+ * or with list indexes are left to the API server.
+ */
+function fieldPathProblem(node: JSONSchemaProps, fieldPath: string): string | undefined {
+  if (!fieldPath.startsWith('.') && !fieldPath.startsWith('[')) return `fieldPath ${JSON.stringify(fieldPath)} must start with . (a path from the field the rule is on)`;
+  let at: JSONSchemaProps | undefined = node;
+  for (const [, dotted, quoted] of fieldPath.matchAll(/\.([^.[\]]+)|\['([^']*)'\]|\[[^\]]*\]/g)) {
+    const name = dotted ?? quoted;
+    if (name === undefined || !at?.properties || at['x-kubernetes-preserve-unknown-fields']) return undefined;
+    if (!(name in at.properties)) return `fieldPath ${JSON.stringify(fieldPath)} names ${name}, which is not a field here`;
+    at = at.properties[name];
+  }
+  return undefined;
 }
 
 /**
