@@ -25,6 +25,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
   scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
   'setup-envtest': async () => (await import('./commands/setup-envtest.js')).setupEnvtestCommand(),
+  'migrate-storage': async () => (await import('./commands/migrate-storage.js')).migrateStorageCommand(),
 };
 
 /**

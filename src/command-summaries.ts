@@ -54,5 +54,10 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'setup-envtest [options]',
     description: "download the test control plane (etcd, kube-apiserver, kubectl) into opgen's cache, verified, ahead of `npm test`",
   },
+  {
+    name: 'migrate-storage',
+    term: 'migrate-storage [options]',
+    description: "rewrite every object of the project's CRDs into their storage version and trim status.storedVersions, on the current kubectl context",
+  },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

@@ -127,3 +127,4 @@ export {
   type Validators,
   type WebhookContext,
 } from './webhook/index.js';
+export { migrateStorageVersions, migrateStorageVersionsWhenLeading, type StorageMigrationOptions, type StorageMigrationResult, type LeaderMigrationOptions } from './storageversion/index.js';

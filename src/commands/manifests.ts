@@ -17,6 +17,9 @@ import { readSamples } from './read-samples.js';
 
 interface ManifestsOptions {
   check?: boolean;
+  base?: string;
+  allowBreaking?: string;
+  allowAlphaChanges?: boolean;
   dryRun?: boolean;
   watch?: boolean;
   maxDescLen?: number;
@@ -27,13 +30,18 @@ interface ManifestsOptions {
 export function manifestsCommand(): Command {
   return new Command('manifests')
     .description('generate CRDs, RBAC roles, webhook configurations and samples from src/api and the markers under src/')
-    .option('--check', 'write nothing; print a diff of each file that is out of date and exit 1 (for CI)')
+    .option('--check', 'write nothing; print a diff of each file that is out of date, and refuse changes that break the released API; exit 1 on either (for CI)')
+    .option('--base <ref|dir>', 'with --check: the released API to compare with, as a git ref (its config/crd/bases) or a directory of CRDs (default: the last git tag)')
+    .option('--allow-breaking <rules>', 'with --check: accept these breaking-change rules on purpose, comma-separated (e.g. field-removed,enum-restricted)')
+    .option('--allow-alpha-changes', 'with --check: accept breaking changes to versions the release served as alpha')
     .option('--dry-run', 'print what would be written; write nothing')
     .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them); remembered in PROJECT', nonNegativeInteger)
     .option('--watch', 'keep running and regenerate on every save under src/')
     .option('--dir <path>', 'the project root', '.')
     .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --dry-run\n  $ opgen manifests --max-desc-len 0\n  $ opgen manifests --watch')
     .action(async (options: ManifestsOptions) => {
+      const compatFlag = options.base !== undefined ? '--base' : options.allowBreaking !== undefined ? '--allow-breaking' : options.allowAlphaChanges ? '--allow-alpha-changes' : undefined;
+      if (compatFlag && !options.check) throw new UserError(`${compatFlag} works only with --check`, undefined, `opgen manifests --check ${compatFlag}…`);
       if (options.watch && (options.check || options.dryRun)) throw new UserError(`--watch and ${options.check ? '--check' : '--dry-run'} cannot be used together`, undefined, 'use --check in CI, --watch while editing');
       // --watch and --check's diff are imported only when asked for: a plain run need not load them.
       if (options.watch) await (await import('../watch/manifests.js')).watchManifests(options);
@@ -60,7 +68,7 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
     operatorNamespace: await operatorNamespace(root, project),
     dependencyErrors: await clientDependencyErrors(root, apiTexts(root, sources)),
   };
-  const { files, samples } = generateManifests(root, inputs, { maxDescriptionLength });
+  const { files, samples, crds, locations } = generateManifests(root, inputs, { maxDescriptionLength });
   // A sample the types outgrew does not stop the CRDs from following the types; CI (--check) fails on it.
   const sampleProblems = checkSamples(samples, await readSamples(root, samples, project.domain), project);
   if (!options.check) for (const problem of sampleProblems) process.stderr.write(`${formatUserWarning(problem)}\n`);
@@ -70,7 +78,9 @@ export async function runManifests(options: ManifestsOptions): Promise<void> {
     const stale = changes.filter((c) => c.action === 'CREATE' || c.action === 'UPDATE');
     const { staleDiff } = await import('./stale-diff.js');
     process.stdout.write(await staleDiff(root, stale));
-    const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems];
+    const { compareWithRelease } = await import('./manifests-compat.js');
+    const breaking = compareWithRelease(root, crds, locations, files, options);
+    const problems = [...stale.map((c) => new UserError(`${c.path} is stale; run opgen manifests`)), ...sampleProblems, ...breaking];
     if (problems.length) throw new UserErrors(problems);
     process.stdout.write('manifests are up to date\n');
     return;

@@ -5,12 +5,13 @@
  * @module
  */
 import type { SourceFile } from 'ts-morph';
-import { UserError } from '../errors.js';
+import { type Location, UserError } from '../errors.js';
 import type { ProjectConfig } from '../project/model.js';
 import { type WalkContext, createContext, displayPath, fail } from '../schema/context.js';
 import { isListInterface, isRootInterface, walkKind } from '../schema/kind.js';
 import { fileDeclarations } from '../schema/resolve.js';
 import { checkDeclaration, dropDescriptions, isRootDeclaration } from '../schema/walk.js';
+import type { JSONSchemaProps } from '../schema/types.js';
 import { Node } from '../ts-morph.js';
 import { checkMarkerValues } from '../validation/marker-values.js';
 import { checkDefaults, checkStructural } from '../validation/structural.js';
@@ -21,6 +22,8 @@ import { findVersionFolders, parseSourceFiles, type ParsedFiles, type VersionFol
 export type { ParsedFiles } from './discover.js';
 export { newWalkCache, type WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
+import { locateExpression } from './locate-rule.js';
+import { checkCelTypes } from '../validation/cel-types/check.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { strayMarkers } from './stray-markers.js';
 import { syntaxErrors } from './syntax.js';
@@ -42,6 +45,8 @@ export interface BuildResult {
   errors: UserError[];
   /** CRDs exactly as the last build without errors made them (only with `walks`). */
   unchanged: ReadonlySet<AssembledCrd>;
+  /** Where each schema node of the CRDs was declared in the API files. */
+  locations: WeakMap<JSONSchemaProps, Location>;
 }
 
 /** Builds the CRDs of the API files `texts` (absolute path → text) of the project at `root`. */
@@ -52,7 +57,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
   const broken = syntaxErrors(root, files);
   if (broken.length > 0) {
     if (options.walks) rememberCrds(options.walks, [], false);
-    return { crds: [], errors: broken, unchanged: new Set() };
+    return { crds: [], errors: broken, unchanged: new Set(), locations: new WeakMap() };
   }
   const folders = findVersionFolders(root, files, errors);
   checkGroupVersions(root, folders, errors);
@@ -128,6 +133,22 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       const source = crd.sources.get(version.name)!;
       // An unchanged CRD passed these checks in the last build.
       const problems = typesOk && !unchanged.has(crd) ? [...checkStructural(schema), ...checkDefaults(schema)] : [];
+      // CEL types are checked once the schema itself is sound: they are read from it.
+      if (typesOk && !unchanged.has(crd) && problems.length === 0) {
+        for (const problem of checkCelTypes(schema)) {
+          const expression = problem.field === 'messageExpression' ? problem.rule.messageExpression! : problem.field === 'fieldPath' ? problem.rule.fieldPath! : problem.rule.rule;
+          const node = locatePath(schema, problem.path, ctx.locations) ?? source.location;
+          const where = problem.path ? `${problem.path}: ` : '';
+          errors.push(
+            new UserError(
+              `${crd.kind} ${version.name}: ${where}invalid CEL ${problem.field} ${JSON.stringify(expression)}: ${problem.message}`,
+              // A fieldPath is found by its argument: a bare path (`name`) is in many marker lines.
+              (problem.field === 'fieldPath' ? locateExpression(root, texts, `fieldPath="${expression}"`, 'fieldPath="'.length + 1, node) : locateExpression(root, texts, expression, problem.column, node)) ?? node,
+              'the API server would reject this CRD',
+            ),
+          );
+        }
+      }
       for (const problem of problems) {
         const where = problem.path ? `${problem.path}: ` : '';
         errors.push(
@@ -142,7 +163,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
     }
   }
   if (walks) rememberCrds(walks, kinds, errors.length === 0);
-  return { crds: errors.length ? [] : crds, errors: sortErrors(errors), unchanged };
+  return { crds: errors.length ? [] : crds, errors: sortErrors(errors), unchanged, locations: ctx.locations };
 }
 
 /**

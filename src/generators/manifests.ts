@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { buildCrds, type ParsedFiles, type WalkCache } from '../crd/build.js';
-import { type UserError, UserErrors } from '../errors.js';
+import type { AssembledCrd } from '../crd/assemble.js';
+import { type Location, type UserError, UserErrors } from '../errors.js';
+import type { JSONSchemaProps } from '../schema/types.js';
 import { collectPackageMarkers } from '../markers/collect.js';
 import type { ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
@@ -48,6 +50,9 @@ export interface ManifestOptions {
 export interface GeneratedManifests {
   files: GeneratedFile[];
   samples: SampleInput[];
+  /** The CRDs the files hold, and where each schema node was declared (for `--check`'s comparison with a release). */
+  crds: AssembledCrd[];
+  locations: WeakMap<JSONSchemaProps, Location>;
 }
 
 /**
@@ -58,7 +63,7 @@ export interface GeneratedManifests {
  */
 export function generateManifests(root: string, inputs: ManifestInputs, options: ManifestOptions = {}): GeneratedManifests {
   const { project, sources } = inputs;
-  const { crds, errors, unchanged } = buildCrds(root, apiTexts(root, sources), {
+  const { crds, errors, unchanged, locations } = buildCrds(root, apiTexts(root, sources), {
     project,
     generatorVersion: cliVersion,
     maxDescriptionLength: options.maxDescriptionLength,
@@ -97,5 +102,5 @@ export function generateManifests(root: string, inputs: ManifestInputs, options:
     }),
     ...generateSamples(samples, inputs.existingSamples, { projectName: project.projectName, domain: project.domain }),
   ];
-  return { files, samples };
+  return { files, samples, crds, locations };
 }

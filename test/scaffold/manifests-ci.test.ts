@@ -1,10 +1,14 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { noReleaseNotice } from '../../src/commands/manifests-compat.js';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
 // `opgen manifests` as CI and `npm test` run it: --dry-run, --check with diffs, samples
 // the user dropped, a remembered --max-desc-len, and samples the types outgrew.
+
+// The projects here are not in a git repository, so --check has no release to compare with.
+const noRelease = `${noReleaseNotice('not a git repository')}\n`;
 
 let dir: string;
 beforeEach(async () => {
@@ -58,7 +62,7 @@ describe('opgen manifests --check', () => {
     expect(await readTree(dir)).toEqual(before);
 
     await ok('manifests');
-    expect(await opgen(dir, 'manifests', '--check')).toEqual({ code: 0, stdout: 'manifests are up to date\n', stderr: '' });
+    expect(await opgen(dir, 'manifests', '--check')).toEqual({ code: 0, stdout: `${noRelease}manifests are up to date\n`, stderr: '' });
   });
 
   it('shows a file it would create as a diff from /dev/null', async () => {
@@ -76,7 +80,7 @@ describe('a sample the user deleted', () => {
     await writeFile(join(dir, kustomization), (await read(kustomization)).replace(/^ {2}- shop_v1_bookstore\.yaml\n/m, ''));
     expect(await read(kustomization)).not.toContain('bookstore');
 
-    expect(await opgen(dir, 'manifests', '--check')).toEqual({ code: 0, stdout: 'manifests are up to date\n', stderr: '' });
+    expect(await opgen(dir, 'manifests', '--check')).toEqual({ code: 0, stdout: `${noRelease}manifests are up to date\n`, stderr: '' });
     const { stdout } = await ok('manifests');
     expect(stdout).not.toContain(sample);
     expect((await readTree(dir)).has(sample)).toBe(false);
@@ -124,7 +128,7 @@ describe('samples and the schema', () => {
     expect(await read(crd)).toContain('replicas:');
 
     const check = await opgen(dir, 'manifests', '--check');
-    expect(check).toEqual({ code: 1, stdout: '', stderr: `${sample}:${specLine}:7: error: ${message}\n` });
+    expect(check).toEqual({ code: 1, stdout: noRelease, stderr: `${sample}:${specLine}:7: error: ${message}\n` });
 
     await writeFile(join(dir, sample), (await read(sample)).replace('spec: {}', 'spec:\n  replicas: 0'));
     const low = await ok('manifests');

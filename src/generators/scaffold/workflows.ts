@@ -2,6 +2,8 @@ import type { GeneratedFile } from '../../writer/index.js';
 import { yamlFile } from './yaml-file.js';
 
 const checkout = { name: 'Clone the code', uses: 'actions/checkout@v4' };
+/** With the history and tags: `opgen manifests --check` compares the API with the last release (tag). */
+const checkoutWithTags = { ...checkout, with: { 'fetch-depth': 0 } };
 const node = { name: 'Set up Node.js', uses: 'actions/setup-node@v4', with: { 'node-version': 20, cache: 'npm' } };
 const install = { name: 'Install the dependencies', run: 'npm ci' };
 const on = { push: null, pull_request: null };
@@ -34,12 +36,12 @@ export function workflowFiles(): GeneratedFile[] {
   });
   return [
     workflow('lint.yml', 'ESLint, the compiler, and the generated manifests up to date with the code.', 'Lint', [
-      checkout,
+      checkoutWithTags,
       node,
       install,
       { name: 'Run ESLint', run: 'npm run lint' },
       { name: 'Type-check', run: 'npx tsc --noEmit' },
-      { name: 'Check that the manifests are up to date (else run npm run manifests and commit)', run: 'npx opgen manifests --check' },
+      { name: 'Check that the manifests are up to date (else run npm run manifests and commit) and break nothing released', run: 'npx opgen manifests --check' },
     ]),
     workflow('test.yml', 'The controllers\' tests, against a real API server and etcd.', 'Tests', [
       checkout,

@@ -1,0 +1,159 @@
+import { createRequire } from 'node:module';
+import type { Environment } from '@marcbachmann/cel-js';
+import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
+import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
+import { schemaTypes } from './schema-types.js';
+
+/**
+ * cel-js, loaded on the first rule: a project without CEL rules does not pay for loading it.
+ * In the bundled CLI (CommonJS) the literal `require` lets esbuild bundle cel-js, so V8's code
+ * cache keeps it compiled between runs; as an ES module (dist/, tests) there is no `require`.
+ */
+function celJs(): typeof import('@marcbachmann/cel-js') {
+  const load = typeof require === 'function' ? () => require('@marcbachmann/cel-js') as unknown : () => createRequire(import.meta.url)('@marcbachmann/cel-js') as unknown;
+  return load() as typeof import('@marcbachmann/cel-js');
+}
+
+let declared: Environment | undefined;
+
+/** The environment with Kubernetes' libraries, made once per process; each schema clones it. */
+function libraries(): Environment {
+  if (declared) return declared;
+  declared = new (celJs().Environment)({ enableOptionalTypes: true, unlistedVariablesAreDyn: false });
+  for (const name of libraryTypes) declared.registerType(name, { ctor: class {}, fields: {} });
+  for (const signature of librarySignatures) declared.registerFunction(signature, () => undefined);
+  return declared;
+}
+
+/** A CEL rule the API server would refuse for its types. */
+export interface CelTypeProblem {
+  /** Data path of the node the rule is on (`spec.ports[*]`), '' for the root. */
+  path: string;
+  rule: ValidationRule;
+  /** Which expression is wrong. */
+  field: 'rule' | 'messageExpression' | 'fieldPath';
+  message: string;
+  /** 1-based column in that expression, when known. */
+  column?: number;
+}
+
+/**
+ * Constructs cel-js does not know but Kubernetes does: two-variable comprehensions, macros and
+ * functions in a namespace (`sets.contains`, `cel.bind`, `strings.quote`…) and optional
+ * helpers beyond `hasValue`/`value`/`orValue`. An expression using one is not type-checked:
+ * cel-js would refuse it where the API server accepts it.
+ */
+const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote|lastIndexOf|indexOf)\(|\b(?:authorizer|params|namespaceObject|request|variables)\b/;
+
+/**
+ * Type-checks every `x-kubernetes-validations` rule of a structural schema as the API server
+ * compiles it: `self` (and `oldSelf`, an optional with `optionalOldSelf`) typed from the schema,
+ * Kubernetes' libraries declared, the rule a bool and `messageExpression` a string, `oldSelf`
+ * only where the API server can correlate old and new values.
+ */
+export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
+  const problems: CelTypeProblem[] = [];
+  let base: Environment | undefined;
+  const types = schemaTypes(root);
+  const env = (): Environment => {
+    if (base) return base;
+    base = libraries().clone();
+    for (const [name, fields] of types.objects) base.registerType(name, { fields });
+    return base;
+  };
+  // Rules on one node share their environment: cloning is most of the cost of a check.
+  const scopes = new Map<string, Environment>();
+  const scope = (node: JSONSchemaProps, optionalOldSelf: boolean): Environment => {
+    const type = types.typeOf(node);
+    const key = `${type} ${optionalOldSelf}`;
+    let found = scopes.get(key);
+    if (!found) {
+      found = env().clone().registerVariable('self', type).registerVariable('oldSelf', optionalOldSelf ? `optional<${type}>` : type);
+      scopes.set(key, found);
+    }
+    return found;
+  };
+  walk(root, '', true, (node, path, correlatable) => {
+    for (const rule of node['x-kubernetes-validations'] ?? []) {
+      const usesOldSelf = /\boldSelf\b/.test(rule.rule);
+      if (usesOldSelf && !correlatable) {
+        problems.push({ path, rule, field: 'rule', message: 'oldSelf cannot be used here: the items of a list that is not a list-type=map have no old value to compare with' });
+        continue;
+      }
+      const scoped = scope(node, Boolean(rule.optionalOldSelf));
+      const report = (message: string, column?: number) => problems.push({ path, rule, field: 'rule', message, column });
+      const missing = missingHasField(rule.rule, types.typeOf(node), types.objects);
+      if (missing) report(missing.message, missing.column);
+      else check(scoped, rule.rule, 'bool', report);
+      const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
+      if (badPath) problems.push({ path, rule, field: 'fieldPath', message: badPath });
+      if (rule.messageExpression !== undefined) check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
+    }
+  });
+  return problems;
+}
+
+function check(env: Environment, expression: string, want: 'bool' | 'string', report: (message: string, column?: number) => void): void {
+  if (unsupported.test(expression)) return;
+  const result = env.check(expression) as { valid: boolean; type?: string; error?: { message?: string; node?: { pos?: number } } };
+  if (result.valid) {
+    if (result.type !== want && result.type !== 'dyn') report(`must evaluate to ${want}, not ${result.type}`);
+    return;
+  }
+  const message = (result.error?.message ?? '').split('\n')[0]!;
+  if (!refused(message)) return;
+  const pos = result.error?.node?.pos;
+  report(message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+}
+
+/**
+ * A `fieldPath` the API server refuses: not starting with `.`, or naming a property that the
+ * object it walks through does not declare (`.spec.nope`). Paths through maps, unknown fields
+ * or with list indexes are left to the API server.
+ */
+function fieldPathProblem(node: JSONSchemaProps, fieldPath: string): string | undefined {
+  if (!fieldPath.startsWith('.') && !fieldPath.startsWith('[')) return `fieldPath ${JSON.stringify(fieldPath)} must start with . (a path from the field the rule is on)`;
+  let at: JSONSchemaProps | undefined = node;
+  for (const [, dotted, quoted] of fieldPath.matchAll(/\.([^.[\]]+)|\['([^']*)'\]|\[[^\]]*\]/g)) {
+    const name = dotted ?? quoted;
+    if (name === undefined || !at?.properties || at['x-kubernetes-preserve-unknown-fields']) return undefined;
+    if (!(name in at.properties)) return `fieldPath ${JSON.stringify(fieldPath)} names ${name}, which is not a field here`;
+    at = at.properties[name];
+  }
+  return undefined;
+}
+
+/**
+ * `has(self.a.b)` of a field the schema does not declare: cel-js does not check the argument of
+ * `has`, the API server does. Only plain field chains from `self` are followed, through object
+ * types (a map or `dyn` on the way ends the check).
+ */
+function missingHasField(expression: string, selfType: string, objects: ReadonlyMap<string, Record<string, string>>): { message: string; column: number } | undefined {
+  for (const call of expression.matchAll(/\bhas\(\s*self((?:\.[A-Za-z_]\w*)+)\s*\)/g)) {
+    let type: string | undefined = selfType;
+    let offset = call.index + call[0].indexOf('self') + 4;
+    for (const field of call[1]!.slice(1).split('.')) {
+      const fields: Record<string, string> | undefined = type === undefined ? undefined : objects.get(type);
+      if (!fields) break;
+      if (!(field in fields)) return { message: `No such key: ${field}`, column: [...expression.slice(0, offset + 1)].length + 1 };
+      type = fields[field];
+      offset += field.length + 1;
+    }
+  }
+  return undefined;
+}
+
+/** Errors the API server's checker reports too; anything else may be a gap in what is declared here. */
+function refused(message: string): boolean {
+  if (/^(No such key|Unknown variable|no such overload|Logical operator requires bool operands)/.test(message) || /predicate must return bool/.test(message)) return true;
+  const call = /^found no matching overload for '(?:[^']*\.)?([A-Za-z_]\w*)\(/.exec(message);
+  return call !== null && knownFunctions.has(call[1]!);
+}
+
+/** Visits every node with its data path and whether the API server correlates its old and new values. */
+function walk(node: JSONSchemaProps, path: string, correlatable: boolean, visit: (node: JSONSchemaProps, path: string, correlatable: boolean) => void): void {
+  visit(node, path, correlatable);
+  for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, path ? `${path}.${name}` : name, correlatable, visit);
+  if (node.items) walk(node.items, `${path}[*]`, correlatable && node['x-kubernetes-list-type'] === 'map', visit);
+  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}[*]`, correlatable, visit);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { JSONSchemaProps } from '../../src/schema/types.js';
+import { celName, schemaTypes } from '../../src/validation/cel-types/schema-types.js';
+import { checkCelTypes } from '../../src/validation/cel-types/check.js';
+
+// The type-checker without an API server (the corpus test proves it against kube-apiserver).
+// Columns are 1-based in the expression: `nope` in `true && self.nope` is at 14.
+
+const spec = (rules: JSONSchemaProps['x-kubernetes-validations'], extra: Partial<JSONSchemaProps> = {}): JSONSchemaProps => ({
+  type: 'object',
+  properties: {
+    spec: {
+      type: 'object',
+      'x-kubernetes-validations': rules,
+      properties: {
+        name: { type: 'string' },
+        'max-size': { type: 'integer' },
+        when: { type: 'string', format: 'date-time' },
+        items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } }, 'x-kubernetes-validations': extra['x-kubernetes-validations'] } },
+      },
+    },
+  },
+});
+
+describe('checkCelTypes', () => {
+  it('types self from the schema: escaped names, timestamps, the root metadata', () => {
+    expect(checkCelTypes(spec([{ rule: "self.max__dash__size > 1 && self.when > timestamp('2020-01-01T00:00:00Z') && self.name != ''" }]))).toEqual([]);
+    const root: JSONSchemaProps = { type: 'object', 'x-kubernetes-validations': [{ rule: "self.metadata.name.size() < 10 && self.metadata.namespace == 'a'" }], properties: { metadata: { type: 'object' } } };
+    expect(checkCelTypes(root).map((p) => p.message)).toEqual(['No such key: namespace']);
+  });
+
+  it('reports the column in the expression, and a messageExpression that is not a string', () => {
+    const problems = checkCelTypes(spec([{ rule: 'true && self.nope', messageExpression: 'self.max__dash__size' }]));
+    expect(problems.map(({ field, message, column, path }) => ({ field, message, column, path }))).toEqual([
+      { field: 'rule', message: 'No such key: nope', column: 14, path: 'spec' },
+      { field: 'messageExpression', message: 'must evaluate to string, not int', column: undefined, path: 'spec' },
+    ]);
+  });
+
+  it('refuses oldSelf on the items of a list that is not a list-type=map, and allows it on the spec', () => {
+    const problems = checkCelTypes(spec([{ rule: 'self.name == oldSelf.name' }], { 'x-kubernetes-validations': [{ rule: 'self.id == oldSelf.id' }] }));
+    expect(problems.map((p) => p.path)).toEqual(['spec.items[*]']);
+  });
+
+  it('checks the fields has() names, through objects only', () => {
+    const problems = checkCelTypes(spec([{ rule: 'has(self.name) && has(self.nope)' }]));
+    expect(problems.map(({ message, column }) => ({ message, column }))).toEqual([{ message: 'No such key: nope', column: 28 }]);
+    expect(checkCelTypes(spec([{ rule: 'has(self.items) && self.items.all(i, has(i.id))' }]))).toEqual([]);
+  });
+
+  it('leaves alone what it cannot judge: functions it does not declare, two-variable comprehensions', () => {
+    expect(checkCelTypes(spec([{ rule: "sets.contains([self.name], ['a']) && [1].all(i, v, v > i) && self.name.someFutureFunction()" }]))).toEqual([]);
+  });
+
+  it('escapes property names as Kubernetes does', () => {
+    expect([celName('a-b'), celName('a.b'), celName('x/y'), celName('a__b'), celName('namespace'), celName('1a')]).toEqual(['a__dash__b', 'a__dot__b', 'x__slash__y', 'a__underscores__b', '__namespace__', undefined]);
+    expect(schemaTypes({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'integer' } } } }).objects.size).toBe(2);
+  });
+});
