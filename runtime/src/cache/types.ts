@@ -1,11 +1,11 @@
 import type { Kind } from '../api/kind.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 
-/** Callbacks an informer calls after its store has taken the change. */
+/** Callbacks an informer calls after its store has taken the change; the objects are the cache's, read-only. */
 export interface EventHandler<T extends KubeObject> {
-  add?(object: T): void;
-  update?(oldObject: T, newObject: T): void;
-  delete?(object: T): void;
+  add?(object: DeepReadonly<T>): void;
+  update?(oldObject: DeepReadonly<T>, newObject: DeepReadonly<T>): void;
+  delete?(object: DeepReadonly<T>): void;
 }
 
 /** Selects cached objects; `index` uses an indexer registered with `addIndex`. */
@@ -28,14 +28,14 @@ export interface Informer<T extends KubeObject> {
    */
   addHandler(handler: EventHandler<T>): () => void;
   /** Adds a named index: `fn` returns the values an object is indexed under. */
-  addIndex(name: string, fn: (object: T) => string[]): void;
+  addIndex(name: string, fn: (object: DeepReadonly<T>) => string[]): void;
   /**
-   * The cached object itself, shared with every reader and handler: treat it as read-only
+   * The cached object itself, shared with every reader and handler, hence read-only
    * (the client's `get` hands out copies).
    */
-  get(name: string, namespace?: string): T | undefined;
+  get(name: string, namespace?: string): DeepReadonly<T> | undefined;
   /** Cached objects, shared like {@link Informer.get}'s. */
-  list(options?: ListOptions): T[];
+  list(options?: ListOptions): DeepReadonly<T>[];
   hasSynced(): boolean;
   /** Whether this informer keeps only metadata (see {@link KindCacheOptions.metadataOnly}). */
   readonly metadataOnly: boolean;

@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { Cache, Informer } from '../cache/types.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 import { isNotFound } from './errors.js';
 import { labelSelector, listAll } from './list.js';
 import { createOwnWrites, type OwnWrites } from './own-writes.js';
@@ -20,8 +20,10 @@ type PatchValue<V> = V extends readonly unknown[] ? V : V extends object ? Merge
  * What server-side apply takes: only the fields this field manager has an opinion on.
  * `metadata.name` (and `namespace` for namespaced kinds) identify the object.
  */
-export type ApplyObject<T> = { [K in keyof T]?: ApplyValue<NonNullable<T[K]>> };
-type ApplyValue<V> = V | (V extends readonly (infer U)[] ? ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
+export type ApplyObject<T> = { readonly [K in keyof T]?: ApplyValue<NonNullable<T[K]>> };
+// Arrays are read-only here so that parts of objects read from the cache (typed
+// `DeepReadonly`) go into an apply unchanged.
+type ApplyValue<V> = V | (V extends readonly (infer U)[] ? readonly ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
 
 export interface ListQuery {
   /** Objects of this namespace only; all namespaces when left out. */
@@ -70,13 +72,13 @@ export interface Client {
    * JSON merge patch of the object named by `object.metadata`. Put
    * `metadata.resourceVersion` in the patch to make it conditional on that version.
    */
-  patch<T extends KubeObject>(kind: Kind<T>, object: KubeObject, patch: MergePatch<T>): Promise<T>;
+  patch<T extends KubeObject>(kind: Kind<T>, object: DeepReadonly<KubeObject>, patch: MergePatch<T>): Promise<T>;
   /** Deletes the object; a missing object is not an error. */
-  delete<T extends KubeObject>(kind: Kind<T>, object: KubeObject, options?: DeleteOptions): Promise<void>;
+  delete<T extends KubeObject>(kind: Kind<T>, object: DeepReadonly<KubeObject>, options?: DeleteOptions): Promise<void>;
   /** Replaces the status subresource (the rest of `object` is ignored by the server). */
   updateStatus<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
   /** JSON merge patch of the status subresource, e.g. `{ status: { ready: true } }`. */
-  patchStatus<T extends KubeObject>(kind: Kind<T>, object: KubeObject, patch: MergePatch<T>): Promise<T>;
+  patchStatus<T extends KubeObject>(kind: Kind<T>, object: DeepReadonly<KubeObject>, patch: MergePatch<T>): Promise<T>;
   /**
    * Server-side apply: the API server merges `object` with what other managers own and
    * records this client's field manager as the owner of every field in it. Fields this
@@ -220,7 +222,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
       const informer = cached(kind, ns);
       if (informer && (await caughtUp(kind, informer, ns, name))) {
         const object = informer.get(name, ns);
-        return object === undefined ? undefined : structuredClone(object);
+        return object === undefined ? undefined : (structuredClone(object) as typeof kind.__object);
       }
       try {
         return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal, precondition });
@@ -232,7 +234,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
 
     async list(kind, query = {}) {
       const informer = cached(kind, query.namespace);
-      if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
+      if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o) as NonNullable<typeof kind.__object>);
       const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition });
       return items;
     },
@@ -292,7 +294,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
   };
 }
 
-function identify(kind: Kind, object: KubeObject): { name: string; namespace: string | undefined } {
+function identify(kind: Kind, object: DeepReadonly<KubeObject>): { name: string; namespace: string | undefined } {
   const name = object.metadata?.name;
   if (!name) throw new Error(`${kindLabel(kind)} object has no metadata.name`);
   return { name, namespace: requireScope(kind, name, object.metadata?.namespace) };

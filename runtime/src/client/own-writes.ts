@@ -1,6 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import type { Informer } from '../cache/types.js';
-import { objectKey, type KubeObject } from '../object.js';
+import { objectKey, type DeepReadonly, type KubeObject } from '../object.js';
 import { sleep } from './sleep.js';
 
 /** A write this process made, not yet seen by the cache. */
@@ -46,7 +46,7 @@ export function createOwnWrites(waitMs: number): OwnWrites {
   }
 
   /** Whether the cached object reflects `entry`. resourceVersions are etcd revisions: numbers that grow. */
-  function reflects(entry: Pending, cached: KubeObject | undefined): boolean {
+  function reflects(entry: Pending, cached: DeepReadonly<KubeObject> | undefined): boolean {
     const version = cached?.metadata?.resourceVersion;
     if (entry.deleted) return !cached || cached.metadata?.deletionTimestamp !== undefined || newer(version, entry.resourceVersion);
     return version === entry.resourceVersion || newer(version, entry.resourceVersion);
