@@ -20,7 +20,7 @@ type PatchValue<V> = V extends readonly unknown[] ? V : V extends object ? Merge
  * What server-side apply takes: only the fields this field manager has an opinion on.
  * `metadata.name` (and `namespace` for namespaced kinds) identify the object.
  */
-export type ApplyObject<T> = { readonly [K in keyof T]?: ApplyValue<NonNullable<T[K]>> };
+export type ApplyObject<T> = { readonly [K in keyof T]?: ApplyValue<Exclude<T[K], undefined>> };
 // Arrays are read-only here so that parts of objects read from the cache (typed
 // `DeepReadonly`) go into an apply unchanged.
 type ApplyValue<V> = V | (V extends readonly (infer U)[] ? readonly ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
