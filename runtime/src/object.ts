@@ -35,9 +35,7 @@ export type StoredMeta<Namespaced extends boolean = boolean> = ObjectMeta &
  *   return `${podSet.metadata.namespace}/${podSet.metadata.name}`;
  * }
  */
-export type Stored<T extends KubeObject, Namespaced extends boolean = boolean> = Omit<T, 'metadata'> & {
-  metadata: StoredMeta<Namespaced>;
-};
+export type Stored<T extends KubeObject, Namespaced extends boolean = boolean> = T & { metadata: StoredMeta<Namespaced> };
 
 /**
  * `T` with every property, array and record read-only, all the way down: the type of
@@ -58,7 +56,7 @@ export type DeepReadonly<T> = T extends (...args: never[]) => unknown
       ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
       : T;
 
-/** `object` typed as the read-only view the cache hands out (no copy, no freeze). */
-export function readOnly<T>(object: T): DeepReadonly<T> {
-  return object as DeepReadonly<T>;
+/** `object`, which the API server stored, typed as the read-only view the cache hands out (no copy, no freeze). */
+export function readOnly<T extends KubeObject>(object: T): DeepReadonly<Stored<T>> {
+  return object as DeepReadonly<Stored<T>>;
 }

@@ -143,8 +143,11 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     },
 
     addIndex: (name, fn) => store.addIndex(name, (object) => fn(readOnly(object))),
-    get: (name, ns) => readOnly(store.get(objectKey(kind.namespaced ? ns : undefined, name))),
-    list: (listOptions) => readOnly(store.list(listOptions)) as DeepReadonly<T>[],
+    get: (name, ns) => {
+      const object = store.get(objectKey(kind.namespaced ? ns : undefined, name));
+      return object && readOnly(object);
+    },
+    list: (listOptions) => store.list(listOptions).map(readOnly),
     hasSynced: () => synced,
     metadataOnly: options.metadataOnly === true,
 

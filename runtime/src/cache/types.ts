@@ -1,11 +1,14 @@
 import type { Kind } from '../api/kind.js';
-import type { DeepReadonly, KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject, Stored } from '../object.js';
+
+/** An object as the cache holds it: stored (identity present) and shared, so read-only. */
+export type Cached<T extends KubeObject> = DeepReadonly<Stored<T>>;
 
 /** Callbacks an informer calls after its store has taken the change; the objects are the cache's, read-only. */
 export interface EventHandler<T extends KubeObject> {
-  add?(object: DeepReadonly<T>): void;
-  update?(oldObject: DeepReadonly<T>, newObject: DeepReadonly<T>): void;
-  delete?(object: DeepReadonly<T>): void;
+  add?(object: Cached<T>): void;
+  update?(oldObject: Cached<T>, newObject: Cached<T>): void;
+  delete?(object: Cached<T>): void;
 }
 
 /** Selects cached objects; `index` uses an indexer registered with `addIndex`. */
@@ -28,14 +31,14 @@ export interface Informer<T extends KubeObject> {
    */
   addHandler(handler: EventHandler<T>): () => void;
   /** Adds a named index: `fn` returns the values an object is indexed under. */
-  addIndex(name: string, fn: (object: DeepReadonly<T>) => string[]): void;
+  addIndex(name: string, fn: (object: Cached<T>) => string[]): void;
   /**
    * The cached object itself, shared with every reader and handler, hence read-only
    * (the client's `get` hands out copies).
    */
-  get(name: string, namespace?: string): DeepReadonly<T> | undefined;
+  get(name: string, namespace?: string): Cached<T> | undefined;
   /** Cached objects, shared like {@link Informer.get}'s. */
-  list(options?: ListOptions): DeepReadonly<T>[];
+  list(options?: ListOptions): Cached<T>[];
   hasSynced(): boolean;
   /** Whether this informer keeps only metadata (see {@link KindCacheOptions.metadataOnly}). */
   readonly metadataOnly: boolean;

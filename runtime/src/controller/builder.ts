@@ -45,7 +45,7 @@ export interface ControllerBuilder<T extends KubeObject = KubeObject, Namespaced
    */
   owns<C extends KubeObject>(kind: Kind<C>, options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
   /** Any kind: events enqueue what `map` returns for the object. */
-  watches<C extends KubeObject>(kind: Kind<C>, map: (object: Reconciled<C>) => Request[], options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
+  watches<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, map: (object: Reconciled<C, N>) => Request[], options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
   /** Predicates applied to the events of every watched kind. */
   withPredicates(...predicates: Predicate[]): ControllerBuilder<T, Namespaced>;
   /**

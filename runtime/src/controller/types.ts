@@ -57,7 +57,7 @@ export interface LegacyRequestFields {
 export type StatusOf<T> = T extends { status?: infer S } ? NonNullable<S> : never;
 
 /** Writes the status subresource of the object being reconciled; see {@link ObjectContext.status}. */
-export interface StatusWriter<T extends KubeObject> {
+export interface StatusWriter<T extends KubeObject, Namespaced extends boolean = boolean> {
   /**
    * Server-side apply of `status` on the status subresource, as this controller's field
    * manager: only the fields given are claimed, and other managers' fields stay, including
@@ -69,7 +69,7 @@ export interface StatusWriter<T extends KubeObject> {
    * @example
    * await ctx.status.apply({ readyReplicas: ready.length, podNames });
    */
-  apply(status: ApplyObject<StatusOf<T>>): Promise<Stored<T>>;
+  apply(status: ApplyObject<StatusOf<T>>): Promise<Stored<T, Namespaced>>;
   /**
    * Sets one condition in `status.conditions` as `meta.SetStatusCondition` does:
    * `lastTransitionTime` changes only when `status` changes, `observedGeneration` is the
@@ -112,7 +112,7 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
    * @example
    * await ctx.create(kinds.Pod, { metadata: { generateName: `${name}-` }, spec });
    */
-  create<C extends KubeObject>(kind: Kind<C>, child: DeepReadonly<C>): Promise<Stored<C>>;
+  create<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: DeepReadonly<C>): Promise<Stored<C, N>>;
   /**
    * Server-side apply of `child` (name it in `metadata.name`), controlled by the
    * reconciled object: creates it or brings the fields given to these values. Forced, as a
@@ -121,7 +121,7 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
    * @example
    * await ctx.apply(kinds.Deployment, { metadata: { name }, spec: { replicas, selector, template: site.spec.template } });
    */
-  apply<C extends KubeObject>(kind: Kind<C>, child: ApplyObject<C>, options?: ApplyOptions): Promise<Stored<C>>;
+  apply<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: ApplyObject<C>, options?: ApplyOptions): Promise<Stored<C, N>>;
   /**
    * Deletes `child` (named by its metadata); a child already gone is fine.
    *
@@ -130,7 +130,7 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
    */
   delete<C extends KubeObject>(kind: Kind<C>, child: DeepReadonly<KubeObject>, options?: DeleteOptions): Promise<void>;
   /** Writes the reconciled object's status; see {@link StatusWriter}. */
-  readonly status: StatusWriter<T>;
+  readonly status: StatusWriter<T, Namespaced>;
   /**
    * Runs `handlers.apply` under the finalizer `name`, as kube-rs's `finalizer()`: adds the
    * finalizer before `apply` runs, calls `cleanup` once the object is being deleted, and

@@ -48,4 +48,4 @@ export interface Echo {
  */
 export interface EchoList extends List<Echo> {}
 
-export const Echo = defineKind<Echo>({ ...groupVersion, kind: 'Echo', plural: 'echos', namespaced: true });
+export const Echo = defineKind<Echo, true>({ ...groupVersion, kind: 'Echo', plural: 'echos', namespaced: true });

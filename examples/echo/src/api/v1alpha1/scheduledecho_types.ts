@@ -52,4 +52,4 @@ export interface ScheduledEcho {
  */
 export interface ScheduledEchoList extends List<ScheduledEcho> {}
 
-export const ScheduledEcho = defineKind<ScheduledEcho>({ ...groupVersion, kind: 'ScheduledEcho', plural: 'scheduledechos', namespaced: true });
+export const ScheduledEcho = defineKind<ScheduledEcho, true>({ ...groupVersion, kind: 'ScheduledEcho', plural: 'scheduledechos', namespaced: true });
