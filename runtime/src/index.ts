@@ -82,7 +82,7 @@ export {
   createTokenBucket,
   type TokenBucket,
 } from './client/index.js';
-export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
+export { createCache, backoffDelay, type BackoffOptions, type Cache, type Cached, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
 export {
   AlreadyOwnedError,
   controllerOf,

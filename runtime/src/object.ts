@@ -16,6 +16,9 @@ export function objectKey(namespace: string | undefined, name: string): string {
  * The metadata of an object the API server stored: what it always sets is required.
  * `Namespaced` is the kind's scope when its handle declares it (`defineKind<Foo, true>`);
  * otherwise `namespace` stays optional.
+ *
+ * @example
+ * const at = (meta: StoredMeta<true>) => `${meta.namespace}/${meta.name}@${meta.resourceVersion}`;
  */
 export type StoredMeta<Namespaced extends boolean = boolean> = ObjectMeta &
   Required<Pick<ObjectMeta, 'name' | 'uid' | 'resourceVersion' | 'generation' | 'creationTimestamp'>> &

@@ -1,7 +1,12 @@
 import type { Kind } from '../api/kind.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 
-/** An object as the cache holds it: stored (identity present) and shared, so read-only. */
+/**
+ * An object as the cache holds it: stored (identity present) and shared, so read-only.
+ *
+ * @example
+ * const names = (pods: readonly Cached<kinds.Pod>[]) => pods.map((pod) => pod.metadata.name);
+ */
 export type Cached<T extends KubeObject> = DeepReadonly<Stored<T>>;
 
 /** Callbacks an informer calls after its store has taken the change; the objects are the cache's, read-only. */

@@ -6,13 +6,23 @@ import { parseDuration } from '../helpers/duration.js';
  * `requeueAfter` (ms) reconciles again after that delay and resets the key's backoff;
  * `requeue: true` reconciles again after the key's backoff. `requeueAfter` wins when both
  * are set. The plain object form is accepted too (`{ requeueAfter: 60_000 }`).
+ *
+ * @example
+ * const later: Action = requeue.after('30s'); // { requeueAfter: 30000 }
  */
 export interface Action {
   requeueAfter?: number;
   requeue?: boolean;
 }
 
-/** What a reconcile returns: an {@link Action}, or nothing when the object is in its desired state. */
+/**
+ * What a reconcile returns: an {@link Action}, or nothing when the object is in its desired state.
+ *
+ * @example
+ * async function reconcile(widget: Reconciled<Widget>, ctx: ReconcileContext<Widget>): Promise<Result> {
+ *   return widget.status?.ready ? undefined : requeue.after('10s');
+ * }
+ */
 export type Result = void | undefined | Action;
 
 /**

@@ -45,6 +45,10 @@ export type Reconciled<T extends KubeObject, Namespaced extends boolean = boolea
 /**
  * The request fields that reconciles written in the request form read from their first
  * argument; see {@link ControllerBuilder.reconcile}.
+ *
+ * @example
+ * // 0.1.0's form, still compiling: `req` is the object, carrying its name and namespace.
+ * .reconcile(async (req, ctx) => { const podSet = await ctx.client.get(PodSet, req.name, req.namespace); })
  */
 export interface LegacyRequestFields {
   /** @deprecated The object is handed in: read `metadata.name`. */
@@ -53,7 +57,12 @@ export interface LegacyRequestFields {
   readonly namespace?: string;
 }
 
-/** The status of `T`, what `ctx.status.apply` takes a part of. */
+/**
+ * The status of `T`, what `ctx.status.apply` takes a part of.
+ *
+ * @example
+ * const status: ApplyObject<StatusOf<PodSet>> = { readyReplicas: 2 };
+ */
 export type StatusOf<T> = T extends { status?: infer S } ? NonNullable<S> : never;
 
 /** Writes the status subresource of the object being reconciled; see {@link ObjectContext.status}. */
@@ -85,7 +94,12 @@ export interface StatusWriter<T extends KubeObject, Namespaced extends boolean =
   setCondition(condition: ConditionUpdate): Promise<void>;
 }
 
-/** The two halves of {@link ObjectContext.finalize}. */
+/**
+ * The two halves of {@link ObjectContext.finalize}.
+ *
+ * @example
+ * const handlers: FinalizerHandlers = { apply: () => ensureBucket(site), cleanup: () => deleteBucket(site) };
+ */
 export interface FinalizerHandlers {
   /** The object is live and carries the finalizer: reconcile it as usual. */
   apply: () => Result | Promise<Result>;
@@ -163,6 +177,12 @@ export type ReconcileContext<T extends KubeObject = never, Namespaced extends bo
  * The request-form reconcile, for `.reconcileRequest()`: it gets only the namespace and
  * name, reads what it needs, and is also called after its object is gone. Throw to retry
  * with backoff; throw a `TerminalError` to give up.
+ *
+ * @example
+ * const reconcileWidget: Reconciler = async (req, ctx) => {
+ *   const widget = await ctx.client.get(Widget, req.name, req.namespace);
+ *   if (!widget) return forget(req);
+ * };
  */
 export type Reconciler = (request: Request, context: RequestContext) => Promise<Result> | Result;
 
@@ -170,6 +190,11 @@ export type Reconciler = (request: Request, context: RequestContext) => Promise<
  * The object-first reconcile, for `.reconcile()`: it gets the cached object, and is not
  * called once the object is gone. Throw to retry (see `onError`); throw a
  * `TerminalError` to give up.
+ *
+ * @example
+ * const reconcileWidget: ObjectReconciler<Widget, true> = async (widget, ctx) => {
+ *   await ctx.status.apply({ observedSize: widget.spec.size });
+ * };
  */
 export type ObjectReconciler<T extends KubeObject, Namespaced extends boolean = boolean> = (
   object: Reconciled<T, Namespaced> & LegacyRequestFields,
@@ -179,6 +204,9 @@ export type ObjectReconciler<T extends KubeObject, Namespaced extends boolean = 
 /**
  * A controller's error policy, kube-rs's `error_policy`: what follows a reconcile that
  * threw (not terminally). Return an {@link Action}, or nothing to wait for the next change.
+ *
+ * @example
+ * const policy: ErrorPolicy<Widget> = (error) => (isForbidden(error) ? requeue.after('10m') : requeue.now());
  */
 export type ErrorPolicy<T extends KubeObject, Namespaced extends boolean = boolean> = (error: unknown, object: Reconciled<T, Namespaced>) => Action | undefined;
 
