@@ -44,7 +44,7 @@ export function setupDemoVolumeController(mgr: Manager): void {
       }
 
       const phase = claim.status?.phase ?? 'Pending';
-      await ctx.status.apply({ name: volume.spec.name });
+      if (volume.status?.name !== volume.spec.name) await ctx.status.apply({ name: volume.spec.name });
       await ctx.status.setCondition({ type: 'Ready', status: phase === 'Bound' ? 'True' : 'False', reason: phase, message: `PersistentVolumeClaim ${name} is ${phase}` });
     });
 }
