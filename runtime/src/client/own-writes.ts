@@ -100,11 +100,18 @@ export function createOwnWrites(waitMs: number): OwnWrites {
       const pending = byKind.get(kindKey(kind));
       if (!pending || pending.size === 0) return true;
       listen(kind, informer);
+      // A read of one object looks at that object's write alone; a list at those of its namespace.
+      const only = name === undefined ? undefined : objectKey(kind.namespaced ? namespace : undefined, name);
+      const relevant = (): Iterable<[string, Pending]> => {
+        if (only === undefined) return pending;
+        const entry = pending.get(only);
+        return entry ? [[only, entry]] : [];
+      };
       const deadline = performance.now() + waitMs;
       for (;;) {
         let behind = false;
-        for (const [key, entry] of pending) {
-          if (name !== undefined ? key !== objectKey(kind.namespaced ? namespace : undefined, name) : namespace !== undefined && entry.namespace !== namespace) continue;
+        for (const [key, entry] of relevant()) {
+          if (only === undefined && namespace !== undefined && entry.namespace !== namespace) continue;
           const cached = informer.get(entry.name, entry.namespace);
           if (reflects(entry, cached)) {
             pending.delete(key);

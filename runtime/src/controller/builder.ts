@@ -120,7 +120,8 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   const global: Predicate[] = [];
   let errorPolicy: ErrorPolicy<KubeObject> | undefined;
 
-  const complete = (reconcile: LoopReconcile, onError?: LoopOptions['onError']): Controller => {
+  /** Builds and registers the controller; `reconcile` gets the `for` kind. */
+  const complete = (reconcile: (forKind: Kind<KubeObject>) => LoopReconcile, onError?: LoopOptions['onError']): Controller => {
     if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
     const forKind = primary.kind;
     const watches = [primary, ...secondary].map((w) => ({
@@ -128,7 +129,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
       map: w.owned ? enqueueControllerOwner(forKind) : w.map!,
       predicates: [...w.predicates, ...global],
     }));
-    const built = buildController(mgr, forKind, watches, reconcile, onError, options);
+    const built = buildController(mgr, forKind, watches, reconcile(forKind), onError, options);
     mgr.addController(built);
     return built;
   };
@@ -160,22 +161,21 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
       return builder;
     },
     reconcile(reconciler) {
-      const forKind = primary?.kind;
       const policy = errorPolicy;
       return complete(
-        async (request, holder) => {
-          const object = await holder.base.client.get(forKind!, request.name, request.namespace);
+        (forKind) => async (request, holder) => {
+          const object = await holder.base.client.get(forKind, request.name, request.namespace);
           if (!object) return; // gone: what it owned goes with it
-          const stored = withRequestFields(object as Stored<KubeObject>, request);
+          const stored = withRequestFields(object, request);
           holder.object = stored;
-          return reconciler(stored as never, objectContext(holder.base, forKind!, stored) as never);
+          return reconciler(stored as never, objectContext(holder.base, forKind, stored) as never);
         },
         policy && ((error, _request, holder) => (holder.object ? policy(error, holder.object as never) : { requeue: true })),
       );
     },
     reconcileRequest(reconciler) {
       if (errorPolicy) throw new Error('controller: .onError() needs the object-first .reconcile(); .reconcileRequest() retries with backoff');
-      return complete((request, holder) => reconciler(request, holder.base));
+      return complete(() => (request, holder) => reconciler(request, holder.base));
     },
   };
   return builder;
