@@ -26,7 +26,27 @@ const roots = [
   ...['DeploymentSpec', 'DeploymentStrategy', 'StatefulSetSpec', 'DaemonSetSpec'].map((kind) => `io.k8s.api.apps.v1.${kind}`),
   ...['PolicyRule', 'Subject', 'RoleRef'].map((kind) => `io.k8s.api.rbac.v1.${kind}`),
   ...['LabelSelector', 'LabelSelectorRequirement'].map((kind) => `io.k8s.apimachinery.pkg.apis.meta.v1.${kind}`),
+  // The kinds `kinds.*` of @opgen/runtime name (runtime/src/client/kinds.ts): one type universe,
+  // so a CRD's embedded PodTemplateSpec goes into a kinds.Deployment as it is.
+  ...kindRoots({
+    'core.v1': ['Pod', 'Service', 'ConfigMap', 'Secret', 'PersistentVolumeClaim', 'PersistentVolume', 'ServiceAccount', 'Namespace', 'Node'],
+    'apps.v1': ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet'],
+    'batch.v1': ['Job', 'CronJob'],
+    'coordination.v1': ['Lease'],
+    'events.v1': ['Event'],
+    'networking.v1': ['Ingress', 'NetworkPolicy'],
+    'discovery.v1': ['EndpointSlice'],
+    'rbac.v1': ['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'],
+    'policy.v1': ['PodDisruptionBudget'],
+    'autoscaling.v2': ['HorizontalPodAutoscaler'],
+  }),
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
 ];
+
+/** `io.k8s.api.<group>.<version>.<Kind>` for each kind of each `group.version`. */
+function kindRoots(byGroupVersion) {
+  return Object.entries(byGroupVersion).flatMap(([groupVersion, kinds]) => kinds.map((kind) => `io.k8s.api.${groupVersion}.${kind}`));
+}
 
 /** Definitions @opgen/runtime/api already declares by hand (runtime/src/api/index.ts). */
 const handWritten = {

@@ -6,7 +6,7 @@
  * import { controller, createManager, kinds, managerOptionsFromArgs } from '@opgen/runtime';
  *
  * const mgr = createManager({ ...managerOptionsFromArgs(), leaderElectionId: 'abc123.example.com' });
- * controller(mgr).for(DemoVolume).owns(kinds.PersistentVolumeClaim).reconcile(async (req, ctx) => { ... });
+ * controller(mgr).for(DemoVolume).owns(kinds.PersistentVolumeClaim).reconcile(async (volume, ctx) => { ... });
  * await mgr.start();
  *
  * @module
@@ -29,12 +29,23 @@ export {
   type WatchOptions,
   type Predicate,
   type WatchEvent,
+  requeue,
+  type Action,
   type Request,
   type Result,
   type Controller,
   type ControllerHost,
+  type ErrorPolicy,
+  type FinalizerHandlers,
+  type LegacyRequestFields,
+  type ObjectContext,
+  type ObjectReconciler,
   type ReconcileContext,
+  type Reconciled,
   type Reconciler,
+  type RequestContext,
+  type StatusOf,
+  type StatusWriter,
   type Expectations,
   type ExpectationsOptions,
 } from './controller/index.js';
@@ -71,7 +82,7 @@ export {
   createTokenBucket,
   type TokenBucket,
 } from './client/index.js';
-export { createCache, backoffDelay, type BackoffOptions, type Cache, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
+export { createCache, backoffDelay, type BackoffOptions, type Cache, type Cached, type CacheOptions, type KindCache, type KindCacheOptions, type EventHandler, type Informer, type InformerHealth, type ListOptions } from './cache/index.js';
 export {
   AlreadyOwnedError,
   controllerOf,
@@ -93,7 +104,7 @@ export {
 } from './helpers/index.js';
 export { createEventRecorder, type EventRecorder, type EventRecorderOptions, type EventType } from './events/index.js';
 export { runLeaderElection, type LeaderCallbacks, type LeaderElectionRun, type LeaderElectionOptions } from './leaderelection/index.js';
-export { objectKey, type KubeObject } from './object.js';
+export { objectKey, type DeepReadonly, type KubeObject, type Stored, type StoredMeta } from './object.js';
 export {
   webhook,
   conversion,

@@ -76,7 +76,7 @@ export async function runUpgrade(root: string, options: UpgradeOptions, running:
   const target = scaffold(project, running, settings);
   const paths = [...new Set([...ancestor.keys(), ...target.keys()])];
   const onDisk = new Map(await Promise.all(paths.map(async (path) => [path, await readIfExists(join(dir, path))] as const)));
-  const steps = planUpgrade(ancestor, target, onDisk, { from: fromLabel, to: running.version });
+  const steps = planUpgrade(ancestor, target, onDisk, { from: fromLabel, to: running.version }, from.rewrittenLater);
   steps.push(...(await versionSteps(dir, project, steps, running.version)));
   steps.sort((a, b) => a.path.localeCompare(b.path));
 

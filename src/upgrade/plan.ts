@@ -18,7 +18,8 @@ export interface UpgradeStep {
  * The upgrade of each scaffolded file, from three versions of it: `ancestor` (what the
  * project's opgen scaffolded), `target` (what the running opgen scaffolds) and `onDisk`
  * (undefined: absent). A file the user left as scaffolded is replaced; one both changed is
- * merged; one the new scaffold drops goes only if the user never changed it. Files equal on
+ * merged, unless `rewritten` says the new scaffold rewrote it (then it stays the user's,
+ * with that note); one the new scaffold drops goes only if the user never changed it. Files equal on
  * disk and in the target, and files neither opgen changed, are left out.
  */
 export function planUpgrade(
@@ -26,6 +27,7 @@ export function planUpgrade(
   target: ScaffoldFiles,
   onDisk: ReadonlyMap<string, string | undefined>,
   versions: { from: string; to: string },
+  rewritten: (path: string) => string | undefined = () => undefined,
 ): UpgradeStep[] {
   const steps: UpgradeStep[] = [];
   const paths = [...new Set([...ancestor.keys(), ...target.keys()])].sort();
@@ -33,10 +35,18 @@ export function planUpgrade(
     const old = ancestor.get(path)?.content;
     const next = target.get(path);
     const current = onDisk.get(path);
-    const step = decide(path, old, next?.content, current, versions);
+    const note = rewritten(path);
+    const step = note && current !== undefined && old !== undefined && current !== old && next !== undefined && current !== next.content
+      ? { path, action: 'SKIP' as const, note }
+      : decide(path, old, next?.content, current, versions);
     if (step) steps.push(next?.executable && step.content !== undefined ? { ...step, executable: true } : step);
   }
-  return steps;
+  // A rewritten file kept as the user's keeps its test (`x.ts` → `x.test.ts`) beside it: the new one tests the new code.
+  const kept = new Set(steps.filter((step) => step.action === 'SKIP' && step.note === rewritten(step.path)).map((step) => step.path.replace(/\.ts$/, '.test.ts')));
+  return steps.flatMap((step) => {
+    if (!kept.has(step.path) || !rewritten(step.path) || step.action === 'SKIP') return [step];
+    return onDisk.get(step.path) === undefined ? [] : [{ path: step.path, action: 'SKIP' as const, note: 'its code stays yours, so its test does too' }];
+  });
 }
 
 function decide(
@@ -58,5 +68,7 @@ function decide(
   if (current === old) return { path, action: 'UPDATE', content: next };
   // A file both the user and the new scaffold added: its common part is all there is to merge from.
   const merged = merge3(current, old ?? '', next, { ours: 'yours', base: `opgen ${versions.from}`, theirs: `opgen ${versions.to}` });
+  // The user made the scaffold's change already: nothing to write.
+  if (!merged.conflicts && merged.text === current) return undefined;
   return { path, action: merged.conflicts ? 'CONFLICT' : 'MERGE', content: merged.text };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { webhookReadinessComment } from '../generators/scaffold/config/webhook.js';
-import { packagedTemplates, type Templates } from '../generators/scaffold/render.js';
+import { packagedTemplates, packagedTemplatesWith, type Templates } from '../generators/scaffold/render.js';
 import { projectFileName } from '../project/model.js';
 import { cliVersion } from '../version.js';
 
@@ -24,6 +24,11 @@ export interface ScaffoldVersion {
   version: string;
   templates: Templates;
   adjust?: (files: ScaffoldFiles) => void;
+  /**
+   * Files of this scaffold that a later one rewrote rather than changed: one the user
+   * edited is kept as theirs (a merge of two rewrites is all conflict), and reported so.
+   */
+  rewrittenLater?: (path: string) => string | undefined;
 }
 
 /** The release a PROJECT without `cliVersion` was scaffolded by: the first one. */
@@ -53,14 +58,28 @@ function withoutWebhookReadiness(text: string): string {
   return lines.join('\n');
 }
 
+/** 0.1.0's templates: today's, with those of the files whose scaffold changed since kept under releases/0.1.0/. Read on first use. */
+let templates010: Templates | undefined;
+const changedSince010 = ['api/controller.ts', 'api/controller.test.ts', 'api/foreign_controller.ts', 'api/types.ts', 'api/external_kind.ts'];
+function render010(name: string, data: object): string {
+  templates010 ??= packagedTemplatesWith(Object.fromEntries(changedSince010.map((file) => [file, readFileSync(new URL(`0.1.0/${file}.hbs`, releasesDir), 'utf8')])));
+  return templates010(name, data);
+}
+
 /**
  * 0.1.0's scaffold: today's, except that the deploy commands were a copied script,
- * scripts/deploy.mjs, that the npm scripts ran, and that config/default's webhook patch
- * left the readiness probe at /readyz with conversion webhooks.
+ * scripts/deploy.mjs, that the npm scripts ran, that config/default's webhook patch left
+ * the readiness probe at /readyz with conversion webhooks, and that controllers were
+ * written in the request form (`reconcile(req, ctx)` reading their object with
+ * `ctx.client.get`) and `defineKind` named no scope.
  */
 const release010: ScaffoldVersion = {
   version: firstRelease,
-  templates: packagedTemplates,
+  templates: render010,
+  rewrittenLater: (path) =>
+    /^src\/controllers\/.+_controller(\.test)?\.ts$/.test(path)
+      ? 'you changed it, and the starter controller was rewritten in the object-first form since: it stays yours (the request form still compiles; see the CHANGELOG to move it)'
+      : undefined,
   adjust: (files) => {
     const patch = files.get(webhookPatch);
     if (patch) files.set(webhookPatch, { content: withoutWebhookReadiness(patch.content) });

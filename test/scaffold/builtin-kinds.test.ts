@@ -41,7 +41,7 @@ describe('create api for a built-in kind', () => {
     const added = [...after.keys()].filter((path) => !before.has(path));
     expect(added).toEqual(['src/controllers/deployment_controller.test.ts', 'src/controllers/deployment_controller.ts']);
     const controller = after.get('src/controllers/deployment_controller.ts')!;
-    expect(controller).toContain('controller(mgr).for(kinds.Deployment).reconcile(reconcileDeployment);');
+    expect(controller).toContain('    .for(kinds.Deployment)\n    .reconcile((deployment, ctx) => {');
     expect(controller).toContain('// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete');
     expect(after.get('src/main.ts')).toContain('setupDeploymentController(mgr);');
     expect(after.get('config/crd/kustomization.yaml')).toBe(before.get('config/crd/kustomization.yaml'));
@@ -57,7 +57,7 @@ describe('create api for a built-in kind', () => {
     const cwd = await init('pod-operator');
     await ok(cwd, 'create', 'api', '--group', 'core', '--version', 'v1', '--kind', 'Pod');
     const tree = await readTree(cwd);
-    expect(tree.get('src/controllers/pod_controller.ts')).toContain('await ctx.client.get(kinds.Pod, req.name, req.namespace)');
+    expect(tree.get('src/controllers/pod_controller.ts')).toContain('.for(kinds.Pod)');
     expect(tree.get('src/controllers/pod_controller.ts')).toContain('+kubebuilder:rbac:groups=core,resources=pods,');
     expect([...tree.keys()].some((path) => path.startsWith('src/api/'))).toBe(false);
     expect(tree.get('PROJECT')).toMatch(/- controller: true\n {4}group: core\n {4}kind: Pod\n {4}path: k8s\.io\/api\/core\/v1\n/);
@@ -98,7 +98,7 @@ describe('create api for a built-in kind', () => {
 
   it('the table matches the runtime\'s kinds.* handles', async () => {
     const source = await readFile(join(repo, 'runtime/src/client/kinds.ts'), 'utf8');
-    const runtime = [...source.matchAll(/defineKind<\w+>\(\{ group: '([^']*)', version: '(\w+)', kind: '(\w+)', plural: '(\w+)', namespaced: (true|false) \}\)/g)].map(
+    const runtime = [...source.matchAll(/defineKind<\w+, (?:true|false)>\(\{ group: '([^']*)', version: '(\w+)', kind: '(\w+)', plural: '(\w+)', namespaced: (true|false) \}\)/g)].map(
       (m) => [m[1], m[2], m[3], m[4], m[5] === 'true'],
     );
     expect(runtime.length).toBeGreaterThan(20);
@@ -115,11 +115,11 @@ describe('create api for an external kind (kubebuilder\'s --external-api-*)', ()
     expect(stdout).toMatch(/^CREATE src\/external\/certificate\.ts$/m);
     const tree = await readTree(cwd);
     expect(tree.get('src/external/certificate.ts')).toContain(
-      "export const Certificate = defineKind<Certificate>({ group: 'cert-manager.io', version: 'v1', kind: 'Certificate', plural: 'certificates', namespaced: true });",
+      "export const Certificate = defineKind<Certificate, true>({ group: 'cert-manager.io', version: 'v1', kind: 'Certificate', plural: 'certificates', namespaced: true });",
     );
     const controller = tree.get('src/controllers/certificate_controller.ts')!;
     expect(controller).toContain("import { Certificate } from '../external/certificate.js';");
-    expect(controller).toContain('controller(mgr).for(Certificate).reconcile(reconcileCertificate);');
+    expect(controller).toContain('    .for(Certificate)\n    .reconcile((certificate, ctx) => {');
     expect(controller).toContain('// +kubebuilder:rbac:groups=cert-manager.io,resources=certificates,verbs=');
     expect(tree.get('PROJECT')).toMatch(
       /- controller: true\n {4}domain: io\n {4}group: cert-manager\n {4}kind: Certificate\n {4}path: src\/external\/certificate\.ts\n {4}plural: certificates\n {4}version: v1\n {4}external: true\n {4}module: "@acme\/cert-manager-api@\^1\.2\.0"\n/,

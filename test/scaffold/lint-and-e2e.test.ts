@@ -18,6 +18,7 @@ beforeAll(async () => {
   for (const args of [
     ['init', '--domain', 'example.com', '--skip-install'],
     ['create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'BookStore'],
+    ['create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Warehouse', '--namespaced=false'],
     ['create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false'],
     ['create', 'api', '--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--external-api-domain', 'io', '--external-api-path', 'src/external/certificate.ts'],
   ]) {
@@ -71,14 +72,14 @@ describe('the scaffold', () => {
     expect(runs(await read('test-e2e.yml'))).toEqual(['npm ci', 'npm run test:e2e']);
   });
 
-  it('passes its own npm test: the controller tests of a kind of its own, a built-in kind and an external kind', { timeout: 300_000 }, async () => {
+  it('passes its own npm test: the controller tests of a kind of its own (namespaced and cluster-scoped), a built-in kind and an external kind', { timeout: 300_000 }, async () => {
     // The external kind's CRD, as the user puts it where the scaffolded test looks for it.
     await mkdir(join(dir, 'config/crd/external'), { recursive: true });
     await writeFile(join(dir, 'config/crd/external/certificates.yaml'), stringify(certificateCrd));
     const test = await execa('npm', ['test'], { cwd: dir, reject: false, all: true, env: { NO_COLOR: '1' } });
     expect(test.exitCode, test.all).toBe(0);
-    for (const file of ['bookstore', 'deployment', 'certificate']) expect(test.all).toContain(`src/controllers/${file}_controller.test.ts`);
-    expect(test.all).toMatch(/Tests\s+3 passed/);
+    for (const file of ['bookstore', 'warehouse', 'deployment', 'certificate']) expect(test.all).toContain(`src/controllers/${file}_controller.test.ts`);
+    expect(test.all).toMatch(/Tests\s+4 passed/);
   });
 
   it('runs its e2e test: the built operator, as its ServiceAccount with config/\'s RBAC, against a real API server', { timeout: 300_000 }, async () => {

@@ -69,8 +69,8 @@ describe('create api for a kind that exists', () => {
     expect((await opgen(dir, ...demoVolume)).code).toBe(0);
     const mainBefore = await read('src/main.ts');
     const userLogic = (await read(controller)).replace(
-      "ctx.log.info('reconciling DemoVolume');",
-      "ctx.log.info('reconciling DemoVolume');\n  await ensurePersistentVolumeClaim(demoVolume, ctx);",
+      '      // Your logic goes here.',
+      '      await ensurePersistentVolumeClaim(demoVolume, ctx);\n      // Your logic goes here.',
     );
     await writeFile(join(dir, controller), userLogic);
     await rm(join(dir, 'config/rbac/demovolume_viewer_role.yaml'));
@@ -96,7 +96,7 @@ describe('create api for a kind that exists', () => {
     expect((await opgen(dir, ...demoVolume)).code).toBe(0);
     const forced = await opgen(dir, ...demoVolume, '--namespaced=false', '--force');
     expect(forced.stdout).toMatch(/^UPDATE src\/controllers\/demovolume_controller\.ts$/m);
-    expect(await read(controller)).toContain('await ctx.client.get(DemoVolume, req.name);');
+    expect(await read(controller)).toContain("reason: 'FooSet'");
   });
 
   it('adds a controller to a kind scaffolded without one, without --force', async () => {

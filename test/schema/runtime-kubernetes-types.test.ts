@@ -39,12 +39,18 @@ describe('Kubernetes types of @opgen/runtime/api', () => {
     expect(ours.schema?.type).toBe('object');
   });
 
-  it('every generated type has a schema', () => {
-    const broken = Object.keys(runtimeKubernetesTypes).filter((name) => {
+  it('every generated type has a schema, but the CustomResourceDefinition family, refused with a located error as controller-gen has none', () => {
+    const broken = new Map<string, string[]>();
+    for (const name of Object.keys(runtimeKubernetesTypes)) {
       const { schema, errors } = fieldOf(name, '@opgen/runtime/api');
-      return errors.length > 0 || !schema;
-    });
-    expect(broken).toEqual([]);
+      if (errors.length > 0 || !schema) broken.set(name, errors);
+    }
+    const outside = [...broken.keys()].filter((name) => !runtimeKubernetesTypes[name]!.startsWith('io.k8s.apiextensions-apiserver.'));
+    expect(outside).toEqual([]);
+    expect([...broken.keys()]).toEqual(expect.arrayContaining(['CustomResourceDefinition', 'JSONSchemaProps']));
+    for (const [name, errors] of broken) {
+      expect(errors, name).toEqual([expect.stringMatching(new RegExp(`^src/api/v1/\\w+\\.ts:\\d+:\\d+: error: no Kubernetes schema for ${name} \\(`))]);
+    }
     expect(Object.keys(runtimeKubernetesTypes).length).toBeGreaterThan(100);
   });
 });

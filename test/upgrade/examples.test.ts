@@ -9,7 +9,8 @@ import { opgen } from '../scaffold/run.js';
 
 // The seed examples as a 0.1.0 project has them (no cliVersion in PROJECT), upgraded by the
 // real command: their history replays without a conflict and, since they follow today's
-// scaffold, only PROJECT changes.
+// scaffold, only PROJECT changes; their controllers, written by hand on the 0.1.0 starter that
+// today's scaffold rewrote, stay theirs.
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
 const examples = readdirSync(examplesDir, { withFileTypes: true }).filter((e) => e.isDirectory() && existsSync(join(examplesDir, e.name, 'PROJECT')))
@@ -28,7 +29,7 @@ describe('opgen upgrade --dry-run of the examples as 0.1.0 projects', () => {
       const result = await opgen(dir, 'upgrade', '--dry-run');
       expect(result.code, result.stderr).toBe(0);
       const plan = result.stdout.split('\n').filter((line) => /^[A-Z]+ +\S/.test(line));
-      expect(plan).toEqual(['UPDATE   PROJECT']);
+      expect(plan.filter((line) => !/^SKIP +src\/controllers\/\w+_controller(\.test)?\.ts$/.test(line))).toEqual(['UPDATE   PROJECT']);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }

@@ -46,7 +46,7 @@ export const controller = 'src/controllers/widget_controller.ts';
  * script in package.json, a patch of their own in config/default.
  */
 export async function applyUserEdits(dir: string): Promise<void> {
-  await editFile(dir, controller, "ctx.log.info('reconciling Widget');", "ctx.log.info('reconciling Widget, counting its gadgets');");
+  await editFile(dir, controller, '      // Your logic goes here.', "      ctx.log.info('reconciling Widget, counting its gadgets');\n      // Your logic goes here.");
   await editFile(dir, 'package.json', '"@opgen/runtime": "^0.1.0"', '"@opgen/runtime": "^0.1.0",\n    "yaml": "^2.9.1"');
   await editFile(dir, 'package.json', '"build": "tsc -p tsconfig.build.json",', '"build": "tsc -p tsconfig.build.json",\n    "smoke": "node dist/main.js --help",');
   await writeFile(join(dir, 'config/default/manager_resources_patch.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: controller-manager\n');

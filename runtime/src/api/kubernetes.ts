@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { int32, int64, IntOrString, LocalObjectReference, ObjectMeta, Quantity, Time } from './index.js';
+import type { Bytes, Condition, int32, int64, integer, IntOrString, JSONValue, LocalObjectReference, MicroTime, ObjectMeta, ObjectReference, Quantity, Time } from './index.js';
 
 /**
  * Represents a Persistent Disk resource in AWS.
@@ -56,6 +56,18 @@ export interface Affinity {
 }
 
 /**
+ * AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole
+ *
+ * `io.k8s.api.rbac.v1.AggregationRule`
+ */
+export interface AggregationRule {
+  /**
+   * ClusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules. If any of the selectors match, then the ClusterRole's permissions will be added
+   */
+  clusterRoleSelectors?: LabelSelector[];
+}
+
+/**
  * AppArmorProfile defines a pod or container's AppArmor settings.
  *
  * `io.k8s.api.core.v1.AppArmorProfile`
@@ -77,6 +89,22 @@ export interface AppArmorProfile {
    *  - `"Unconfined"` indicates that no AppArmor profile should be enforced.
    */
   type: string;
+}
+
+/**
+ * AttachedVolume describes a volume attached to a node
+ *
+ * `io.k8s.api.core.v1.AttachedVolume`
+ */
+export interface AttachedVolume {
+  /**
+   * DevicePath represents the device path where the volume should be available
+   */
+  devicePath: string;
+  /**
+   * Name of the attached volume
+   */
+  name: string;
 }
 
 /**
@@ -124,6 +152,30 @@ export interface AzureDiskVolumeSource {
 /**
  * AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
  *
+ * `io.k8s.api.core.v1.AzureFilePersistentVolumeSource`
+ */
+export interface AzureFilePersistentVolumeSource {
+  /**
+   * readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+   */
+  readOnly?: boolean;
+  /**
+   * secretName is the name of secret that contains Azure Storage Account Name and Key
+   */
+  secretName: string;
+  /**
+   * secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod
+   */
+  secretNamespace?: string;
+  /**
+   * shareName is the azure Share Name
+   */
+  shareName: string;
+}
+
+/**
+ * AzureFile represents an Azure File Service mount on the host and bind mount to the pod.
+ *
  * `io.k8s.api.core.v1.AzureFileVolumeSource`
  */
 export interface AzureFileVolumeSource {
@@ -139,6 +191,54 @@ export interface AzureFileVolumeSource {
    * shareName is the azure share Name
    */
   shareName: string;
+}
+
+/**
+ * Represents storage that is managed by an external CSI volume driver
+ *
+ * `io.k8s.api.core.v1.CSIPersistentVolumeSource`
+ */
+export interface CSIPersistentVolumeSource {
+  /**
+   * controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed.
+   */
+  controllerExpandSecretRef?: SecretReference;
+  /**
+   * controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed.
+   */
+  controllerPublishSecretRef?: SecretReference;
+  /**
+   * driver is the name of the driver to use for this volume. Required.
+   */
+  driver: string;
+  /**
+   * fsType to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs".
+   */
+  fsType?: string;
+  /**
+   * nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. If the secret object contains more than one secret, all secrets are passed.
+   */
+  nodeExpandSecretRef?: SecretReference;
+  /**
+   * nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed.
+   */
+  nodePublishSecretRef?: SecretReference;
+  /**
+   * nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed.
+   */
+  nodeStageSecretRef?: SecretReference;
+  /**
+   * readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write).
+   */
+  readOnly?: boolean;
+  /**
+   * volumeAttributes of the volume to publish.
+   */
+  volumeAttributes?: Record<string, string>;
+  /**
+   * volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required.
+   */
+  volumeHandle: string;
 }
 
 /**
@@ -188,6 +288,38 @@ export interface Capabilities {
 /**
  * Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling.
  *
+ * `io.k8s.api.core.v1.CephFSPersistentVolumeSource`
+ */
+export interface CephFSPersistentVolumeSource {
+  /**
+   * monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+   */
+  monitors: string[];
+  /**
+   * path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
+   */
+  path?: string;
+  /**
+   * readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+   */
+  readOnly?: boolean;
+  /**
+   * secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+   */
+  secretFile?: string;
+  /**
+   * secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+   */
+  secretRef?: SecretReference;
+  /**
+   * user is Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
+   */
+  user?: string;
+}
+
+/**
+ * Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling.
+ *
  * `io.k8s.api.core.v1.CephFSVolumeSource`
  */
 export interface CephFSVolumeSource {
@@ -215,6 +347,30 @@ export interface CephFSVolumeSource {
    * user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
    */
   user?: string;
+}
+
+/**
+ * Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling.
+ *
+ * `io.k8s.api.core.v1.CinderPersistentVolumeSource`
+ */
+export interface CinderPersistentVolumeSource {
+  /**
+   * fsType Filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+   */
+  fsType?: string;
+  /**
+   * readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+   */
+  readOnly?: boolean;
+  /**
+   * secretRef is Optional: points to a secret object containing parameters used to connect to OpenStack.
+   */
+  secretRef?: SecretReference;
+  /**
+   * volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+   */
+  volumeID: string;
 }
 
 /**
@@ -254,6 +410,62 @@ export interface ClientIPConfig {
 }
 
 /**
+ * ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
+ *
+ * `io.k8s.api.rbac.v1.ClusterRole`
+ */
+export interface ClusterRole {
+  /**
+   * AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.
+   */
+  aggregationRule?: AggregationRule;
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata.
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Rules holds all the PolicyRules for this ClusterRole
+   */
+  rules?: PolicyRule[];
+}
+
+/**
+ * ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace, and adds who information via Subject.
+ *
+ * `io.k8s.api.rbac.v1.ClusterRoleBinding`
+ */
+export interface ClusterRoleBinding {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata.
+   */
+  metadata?: ObjectMeta;
+  /**
+   * RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
+   */
+  roleRef: RoleRef;
+  /**
+   * Subjects holds references to the objects the role applies to.
+   */
+  subjects?: Subject[];
+}
+
+/**
  * ClusterTrustBundleProjection describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem.
  *
  * `io.k8s.api.core.v1.ClusterTrustBundleProjection`
@@ -279,6 +491,38 @@ export interface ClusterTrustBundleProjection {
    * Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated.
    */
   signerName?: string;
+}
+
+/**
+ * ConfigMap holds configuration data for pods to consume.
+ *
+ * `io.k8s.api.core.v1.ConfigMap`
+ */
+export interface ConfigMap {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet.
+   */
+  binaryData?: Record<string, Bytes>;
+  /**
+   * Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.
+   */
+  data?: Record<string, string>;
+  /**
+   * Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.
+   */
+  immutable?: boolean;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
 }
 
 /**
@@ -317,6 +561,34 @@ export interface ConfigMapKeySelector {
    * Specify whether the ConfigMap or its key must be defined
    */
   optional?: boolean;
+}
+
+/**
+ * ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node. This API is deprecated since 1.22: https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration
+ *
+ * `io.k8s.api.core.v1.ConfigMapNodeConfigSource`
+ */
+export interface ConfigMapNodeConfigSource {
+  /**
+   * KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure This field is required in all cases.
+   */
+  kubeletConfigKey: string;
+  /**
+   * Name is the metadata.name of the referenced ConfigMap. This field is required in all cases.
+   */
+  name: string;
+  /**
+   * Namespace is the metadata.namespace of the referenced ConfigMap. This field is required in all cases.
+   */
+  namespace: string;
+  /**
+   * ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status.
+   */
+  resourceVersion?: string;
+  /**
+   * UID is the metadata.UID of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status.
+   */
+  uid?: string;
 }
 
 /**
@@ -485,6 +757,42 @@ export interface Container {
 }
 
 /**
+ * ContainerExtendedResourceRequest has the mapping of container name, extended resource name to the device request name.
+ *
+ * `io.k8s.api.core.v1.ContainerExtendedResourceRequest`
+ */
+export interface ContainerExtendedResourceRequest {
+  /**
+   * The name of the container requesting resources.
+   */
+  containerName: string;
+  /**
+   * The name of the request in the special ResourceClaim which corresponds to the extended resource.
+   */
+  requestName: string;
+  /**
+   * The name of the extended resource in that container which gets backed by DRA.
+   */
+  resourceName: string;
+}
+
+/**
+ * Describe a container image
+ *
+ * `io.k8s.api.core.v1.ContainerImage`
+ */
+export interface ContainerImage {
+  /**
+   * Names by which this image is known. e.g. ["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"]
+   */
+  names?: string[];
+  /**
+   * The size of the image in bytes.
+   */
+  sizeBytes?: int64;
+}
+
+/**
  * ContainerPort represents a network port in a single container.
  *
  * `io.k8s.api.core.v1.ContainerPort`
@@ -534,6 +842,46 @@ export interface ContainerResizePolicy {
 }
 
 /**
+ * ContainerResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.  Only one "target" type should be set.
+ *
+ * `io.k8s.api.autoscaling.v2.ContainerResourceMetricSource`
+ */
+export interface ContainerResourceMetricSource {
+  /**
+   * container is the name of the container in the pods of the scaling target
+   */
+  container: string;
+  /**
+   * name is the name of the resource in question.
+   */
+  name: string;
+  /**
+   * target specifies the target value for the given metric
+   */
+  target: MetricTarget;
+}
+
+/**
+ * ContainerResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing a single container in each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.
+ *
+ * `io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus`
+ */
+export interface ContainerResourceMetricStatus {
+  /**
+   * container is the name of the container in the pods of the scaling target
+   */
+  container: string;
+  /**
+   * current contains the current value for the given metric
+   */
+  current: MetricValueStatus;
+  /**
+   * name is the name of the resource in question.
+   */
+  name: string;
+}
+
+/**
  * ContainerRestartRule describes how a container exit is handled.
  *
  * `io.k8s.api.core.v1.ContainerRestartRule`
@@ -566,6 +914,267 @@ export interface ContainerRestartRuleOnExitCodes {
    * Specifies the set of values to check for container exit codes. At most 255 elements are allowed.
    */
   values?: int32[];
+}
+
+/**
+ * ContainerState holds a possible state of container. Only one of its members may be specified. If none of them is specified, the default one is ContainerStateWaiting.
+ *
+ * `io.k8s.api.core.v1.ContainerState`
+ */
+export interface ContainerState {
+  /**
+   * Details about a running container
+   */
+  running?: ContainerStateRunning;
+  /**
+   * Details about a terminated container
+   */
+  terminated?: ContainerStateTerminated;
+  /**
+   * Details about a waiting container
+   */
+  waiting?: ContainerStateWaiting;
+}
+
+/**
+ * ContainerStateRunning is a running state of a container.
+ *
+ * `io.k8s.api.core.v1.ContainerStateRunning`
+ */
+export interface ContainerStateRunning {
+  /**
+   * Time at which the container was last (re-)started
+   */
+  startedAt?: Time;
+}
+
+/**
+ * ContainerStateTerminated is a terminated state of a container.
+ *
+ * `io.k8s.api.core.v1.ContainerStateTerminated`
+ */
+export interface ContainerStateTerminated {
+  /**
+   * Container's ID in the format '<type>://<container_id>'
+   */
+  containerID?: string;
+  /**
+   * Exit status from the last termination of the container
+   */
+  exitCode: int32;
+  /**
+   * Time at which the container last terminated
+   */
+  finishedAt?: Time;
+  /**
+   * Message regarding the last termination of the container
+   */
+  message?: string;
+  /**
+   * (brief) reason from the last termination of the container
+   */
+  reason?: string;
+  /**
+   * Signal from the last termination of the container
+   */
+  signal?: int32;
+  /**
+   * Time at which previous execution of the container started
+   */
+  startedAt?: Time;
+}
+
+/**
+ * ContainerStateWaiting is a waiting state of a container.
+ *
+ * `io.k8s.api.core.v1.ContainerStateWaiting`
+ */
+export interface ContainerStateWaiting {
+  /**
+   * Message regarding why the container is not yet running.
+   */
+  message?: string;
+  /**
+   * (brief) reason the container is not yet running.
+   */
+  reason?: string;
+}
+
+/**
+ * ContainerStatus contains details for the current status of this container.
+ *
+ * `io.k8s.api.core.v1.ContainerStatus`
+ */
+export interface ContainerStatus {
+  /**
+   * AllocatedResources represents the compute resources allocated for this container by the node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission and after successfully admitting desired pod resize.
+   */
+  allocatedResources?: Record<string, Quantity>;
+  /**
+   * AllocatedResourcesStatus represents the status of various resources allocated for this Pod.
+   */
+  allocatedResourcesStatus?: ResourceStatus[];
+  /**
+   * ContainerID is the ID of the container in the format '<type>://<container_id>'. Where type is a container runtime identifier, returned from Version call of CRI API (for example "containerd").
+   */
+  containerID?: string;
+  /**
+   * Image is the name of container image that the container is running. The container image may not match the image used in the PodSpec, as it may have been resolved by the runtime. More info: https://kubernetes.io/docs/concepts/containers/images.
+   */
+  image: string;
+  /**
+   * ImageID is the image ID of the container's image. The image ID may not match the image ID of the image used in the PodSpec, as it may have been resolved by the runtime.
+   */
+  imageID: string;
+  /**
+   * LastTerminationState holds the last termination state of the container to help debug container crashes and restarts. This field is not populated if the container is still running and RestartCount is 0.
+   */
+  lastState?: ContainerState;
+  /**
+   * Name is a DNS_LABEL representing the unique name of the container. Each container in a pod must have a unique name across all container types. Cannot be updated.
+   */
+  name: string;
+  /**
+   * Ready specifies whether the container is currently passing its readiness check. The value will change as readiness probes keep executing. If no readiness probes are specified, this field defaults to true once the container is fully started (see Started field).
+   *
+   * The value is typically used to determine whether a container is ready to accept traffic.
+   */
+  ready: boolean;
+  /**
+   * Resources represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized.
+   */
+  resources?: ResourceRequirements;
+  /**
+   * RestartCount holds the number of times the container has been restarted. Kubelet makes an effort to always increment the value, but there are cases when the state may be lost due to node restarts and then the value may be reset to 0. The value is never negative.
+   */
+  restartCount: int32;
+  /**
+   * Started indicates whether the container has finished its postStart lifecycle hook and passed its startup probe. Initialized as false, becomes true after startupProbe is considered successful. Resets to false when the container is restarted, or if kubelet loses state temporarily. In both cases, startup probes will run again. Is always true when no startupProbe is defined and container is running and has passed the postStart lifecycle hook. The null value must be treated the same as false.
+   */
+  started?: boolean;
+  /**
+   * State holds details about the container's current condition.
+   */
+  state?: ContainerState;
+  /**
+   * StopSignal reports the effective stop signal for this container
+   *
+   * Possible enum values:
+   *  - `"SIGABRT"`
+   *  - `"SIGALRM"`
+   *  - `"SIGBUS"`
+   *  - `"SIGCHLD"`
+   *  - `"SIGCLD"`
+   *  - `"SIGCONT"`
+   *  - `"SIGFPE"`
+   *  - `"SIGHUP"`
+   *  - `"SIGILL"`
+   *  - `"SIGINT"`
+   *  - `"SIGIO"`
+   *  - `"SIGIOT"`
+   *  - `"SIGKILL"`
+   *  - `"SIGPIPE"`
+   *  - `"SIGPOLL"`
+   *  - `"SIGPROF"`
+   *  - `"SIGPWR"`
+   *  - `"SIGQUIT"`
+   *  - `"SIGRTMAX"`
+   *  - `"SIGRTMAX-1"`
+   *  - `"SIGRTMAX-10"`
+   *  - `"SIGRTMAX-11"`
+   *  - `"SIGRTMAX-12"`
+   *  - `"SIGRTMAX-13"`
+   *  - `"SIGRTMAX-14"`
+   *  - `"SIGRTMAX-2"`
+   *  - `"SIGRTMAX-3"`
+   *  - `"SIGRTMAX-4"`
+   *  - `"SIGRTMAX-5"`
+   *  - `"SIGRTMAX-6"`
+   *  - `"SIGRTMAX-7"`
+   *  - `"SIGRTMAX-8"`
+   *  - `"SIGRTMAX-9"`
+   *  - `"SIGRTMIN"`
+   *  - `"SIGRTMIN+1"`
+   *  - `"SIGRTMIN+10"`
+   *  - `"SIGRTMIN+11"`
+   *  - `"SIGRTMIN+12"`
+   *  - `"SIGRTMIN+13"`
+   *  - `"SIGRTMIN+14"`
+   *  - `"SIGRTMIN+15"`
+   *  - `"SIGRTMIN+2"`
+   *  - `"SIGRTMIN+3"`
+   *  - `"SIGRTMIN+4"`
+   *  - `"SIGRTMIN+5"`
+   *  - `"SIGRTMIN+6"`
+   *  - `"SIGRTMIN+7"`
+   *  - `"SIGRTMIN+8"`
+   *  - `"SIGRTMIN+9"`
+   *  - `"SIGSEGV"`
+   *  - `"SIGSTKFLT"`
+   *  - `"SIGSTOP"`
+   *  - `"SIGSYS"`
+   *  - `"SIGTERM"`
+   *  - `"SIGTRAP"`
+   *  - `"SIGTSTP"`
+   *  - `"SIGTTIN"`
+   *  - `"SIGTTOU"`
+   *  - `"SIGURG"`
+   *  - `"SIGUSR1"`
+   *  - `"SIGUSR2"`
+   *  - `"SIGVTALRM"`
+   *  - `"SIGWINCH"`
+   *  - `"SIGXCPU"`
+   *  - `"SIGXFSZ"`
+   */
+  stopSignal?: string;
+  /**
+   * User represents user identity information initially attached to the first process of the container
+   */
+  user?: ContainerUser;
+  /**
+   * Status of volume mounts.
+   */
+  volumeMounts?: VolumeMountStatus[];
+}
+
+/**
+ * ContainerUser represents user identity information
+ *
+ * `io.k8s.api.core.v1.ContainerUser`
+ */
+export interface ContainerUser {
+  /**
+   * Linux holds user identity information initially attached to the first process of the containers in Linux. Note that the actual running identity can be changed if the process has enough privilege to do so.
+   */
+  linux?: LinuxContainerUser;
+}
+
+/**
+ * CronJob represents the configuration of a single cron job.
+ *
+ * `io.k8s.api.batch.v1.CronJob`
+ */
+export interface CronJob {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Specification of the desired behavior of a cron job, including the schedule. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec: CronJobSpec;
+  /**
+   * Current status of a cron job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: CronJobStatus;
 }
 
 /**
@@ -616,6 +1225,410 @@ export interface CronJobSpec {
 }
 
 /**
+ * CronJobStatus represents the current state of a cron job.
+ *
+ * `io.k8s.api.batch.v1.CronJobStatus`
+ */
+export interface CronJobStatus {
+  /**
+   * A list of pointers to currently running jobs.
+   */
+  active?: ObjectReference[];
+  /**
+   * Information when was the last time the job was successfully scheduled.
+   */
+  lastScheduleTime?: Time;
+  /**
+   * Information when was the last time the job successfully completed.
+   */
+  lastSuccessfulTime?: Time;
+}
+
+/**
+ * CrossVersionObjectReference contains enough information to let you identify the referred resource.
+ *
+ * `io.k8s.api.autoscaling.v2.CrossVersionObjectReference`
+ */
+export interface CrossVersionObjectReference {
+  /**
+   * apiVersion is the API version of the referent
+   */
+  apiVersion?: string;
+  /**
+   * kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind: string;
+  /**
+   * name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+   */
+  name: string;
+}
+
+/**
+ * CustomResourceColumnDefinition specifies a column for server side printing.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition`
+ */
+export interface CustomResourceColumnDefinition {
+  /**
+   * description is a human readable description of this column.
+   */
+  description?: string;
+  /**
+   * format is an optional OpenAPI type definition for this column. The 'name' format is applied to the primary identifier column to assist in clients identifying column is the resource name. See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details.
+   */
+  format?: string;
+  /**
+   * jsonPath is a simple JSON path (i.e. with array notation) which is evaluated against each custom resource to produce the value for this column.
+   */
+  jsonPath: string;
+  /**
+   * name is a human readable name for the column.
+   */
+  name: string;
+  /**
+   * priority is an integer defining the relative importance of this column compared to others. Lower numbers are considered higher priority. Columns that may be omitted in limited space scenarios should be given a priority greater than 0.
+   */
+  priority?: int32;
+  /**
+   * type is an OpenAPI type definition for this column. See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details.
+   */
+  type: string;
+}
+
+/**
+ * CustomResourceConversion describes how to convert different versions of a CR.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion`
+ */
+export interface CustomResourceConversion {
+  /**
+   * strategy specifies how custom resources are converted between versions. Allowed values are: - `"None"`: The converter only change the apiVersion and would not touch any other field in the custom resource. - `"Webhook"`: API Server will call to an external webhook to do the conversion. Additional information
+   *   is needed for this option. This requires spec.preserveUnknownFields to be false, and spec.conversion.webhook to be set.
+   */
+  strategy: string;
+  /**
+   * webhook describes how to call the conversion webhook. Required when `strategy` is set to `"Webhook"`.
+   */
+  webhook?: WebhookConversion;
+}
+
+/**
+ * CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format <.spec.name>.<.spec.group>.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition`
+ */
+export interface CustomResourceDefinition {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * spec describes how the user wants the resources to appear
+   */
+  spec: CustomResourceDefinitionSpec;
+  /**
+   * status indicates the actual state of the CustomResourceDefinition
+   */
+  status?: CustomResourceDefinitionStatus;
+}
+
+/**
+ * CustomResourceDefinitionCondition contains details for the current condition of this pod.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition`
+ */
+export interface CustomResourceDefinitionCondition {
+  /**
+   * lastTransitionTime last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * message is a human-readable message indicating details about last transition.
+   */
+  message?: string;
+  /**
+   * observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance.
+   */
+  observedGeneration?: int64;
+  /**
+   * reason is a unique, one-word, CamelCase reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * status is the status of the condition. Can be True, False, Unknown.
+   */
+  status: string;
+  /**
+   * type is the type of the condition. Types include Established, NamesAccepted and Terminating.
+   */
+  type: string;
+}
+
+/**
+ * CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames`
+ */
+export interface CustomResourceDefinitionNames {
+  /**
+   * categories is a list of grouped resources this custom resource belongs to (e.g. 'all'). This is published in API discovery documents, and used by clients to support invocations like `kubectl get all`.
+   */
+  categories?: string[];
+  /**
+   * kind is the serialized kind of the resource. It is normally CamelCase and singular. Custom resource instances will use this value as the `kind` attribute in API calls.
+   */
+  kind: string;
+  /**
+   * listKind is the serialized kind of the list for this resource. Defaults to "`kind`List".
+   */
+  listKind?: string;
+  /**
+   * plural is the plural name of the resource to serve. The custom resources are served under `/apis/<group>/<version>/.../<plural>`. Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`). Must be all lowercase.
+   */
+  plural: string;
+  /**
+   * shortNames are short names for the resource, exposed in API discovery documents, and used by clients to support invocations like `kubectl get <shortname>`. It must be all lowercase.
+   */
+  shortNames?: string[];
+  /**
+   * singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased `kind`.
+   */
+  singular?: string;
+}
+
+/**
+ * CustomResourceDefinitionSpec describes how a user wants their resource to appear
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec`
+ */
+export interface CustomResourceDefinitionSpec {
+  /**
+   * conversion defines conversion settings for the CRD.
+   */
+  conversion?: CustomResourceConversion;
+  /**
+   * group is the API group of the defined custom resource. The custom resources are served under `/apis/<group>/...`. Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`).
+   */
+  group: string;
+  /**
+   * names specify the resource and kind names for the custom resource.
+   */
+  names: CustomResourceDefinitionNames;
+  /**
+   * preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage. apiVersion, kind, metadata and known fields inside metadata are always preserved. This field is deprecated in favor of setting `x-preserve-unknown-fields` to true in `spec.versions[*].schema.openAPIV3Schema`. See https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#field-pruning for details.
+   */
+  preserveUnknownFields?: boolean;
+  /**
+   * scope indicates whether the defined custom resource is cluster- or namespace-scoped. Allowed values are `Cluster` and `Namespaced`.
+   */
+  scope: string;
+  /**
+   * versions is the list of all API versions of the defined custom resource. Version names are used to compute the order in which served versions are listed in API discovery. If the version string is "kube-like", it will sort above non "kube-like" version strings, which are ordered lexicographically. "Kube-like" versions start with a "v", then are followed by a number (the major version), then optionally the string "alpha" or "beta" and another number (the minor version). These are sorted first by GA > beta > alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major version, then minor version. An example sorted list of versions: v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
+   */
+  versions: CustomResourceDefinitionVersion[];
+}
+
+/**
+ * CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus`
+ */
+export interface CustomResourceDefinitionStatus {
+  /**
+   * acceptedNames are the names that are actually being used to serve discovery. They may be different than the names in spec.
+   */
+  acceptedNames?: CustomResourceDefinitionNames;
+  /**
+   * conditions indicate state for particular aspects of a CustomResourceDefinition
+   */
+  conditions?: CustomResourceDefinitionCondition[];
+  /**
+   * The generation observed by the CRD controller.
+   */
+  observedGeneration?: int64;
+  /**
+   * storedVersions lists all versions of CustomResources that were ever persisted. Tracking these versions allows a migration path for stored versions in etcd. The field is mutable so a migration controller can finish a migration to another version (ensuring no old objects are left in storage), and then remove the rest of the versions from this list. Versions may not be removed from `spec.versions` while they exist in this list.
+   */
+  storedVersions?: string[];
+}
+
+/**
+ * CustomResourceDefinitionVersion describes a version for CRD.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion`
+ */
+export interface CustomResourceDefinitionVersion {
+  /**
+   * additionalPrinterColumns specifies additional columns returned in Table output. See https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables for details. If no columns are specified, a single column displaying the age of the custom resource is used.
+   */
+  additionalPrinterColumns?: CustomResourceColumnDefinition[];
+  /**
+   * deprecated indicates this version of the custom resource API is deprecated. When set to true, API requests to this version receive a warning header in the server response. Defaults to false.
+   */
+  deprecated?: boolean;
+  /**
+   * deprecationWarning overrides the default warning returned to API clients. May only be set when `deprecated` is true. The default warning indicates this version is deprecated and recommends use of the newest served version of equal or greater stability, if one exists.
+   */
+  deprecationWarning?: string;
+  /**
+   * name is the version name, e.g. “v1”, “v2beta1”, etc. The custom resources are served under this version at `/apis/<group>/<version>/...` if `served` is true.
+   */
+  name: string;
+  /**
+   * schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource.
+   */
+  schema?: CustomResourceValidation;
+  /**
+   * selectableFields specifies paths to fields that may be used as field selectors. A maximum of 8 selectable fields are allowed. See https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors
+   */
+  selectableFields?: SelectableField[];
+  /**
+   * served is a flag enabling/disabling this version from being served via REST APIs
+   */
+  served: boolean;
+  /**
+   * storage indicates this version should be used when persisting custom resources to storage. There must be exactly one version with storage=true.
+   */
+  storage: boolean;
+  /**
+   * subresources specify what subresources this version of the defined custom resource have.
+   */
+  subresources?: CustomResourceSubresources;
+}
+
+/**
+ * CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale`
+ */
+export interface CustomResourceSubresourceScale {
+  /**
+   * labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale `status.selector`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.status` or `.spec`. Must be set to work with HorizontalPodAutoscaler. The field pointed by this JSON path must be a string field (not a complex selector struct) which contains a serialized label selector in string form. More info: https://kubernetes.io/docs/tasks/access-kubernetes-api/custom-resources/custom-resource-definitions#scale-subresource If there is no value under the given path in the custom resource, the `status.selector` value in the `/scale` subresource will default to the empty string.
+   */
+  labelSelectorPath?: string;
+  /**
+   * specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `spec.replicas`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.spec`. If there is no value under the given path in the custom resource, the `/scale` subresource will return an error on GET.
+   */
+  specReplicasPath: string;
+  /**
+   * statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `status.replicas`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.status`. If there is no value under the given path in the custom resource, the `status.replicas` value in the `/scale` subresource will default to 0.
+   */
+  statusReplicasPath: string;
+}
+
+/**
+ * CustomResourceSubresourceStatus defines how to serve the status subresource for CustomResources. Status is represented by the `.status` JSON path inside of a CustomResource. When set, * exposes a /status subresource for the custom resource * PUT requests to the /status subresource take a custom resource object, and ignore changes to anything except the status stanza * PUT/POST/PATCH requests to the custom resource ignore changes to the status stanza
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus`
+ */
+export type CustomResourceSubresourceStatus = { [key: string]: JSONValue };
+
+/**
+ * CustomResourceSubresources defines the status and scale subresources for CustomResources.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources`
+ */
+export interface CustomResourceSubresources {
+  /**
+   * scale indicates the custom resource should serve a `/scale` subresource that returns an `autoscaling/v1` Scale object.
+   */
+  scale?: CustomResourceSubresourceScale;
+  /**
+   * status indicates the custom resource should serve a `/status` subresource. When enabled: 1. requests to the custom resource primary endpoint ignore changes to the `status` stanza of the object. 2. requests to the custom resource `/status` subresource ignore changes to anything other than the `status` stanza of the object.
+   */
+  status?: CustomResourceSubresourceStatus;
+}
+
+/**
+ * CustomResourceValidation is a list of validation methods for CustomResources.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation`
+ */
+export interface CustomResourceValidation {
+  /**
+   * openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
+   */
+  openAPIV3Schema?: JSONSchemaProps;
+}
+
+/**
+ * DaemonEndpoint contains information about a single Daemon endpoint.
+ *
+ * `io.k8s.api.core.v1.DaemonEndpoint`
+ */
+export interface DaemonEndpoint {
+  /**
+   * Port number of the given endpoint.
+   */
+  Port: int32;
+}
+
+/**
+ * DaemonSet represents the configuration of a daemon set.
+ *
+ * `io.k8s.api.apps.v1.DaemonSet`
+ */
+export interface DaemonSet {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * The desired behavior of this daemon set. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: DaemonSetSpec;
+  /**
+   * The current status of this daemon set. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: DaemonSetStatus;
+}
+
+/**
+ * DaemonSetCondition describes the state of a DaemonSet at a certain point.
+ *
+ * `io.k8s.api.apps.v1.DaemonSetCondition`
+ */
+export interface DaemonSetCondition {
+  /**
+   * Last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * A human readable message indicating details about the transition.
+   */
+  message?: string;
+  /**
+   * The reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of DaemonSet condition.
+   */
+  type: string;
+}
+
+/**
  * DaemonSetSpec is the specification of a daemon set.
  *
  * `io.k8s.api.apps.v1.DaemonSetSpec`
@@ -644,6 +1657,54 @@ export interface DaemonSetSpec {
 }
 
 /**
+ * DaemonSetStatus represents the current status of a daemon set.
+ *
+ * `io.k8s.api.apps.v1.DaemonSetStatus`
+ */
+export interface DaemonSetStatus {
+  /**
+   * Count of hash collisions for the DaemonSet. The DaemonSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision.
+   */
+  collisionCount?: int32;
+  /**
+   * Represents the latest available observations of a DaemonSet's current state.
+   */
+  conditions?: DaemonSetCondition[];
+  /**
+   * The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
+   */
+  currentNumberScheduled: int32;
+  /**
+   * The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
+   */
+  desiredNumberScheduled: int32;
+  /**
+   * The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)
+   */
+  numberAvailable?: int32;
+  /**
+   * The number of nodes that are running the daemon pod, but are not supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
+   */
+  numberMisscheduled: int32;
+  /**
+   * numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.
+   */
+  numberReady: int32;
+  /**
+   * The number of nodes that should be running the daemon pod and have none of the daemon pod running and available (ready for at least spec.minReadySeconds)
+   */
+  numberUnavailable?: int32;
+  /**
+   * The most recent generation observed by the daemon set controller.
+   */
+  observedGeneration?: int64;
+  /**
+   * The total number of nodes that are running updated daemon pod
+   */
+  updatedNumberScheduled?: int32;
+}
+
+/**
  * DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.
  *
  * `io.k8s.api.apps.v1.DaemonSetUpdateStrategy`
@@ -661,6 +1722,66 @@ export interface DaemonSetUpdateStrategy {
    *  - `"RollingUpdate"` Replace the old daemons by new ones using rolling update i.e replace them on each node one after the other.
    */
   type?: string;
+}
+
+/**
+ * Deployment enables declarative updates for Pods and ReplicaSets.
+ *
+ * `io.k8s.api.apps.v1.Deployment`
+ */
+export interface Deployment {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Specification of the desired behavior of the Deployment.
+   */
+  spec?: DeploymentSpec;
+  /**
+   * Most recently observed status of the Deployment.
+   */
+  status?: DeploymentStatus;
+}
+
+/**
+ * DeploymentCondition describes the state of a deployment at a certain point.
+ *
+ * `io.k8s.api.apps.v1.DeploymentCondition`
+ */
+export interface DeploymentCondition {
+  /**
+   * Last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * The last time this condition was updated.
+   */
+  lastUpdateTime?: Time;
+  /**
+   * A human readable message indicating details about the transition.
+   */
+  message?: string;
+  /**
+   * The reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of deployment condition.
+   */
+  type: string;
 }
 
 /**
@@ -701,6 +1822,52 @@ export interface DeploymentSpec {
    * Template describes the pods that will be created. The only allowed template.spec.restartPolicy value is "Always".
    */
   template: PodTemplateSpec;
+}
+
+/**
+ * DeploymentStatus is the most recently observed status of the Deployment.
+ *
+ * `io.k8s.api.apps.v1.DeploymentStatus`
+ */
+export interface DeploymentStatus {
+  /**
+   * Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
+   */
+  availableReplicas?: int32;
+  /**
+   * Count of hash collisions for the Deployment. The Deployment controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ReplicaSet.
+   */
+  collisionCount?: int32;
+  /**
+   * Represents the latest available observations of a deployment's current state.
+   */
+  conditions?: DeploymentCondition[];
+  /**
+   * The generation observed by the deployment controller.
+   */
+  observedGeneration?: int64;
+  /**
+   * Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
+   */
+  readyReplicas?: int32;
+  /**
+   * Total number of non-terminating pods targeted by this deployment (their labels match the selector).
+   */
+  replicas?: int32;
+  /**
+   * Total number of terminating pods targeted by this deployment. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
+   *
+   * This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+   */
+  terminatingReplicas?: int32;
+  /**
+   * Total number of unavailable pods targeted by this deployment. This is the total number of pods that are still required for the deployment to have 100% available capacity. They may either be pods that are running but not yet available or pods that still have not been created.
+   */
+  unavailableReplicas?: int32;
+  /**
+   * Total number of non-terminating pods targeted by this deployment that have the desired template spec.
+   */
+  updatedReplicas?: int32;
 }
 
 /**
@@ -789,6 +1956,157 @@ export interface EmptyDirVolumeSource {
    * sizeLimit is the total amount of local storage required for this EmptyDir volume. The size limit is also applicable for memory medium. The maximum usage on memory medium EmptyDir would be the minimum value between the SizeLimit specified here and the sum of memory limits of all containers in a pod. The default is nil which means that the limit is undefined. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
    */
   sizeLimit?: Quantity;
+}
+
+/**
+ * Endpoint represents a single logical "backend" implementing a service.
+ *
+ * `io.k8s.api.discovery.v1.Endpoint`
+ */
+export interface Endpoint {
+  /**
+   * addresses of this endpoint. For EndpointSlices of addressType "IPv4" or "IPv6", the values are IP addresses in canonical form. The syntax and semantics of other addressType values are not defined. This must contain at least one address but no more than 100. EndpointSlices generated by the EndpointSlice controller will always have exactly 1 address. No semantics are defined for additional addresses beyond the first, and kube-proxy does not look at them.
+   */
+  addresses: string[];
+  /**
+   * conditions contains information about the current status of the endpoint.
+   */
+  conditions?: EndpointConditions;
+  /**
+   * deprecatedTopology contains topology information part of the v1beta1 API. This field is deprecated, and will be removed when the v1beta1 API is removed (no sooner than kubernetes v1.24).  While this field can hold values, it is not writable through the v1 API, and any attempts to write to it will be silently ignored. Topology information can be found in the zone and nodeName fields instead.
+   */
+  deprecatedTopology?: Record<string, string>;
+  /**
+   * hints contains information associated with how an endpoint should be consumed.
+   */
+  hints?: EndpointHints;
+  /**
+   * hostname of this endpoint. This field may be used by consumers of endpoints to distinguish endpoints from each other (e.g. in DNS names). Multiple endpoints which use the same hostname should be considered fungible (e.g. multiple A values in DNS). Must be lowercase and pass DNS Label (RFC 1123) validation.
+   */
+  hostname?: string;
+  /**
+   * nodeName represents the name of the Node hosting this endpoint. This can be used to determine endpoints local to a Node.
+   */
+  nodeName?: string;
+  /**
+   * targetRef is a reference to a Kubernetes object that represents this endpoint.
+   */
+  targetRef?: ObjectReference;
+  /**
+   * zone is the name of the Zone this endpoint exists in.
+   */
+  zone?: string;
+}
+
+/**
+ * EndpointConditions represents the current condition of an endpoint.
+ *
+ * `io.k8s.api.discovery.v1.EndpointConditions`
+ */
+export interface EndpointConditions {
+  /**
+   * ready indicates that this endpoint is ready to receive traffic, according to whatever system is managing the endpoint. A nil value should be interpreted as "true". In general, an endpoint should be marked ready if it is serving and not terminating, though this can be overridden in some cases, such as when the associated Service has set the publishNotReadyAddresses flag.
+   */
+  ready?: boolean;
+  /**
+   * serving indicates that this endpoint is able to receive traffic, according to whatever system is managing the endpoint. For endpoints backed by pods, the EndpointSlice controller will mark the endpoint as serving if the pod's Ready condition is True. A nil value should be interpreted as "true".
+   */
+  serving?: boolean;
+  /**
+   * terminating indicates that this endpoint is terminating. A nil value should be interpreted as "false".
+   */
+  terminating?: boolean;
+}
+
+/**
+ * EndpointHints provides hints describing how an endpoint should be consumed.
+ *
+ * `io.k8s.api.discovery.v1.EndpointHints`
+ */
+export interface EndpointHints {
+  /**
+   * forNodes indicates the node(s) this endpoint should be consumed by when using topology aware routing. May contain a maximum of 8 entries.
+   */
+  forNodes?: ForNode[];
+  /**
+   * forZones indicates the zone(s) this endpoint should be consumed by when using topology aware routing. May contain a maximum of 8 entries.
+   */
+  forZones?: ForZone[];
+}
+
+/**
+ * EndpointPort represents a Port used by an EndpointSlice
+ *
+ * `io.k8s.api.discovery.v1.EndpointPort`
+ */
+export interface EndpointPort {
+  /**
+   * The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
+   *
+   * * Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).
+   *
+   * * Kubernetes-defined prefixed names:
+   *   * 'kubernetes.io/h2c' - HTTP/2 prior knowledge over cleartext as described in https://www.rfc-editor.org/rfc/rfc9113.html#name-starting-http-2-with-prior-
+   *   * 'kubernetes.io/ws'  - WebSocket over cleartext as described in https://www.rfc-editor.org/rfc/rfc6455
+   *   * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
+   *
+   * * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol.
+   */
+  appProtocol?: string;
+  /**
+   * name represents the name of this port. All ports in an EndpointSlice must have a unique name. If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports[].name. Name must either be an empty string or pass DNS_LABEL validation: * must be no more than 63 characters long. * must consist of lower case alphanumeric characters or '-'. * must start and end with an alphanumeric character. Default is empty string.
+   */
+  name?: string;
+  /**
+   * port represents the port number of the endpoint. If the EndpointSlice is derived from a Kubernetes service, this must be set to the service's target port. EndpointSlices used for other purposes may have a nil port.
+   */
+  port?: int32;
+  /**
+   * protocol represents the IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.
+   *
+   * Possible enum values:
+   *  - `"SCTP"` is the SCTP protocol.
+   *  - `"TCP"` is the TCP protocol.
+   *  - `"UDP"` is the UDP protocol.
+   */
+  protocol?: string;
+}
+
+/**
+ * EndpointSlice represents a set of service endpoints. Most EndpointSlices are created by the EndpointSlice controller to represent the Pods selected by Service objects. For a given service there may be multiple EndpointSlice objects which must be joined to produce the full set of endpoints; you can find all of the slices for a given service by listing EndpointSlices in the service's namespace whose `kubernetes.io/service-name` label contains the service's name.
+ *
+ * `io.k8s.api.discovery.v1.EndpointSlice`
+ */
+export interface EndpointSlice {
+  /**
+   * addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name. (Deprecated) The EndpointSlice controller only generates, and kube-proxy only processes, slices of addressType "IPv4" and "IPv6". No semantics are defined for the "FQDN" type.
+   *
+   * Possible enum values:
+   *  - `"FQDN"` represents a FQDN.
+   *  - `"IPv4"` represents an IPv4 Address.
+   *  - `"IPv6"` represents an IPv6 Address.
+   */
+  addressType: string;
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.
+   */
+  endpoints?: Endpoint[];
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata.
+   */
+  metadata?: ObjectMeta;
+  /**
+   * ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. Each slice may include a maximum of 100 ports. Services always have at least 1 port, so EndpointSlices generated by the EndpointSlice controller will likewise always have at least 1 port. EndpointSlices used for other purposes may have an empty ports list.
+   */
+  ports?: EndpointPort[];
 }
 
 /**
@@ -1003,6 +2321,114 @@ export interface EphemeralVolumeSource {
 }
 
 /**
+ * Event is a report of an event somewhere in the cluster. It generally denotes some state change in the system. Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data.
+ *
+ * `io.k8s.api.events.v1.Event`
+ */
+export interface Event {
+  /**
+   * action is what action was taken/failed regarding to the regarding object. It is machine-readable. This field cannot be empty for new Events and it can have at most 128 characters.
+   */
+  action?: string;
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type.
+   */
+  deprecatedCount?: int32;
+  /**
+   * deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
+   */
+  deprecatedFirstTimestamp?: Time;
+  /**
+   * deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
+   */
+  deprecatedLastTimestamp?: Time;
+  /**
+   * deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
+   */
+  deprecatedSource?: EventSource;
+  /**
+   * eventTime is the time when this Event was first observed. It is required.
+   */
+  eventTime: MicroTime;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * note is a human-readable description of the status of this operation. Maximal length of the note is 1kB, but libraries should be prepared to handle values up to 64kB.
+   */
+  note?: string;
+  /**
+   * reason is why the action was taken. It is human-readable. This field cannot be empty for new Events and it can have at most 128 characters.
+   */
+  reason?: string;
+  /**
+   * regarding contains the object this Event is about. In most cases it's an Object reporting controller implements, e.g. ReplicaSetController implements ReplicaSets and this event is emitted because it acts on some changes in a ReplicaSet object.
+   */
+  regarding?: ObjectReference;
+  /**
+   * related is the optional secondary object for more complex actions. E.g. when regarding object triggers a creation or deletion of related object.
+   */
+  related?: ObjectReference;
+  /**
+   * reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`. This field cannot be empty for new Events.
+   */
+  reportingController?: string;
+  /**
+   * reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`. This field cannot be empty for new Events and it can have at most 128 characters.
+   */
+  reportingInstance?: string;
+  /**
+   * series is data about the Event series this event represents or nil if it's a singleton Event.
+   */
+  series?: EventSeries;
+  /**
+   * type is the type of this event (Normal, Warning), new types could be added in the future. It is machine-readable. This field cannot be empty for new Events.
+   */
+  type?: string;
+}
+
+/**
+ * EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time. How often to update the EventSeries is up to the event reporters. The default event reporter in "k8s.io/client-go/tools/events/event_broadcaster.go" shows how this struct is updated on heartbeats and can guide customized reporter implementations.
+ *
+ * `io.k8s.api.events.v1.EventSeries`
+ */
+export interface EventSeries {
+  /**
+   * count is the number of occurrences in this series up to the last heartbeat time.
+   */
+  count: int32;
+  /**
+   * lastObservedTime is the time when last Event from the series was seen before last heartbeat.
+   */
+  lastObservedTime: MicroTime;
+}
+
+/**
+ * EventSource contains information for an event.
+ *
+ * `io.k8s.api.core.v1.EventSource`
+ */
+export interface EventSource {
+  /**
+   * Component from which the event is generated.
+   */
+  component?: string;
+  /**
+   * Node name on which the event is generated.
+   */
+  host?: string;
+}
+
+/**
  * ExecAction describes a "run in container" action.
  *
  * `io.k8s.api.core.v1.ExecAction`
@@ -1012,6 +2438,48 @@ export interface ExecAction {
    * Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy.
    */
   command?: string[];
+}
+
+/**
+ * ExternalDocumentation allows referencing an external resource for extended documentation.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation`
+ */
+export interface ExternalDocumentation {
+  description?: string;
+  url?: string;
+}
+
+/**
+ * ExternalMetricSource indicates how to scale on a metric not associated with any Kubernetes object (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster).
+ *
+ * `io.k8s.api.autoscaling.v2.ExternalMetricSource`
+ */
+export interface ExternalMetricSource {
+  /**
+   * metric identifies the target metric by name and selector
+   */
+  metric: MetricIdentifier;
+  /**
+   * target specifies the target value for the given metric
+   */
+  target: MetricTarget;
+}
+
+/**
+ * ExternalMetricStatus indicates the current value of a global metric not associated with any Kubernetes object.
+ *
+ * `io.k8s.api.autoscaling.v2.ExternalMetricStatus`
+ */
+export interface ExternalMetricStatus {
+  /**
+   * current contains the current value for the given metric
+   */
+  current: MetricValueStatus;
+  /**
+   * metric identifies the target metric by name and selector
+   */
+  metric: MetricIdentifier;
 }
 
 /**
@@ -1069,6 +2537,34 @@ export interface FileKeySelector {
 }
 
 /**
+ * FlexPersistentVolumeSource represents a generic persistent volume resource that is provisioned/attached using an exec based plugin.
+ *
+ * `io.k8s.api.core.v1.FlexPersistentVolumeSource`
+ */
+export interface FlexPersistentVolumeSource {
+  /**
+   * driver is the name of the driver to use for this volume.
+   */
+  driver: string;
+  /**
+   * fsType is the Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script.
+   */
+  fsType?: string;
+  /**
+   * options is Optional: this field holds extra command options if any.
+   */
+  options?: Record<string, string>;
+  /**
+   * readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+   */
+  readOnly?: boolean;
+  /**
+   * secretRef is Optional: SecretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts.
+   */
+  secretRef?: SecretReference;
+}
+
+/**
  * FlexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin.
  *
  * `io.k8s.api.core.v1.FlexVolumeSource`
@@ -1110,6 +2606,30 @@ export interface FlockerVolumeSource {
    * datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset
    */
   datasetUUID?: string;
+}
+
+/**
+ * ForNode provides information about which nodes should consume this endpoint.
+ *
+ * `io.k8s.api.discovery.v1.ForNode`
+ */
+export interface ForNode {
+  /**
+   * name represents the name of the node.
+   */
+  name: string;
+}
+
+/**
+ * ForZone provides information about which zones should consume this endpoint.
+ *
+ * `io.k8s.api.discovery.v1.ForZone`
+ */
+export interface ForZone {
+  /**
+   * name represents the name of the zone.
+   */
+  name: string;
 }
 
 /**
@@ -1181,6 +2701,30 @@ export interface GitRepoVolumeSource {
 /**
  * Represents a Glusterfs mount that lasts the lifetime of a pod. Glusterfs volumes do not support ownership management or SELinux relabeling.
  *
+ * `io.k8s.api.core.v1.GlusterfsPersistentVolumeSource`
+ */
+export interface GlusterfsPersistentVolumeSource {
+  /**
+   * endpoints is the endpoint name that details Glusterfs topology. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+   */
+  endpoints: string;
+  /**
+   * endpointsNamespace is the namespace that contains Glusterfs endpoint. If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+   */
+  endpointsNamespace?: string;
+  /**
+   * path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+   */
+  path: string;
+  /**
+   * readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * Represents a Glusterfs mount that lasts the lifetime of a pod. Glusterfs volumes do not support ownership management or SELinux relabeling.
+ *
  * `io.k8s.api.core.v1.GlusterfsVolumeSource`
  */
 export interface GlusterfsVolumeSource {
@@ -1196,6 +2740,58 @@ export interface GlusterfsVolumeSource {
    * readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
    */
   readOnly?: boolean;
+}
+
+/**
+ * HPAScalingPolicy is a single policy which must hold true for a specified past interval.
+ *
+ * `io.k8s.api.autoscaling.v2.HPAScalingPolicy`
+ */
+export interface HPAScalingPolicy {
+  /**
+   * periodSeconds specifies the window of time for which the policy should hold true. PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
+   */
+  periodSeconds: int32;
+  /**
+   * type is used to specify the scaling policy.
+   */
+  type: string;
+  /**
+   * value contains the amount of change which is permitted by the policy. It must be greater than zero
+   */
+  value: int32;
+}
+
+/**
+ * HPAScalingRules configures the scaling behavior for one direction via scaling Policy Rules and a configurable metric tolerance.
+ *
+ * Scaling Policy Rules are applied after calculating DesiredReplicas from metrics for the HPA. They can limit the scaling velocity by specifying scaling policies. They can prevent flapping by specifying the stabilization window, so that the number of replicas is not set instantly, instead, the safest value from the stabilization window is chosen.
+ *
+ * The tolerance is applied to the metric values and prevents scaling too eagerly for small metric variations. (Note that setting a tolerance requires the beta HPAConfigurableTolerance feature gate to be enabled.)
+ *
+ * `io.k8s.api.autoscaling.v2.HPAScalingRules`
+ */
+export interface HPAScalingRules {
+  /**
+   * policies is a list of potential scaling polices which can be used during scaling. If not set, use the default values: - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window. - For scale down: allow all pods to be removed in a 15s window.
+   */
+  policies?: HPAScalingPolicy[];
+  /**
+   * selectPolicy is used to specify which policy should be used. If not set, the default value Max is used.
+   */
+  selectPolicy?: string;
+  /**
+   * stabilizationWindowSeconds is the number of seconds for which past recommendations should be considered while scaling up or scaling down. StabilizationWindowSeconds must be greater than or equal to zero and less than or equal to 3600 (one hour). If not set, use the default values: - For scale up: 0 (i.e. no stabilization is done). - For scale down: 300 (i.e. the stabilization window is 300 seconds long).
+   */
+  stabilizationWindowSeconds?: int32;
+  /**
+   * tolerance is the tolerance on the ratio between the current and desired metric value under which no updates are made to the desired number of replicas (e.g. 0.01 for 1%). Must be greater than or equal to zero. If not set, the default cluster-wide tolerance is applied (by default 10%).
+   *
+   * For example, if autoscaling is configured with a memory consumption target of 100Mi, and scale-down and scale-up tolerances of 5% and 1% respectively, scaling will be triggered when the actual consumption falls below 95Mi or exceeds 101Mi.
+   *
+   * This is an beta field and requires the HPAConfigurableTolerance feature gate to be enabled.
+   */
+  tolerance?: Quantity;
 }
 
 /**
@@ -1247,6 +2843,188 @@ export interface HTTPHeader {
 }
 
 /**
+ * HTTPIngressPath associates a path with a backend. Incoming urls matching the path are forwarded to the backend.
+ *
+ * `io.k8s.api.networking.v1.HTTPIngressPath`
+ */
+export interface HTTPIngressPath {
+  /**
+   * backend defines the referenced service endpoint to which the traffic will be forwarded to.
+   */
+  backend: IngressBackend;
+  /**
+   * path is matched against the path of an incoming request. Currently it can contain characters disallowed from the conventional "path" part of a URL as defined by RFC 3986. Paths must begin with a '/' and must be present when using PathType with value "Exact" or "Prefix".
+   */
+  path?: string;
+  /**
+   * pathType determines the interpretation of the path matching. PathType can be one of the following values: * Exact: Matches the URL path exactly. * Prefix: Matches based on a URL path prefix split by '/'. Matching is
+   *   done on a path element by element basis. A path element refers is the
+   *   list of labels in the path split by the '/' separator. A request is a
+   *   match for path p if every p is an element-wise prefix of p of the
+   *   request path. Note that if the last element of the path is a substring
+   *   of the last element in request path, it is not a match (e.g. /foo/bar
+   *   matches /foo/bar/baz, but does not match /foo/barbaz).
+   * * ImplementationSpecific: Interpretation of the Path matching is up to
+   *   the IngressClass. Implementations can treat this as a separate PathType
+   *   or treat it identically to Prefix or Exact path types.
+   * Implementations are required to support all path types.
+   *
+   * Possible enum values:
+   *  - `"Exact"` matches the URL path exactly and with case sensitivity.
+   *  - `"ImplementationSpecific"` matching is up to the IngressClass. Implementations can treat this as a separate PathType or treat it identically to Prefix or Exact path types.
+   *  - `"Prefix"` matches based on a URL path prefix split by '/'. Matching is case sensitive and done on a path element by element basis. A path element refers to the list of labels in the path split by the '/' separator. A request is a match for path p if every p is an element-wise prefix of p of the request path. Note that if the last element of the path is a substring of the last element in request path, it is not a match (e.g. /foo/bar matches /foo/bar/baz, but does not match /foo/barbaz). If multiple matching paths exist in an Ingress spec, the longest matching path is given priority. Examples: - /foo/bar does not match requests to /foo/barbaz - /foo/bar matches request to /foo/bar and /foo/bar/baz - /foo and /foo/ both match requests to /foo and /foo/. If both paths are present in an Ingress spec, the longest matching path (/foo/) is given priority.
+   */
+  pathType: string;
+}
+
+/**
+ * HTTPIngressRuleValue is a list of http selectors pointing to backends. In the example: http://<host>/<path>?<searchpart> -> backend where where parts of the url correspond to RFC 3986, this resource will be used to match against everything after the last '/' and before the first '?' or '#'.
+ *
+ * `io.k8s.api.networking.v1.HTTPIngressRuleValue`
+ */
+export interface HTTPIngressRuleValue {
+  /**
+   * paths is a collection of paths that map requests to backends.
+   */
+  paths: HTTPIngressPath[];
+}
+
+/**
+ * HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified.
+ *
+ * `io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler`
+ */
+export interface HorizontalPodAutoscaler {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * spec is the specification for the behaviour of the autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
+   */
+  spec: HorizontalPodAutoscalerSpec;
+  /**
+   * status is the current information about the autoscaler.
+   */
+  status?: HorizontalPodAutoscalerStatus;
+}
+
+/**
+ * HorizontalPodAutoscalerBehavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively).
+ *
+ * `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior`
+ */
+export interface HorizontalPodAutoscalerBehavior {
+  /**
+   * scaleDown is scaling policy for scaling Down. If not set, the default value is to allow to scale down to minReplicas pods, with a 300 second stabilization window (i.e., the highest recommendation for the last 300sec is used).
+   */
+  scaleDown?: HPAScalingRules;
+  /**
+   * scaleUp is scaling policy for scaling Up. If not set, the default value is the higher of:
+   *   * increase no more than 4 pods per 60 seconds
+   *   * double the number of pods per 60 seconds
+   * No stabilization is used.
+   */
+  scaleUp?: HPAScalingRules;
+}
+
+/**
+ * HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point.
+ *
+ * `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition`
+ */
+export interface HorizontalPodAutoscalerCondition {
+  /**
+   * lastTransitionTime is the last time the condition transitioned from one status to another
+   */
+  lastTransitionTime?: Time;
+  /**
+   * message is a human-readable explanation containing details about the transition
+   */
+  message?: string;
+  /**
+   * reason is the reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * status is the status of the condition (True, False, Unknown)
+   */
+  status: string;
+  /**
+   * type describes the current condition
+   */
+  type: string;
+}
+
+/**
+ * HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.
+ *
+ * `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec`
+ */
+export interface HorizontalPodAutoscalerSpec {
+  /**
+   * behavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively). If not set, the default HPAScalingRules for scale up and scale down are used.
+   */
+  behavior?: HorizontalPodAutoscalerBehavior;
+  /**
+   * maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.
+   */
+  maxReplicas: int32;
+  /**
+   * metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.
+   */
+  metrics?: MetricSpec[];
+  /**
+   * minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.
+   */
+  minReplicas?: int32;
+  /**
+   * scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.
+   */
+  scaleTargetRef: CrossVersionObjectReference;
+}
+
+/**
+ * HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.
+ *
+ * `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus`
+ */
+export interface HorizontalPodAutoscalerStatus {
+  /**
+   * conditions is the set of conditions required for this autoscaler to scale its target, and indicates whether or not those conditions are met.
+   */
+  conditions?: HorizontalPodAutoscalerCondition[];
+  /**
+   * currentMetrics is the last read state of the metrics used by this autoscaler.
+   */
+  currentMetrics?: MetricStatus[];
+  /**
+   * currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.
+   */
+  currentReplicas?: int32;
+  /**
+   * desiredReplicas is the desired number of replicas of pods managed by this autoscaler, as last calculated by the autoscaler.
+   */
+  desiredReplicas: int32;
+  /**
+   * lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed.
+   */
+  lastScaleTime?: Time;
+  /**
+   * observedGeneration is the most recent generation observed by this autoscaler.
+   */
+  observedGeneration?: int64;
+}
+
+/**
  * HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file.
  *
  * `io.k8s.api.core.v1.HostAlias`
@@ -1258,6 +3036,18 @@ export interface HostAlias {
   hostnames?: string[];
   /**
    * IP address of the host file entry.
+   */
+  ip: string;
+}
+
+/**
+ * HostIP represents a single IP address allocated to the host.
+ *
+ * `io.k8s.api.core.v1.HostIP`
+ */
+export interface HostIP {
+  /**
+   * IP is the IP address assigned to the host
    */
   ip: string;
 }
@@ -1286,6 +3076,74 @@ export interface HostPathVolumeSource {
    *  - `"Socket"` A UNIX socket must exist at the given path
    */
   type?: string;
+}
+
+/**
+ * IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs that should not be included within this rule.
+ *
+ * `io.k8s.api.networking.v1.IPBlock`
+ */
+export interface IPBlock {
+  /**
+   * cidr is a string representing the IPBlock Valid examples are "192.168.1.0/24" or "2001:db8::/64"
+   */
+  cidr: string;
+  /**
+   * except is a slice of CIDRs that should not be included within an IPBlock Valid examples are "192.168.1.0/24" or "2001:db8::/64" Except values will be rejected if they are outside the cidr range
+   */
+  except?: string[];
+}
+
+/**
+ * ISCSIPersistentVolumeSource represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling.
+ *
+ * `io.k8s.api.core.v1.ISCSIPersistentVolumeSource`
+ */
+export interface ISCSIPersistentVolumeSource {
+  /**
+   * chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication
+   */
+  chapAuthDiscovery?: boolean;
+  /**
+   * chapAuthSession defines whether support iSCSI Session CHAP authentication
+   */
+  chapAuthSession?: boolean;
+  /**
+   * fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi
+   */
+  fsType?: string;
+  /**
+   * initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection.
+   */
+  initiatorName?: string;
+  /**
+   * iqn is Target iSCSI Qualified Name.
+   */
+  iqn: string;
+  /**
+   * iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
+   */
+  iscsiInterface?: string;
+  /**
+   * lun is iSCSI Target Lun number.
+   */
+  lun: int32;
+  /**
+   * portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
+   */
+  portals?: string[];
+  /**
+   * readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false.
+   */
+  readOnly?: boolean;
+  /**
+   * secretRef is the CHAP Secret for iSCSI target and initiator authentication
+   */
+  secretRef?: SecretReference;
+  /**
+   * targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
+   */
+  targetPortal: string;
 }
 
 /**
@@ -1359,6 +3217,412 @@ export interface ImageVolumeSource {
    * Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers[*].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets.
    */
   reference?: string;
+}
+
+/**
+ * ImageVolumeStatus represents the image-based volume status.
+ *
+ * `io.k8s.api.core.v1.ImageVolumeStatus`
+ */
+export interface ImageVolumeStatus {
+  /**
+   * ImageRef is the digest of the image used for this volume. It should have a value that's similar to the pod's status.containerStatuses[i].imageID. The ImageRef length should not exceed 256 characters.
+   */
+  imageRef: string;
+}
+
+/**
+ * Ingress is a collection of rules that allow inbound connections to reach the endpoints defined by a backend. An Ingress can be configured to give services externally-reachable urls, load balance traffic, terminate SSL, offer name based virtual hosting etc.
+ *
+ * `io.k8s.api.networking.v1.Ingress`
+ */
+export interface Ingress {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * spec is the desired state of the Ingress. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: IngressSpec;
+  /**
+   * status is the current state of the Ingress. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: IngressStatus;
+}
+
+/**
+ * IngressBackend describes all endpoints for a given service and port.
+ *
+ * `io.k8s.api.networking.v1.IngressBackend`
+ */
+export interface IngressBackend {
+  /**
+   * resource is an ObjectRef to another Kubernetes resource in the namespace of the Ingress object. If resource is specified, a service.Name and service.Port must not be specified. This is a mutually exclusive setting with "Service".
+   */
+  resource?: TypedLocalObjectReference;
+  /**
+   * service references a service as a backend. This is a mutually exclusive setting with "Resource".
+   */
+  service?: IngressServiceBackend;
+}
+
+/**
+ * IngressLoadBalancerIngress represents the status of a load-balancer ingress point.
+ *
+ * `io.k8s.api.networking.v1.IngressLoadBalancerIngress`
+ */
+export interface IngressLoadBalancerIngress {
+  /**
+   * hostname is set for load-balancer ingress points that are DNS based.
+   */
+  hostname?: string;
+  /**
+   * ip is set for load-balancer ingress points that are IP based.
+   */
+  ip?: string;
+  /**
+   * ports provides information about the ports exposed by this LoadBalancer.
+   */
+  ports?: IngressPortStatus[];
+}
+
+/**
+ * IngressLoadBalancerStatus represents the status of a load-balancer.
+ *
+ * `io.k8s.api.networking.v1.IngressLoadBalancerStatus`
+ */
+export interface IngressLoadBalancerStatus {
+  /**
+   * ingress is a list containing ingress points for the load-balancer.
+   */
+  ingress?: IngressLoadBalancerIngress[];
+}
+
+/**
+ * IngressPortStatus represents the error condition of a service port
+ *
+ * `io.k8s.api.networking.v1.IngressPortStatus`
+ */
+export interface IngressPortStatus {
+  /**
+   * error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
+   *   CamelCase names
+   * - cloud provider specific error values must have names that comply with the
+   *   format foo.example.com/CamelCase.
+   */
+  error?: string;
+  /**
+   * port is the port number of the ingress port.
+   */
+  port: int32;
+  /**
+   * protocol is the protocol of the ingress port. The supported values are: "TCP", "UDP", "SCTP"
+   *
+   * Possible enum values:
+   *  - `"SCTP"` is the SCTP protocol.
+   *  - `"TCP"` is the TCP protocol.
+   *  - `"UDP"` is the UDP protocol.
+   */
+  protocol: string;
+}
+
+/**
+ * IngressRule represents the rules mapping the paths under a specified host to the related backend services. Incoming requests are first evaluated for a host match, then routed to the backend associated with the matching IngressRuleValue.
+ *
+ * `io.k8s.api.networking.v1.IngressRule`
+ */
+export interface IngressRule {
+  /**
+   * host is the fully qualified domain name of a network host, as defined by RFC 3986. Note the following deviations from the "host" part of the URI as defined in RFC 3986: 1. IPs are not allowed. Currently an IngressRuleValue can only apply to
+   *    the IP in the Spec of the parent Ingress.
+   * 2. The `:` delimiter is not respected because ports are not allowed.
+   * 	  Currently the port of an Ingress is implicitly :80 for http and
+   * 	  :443 for https.
+   * Both these may change in the future. Incoming requests are matched against the host before the IngressRuleValue. If the host is unspecified, the Ingress routes all traffic based on the specified IngressRuleValue.
+   *
+   * host can be "precise" which is a domain name without the terminating dot of a network host (e.g. "foo.bar.com") or "wildcard", which is a domain name prefixed with a single wildcard label (e.g. "*.foo.com"). The wildcard character '*' must appear by itself as the first DNS label and matches only a single label. You cannot have a wildcard label by itself (e.g. Host == "*"). Requests will be matched against the Host field in the following way: 1. If host is precise, the request matches this rule if the http host header is equal to Host. 2. If host is a wildcard, then the request matches this rule if the http host header is to equal to the suffix (removing the first label) of the wildcard rule.
+   */
+  host?: string;
+  http?: HTTPIngressRuleValue;
+}
+
+/**
+ * IngressServiceBackend references a Kubernetes Service as a Backend.
+ *
+ * `io.k8s.api.networking.v1.IngressServiceBackend`
+ */
+export interface IngressServiceBackend {
+  /**
+   * name is the referenced service. The service must exist in the same namespace as the Ingress object.
+   */
+  name: string;
+  /**
+   * port of the referenced service. A port name or port number is required for a IngressServiceBackend.
+   */
+  port?: ServiceBackendPort;
+}
+
+/**
+ * IngressSpec describes the Ingress the user wishes to exist.
+ *
+ * `io.k8s.api.networking.v1.IngressSpec`
+ */
+export interface IngressSpec {
+  /**
+   * defaultBackend is the backend that should handle requests that don't match any rule. If Rules are not specified, DefaultBackend must be specified. If DefaultBackend is not set, the handling of requests that do not match any of the rules will be up to the Ingress controller.
+   */
+  defaultBackend?: IngressBackend;
+  /**
+   * ingressClassName is the name of an IngressClass cluster resource. Ingress controller implementations use this field to know whether they should be serving this Ingress resource, by a transitive connection (controller -> IngressClass -> Ingress resource). Although the `kubernetes.io/ingress.class` annotation (simple constant name) was never formally defined, it was widely supported by Ingress controllers to create a direct binding between Ingress controller and Ingress resources. Newly created Ingress resources should prefer using the field. However, even though the annotation is officially deprecated, for backwards compatibility reasons, ingress controllers should still honor that annotation if present.
+   */
+  ingressClassName?: string;
+  /**
+   * rules is a list of host rules used to configure the Ingress. If unspecified, or no rule matches, all traffic is sent to the default backend.
+   */
+  rules?: IngressRule[];
+  /**
+   * tls represents the TLS configuration. Currently the Ingress only supports a single TLS port, 443. If multiple members of this list specify different hosts, they will be multiplexed on the same port according to the hostname specified through the SNI TLS extension, if the ingress controller fulfilling the ingress supports SNI.
+   */
+  tls?: IngressTLS[];
+}
+
+/**
+ * IngressStatus describe the current state of the Ingress.
+ *
+ * `io.k8s.api.networking.v1.IngressStatus`
+ */
+export interface IngressStatus {
+  /**
+   * loadBalancer contains the current status of the load-balancer.
+   */
+  loadBalancer?: IngressLoadBalancerStatus;
+}
+
+/**
+ * IngressTLS describes the transport layer security associated with an ingress.
+ *
+ * `io.k8s.api.networking.v1.IngressTLS`
+ */
+export interface IngressTLS {
+  /**
+   * hosts is a list of hosts included in the TLS certificate. The values in this list must match the name/s used in the tlsSecret. Defaults to the wildcard host setting for the loadbalancer controller fulfilling this Ingress, if left unspecified.
+   */
+  hosts?: string[];
+  /**
+   * secretName is the name of the secret used to terminate TLS traffic on port 443. Field is left optional to allow TLS routing based on SNI hostname alone. If the SNI host in a listener conflicts with the "Host" header field used by an IngressRule, the SNI host is used for termination and value of the "Host" header is used for routing.
+   */
+  secretName?: string;
+}
+
+/**
+ * JSON represents any valid JSON value. These types are supported: bool, int64, float64, string, []interface{}, map[string]interface{} and nil.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON`
+ */
+export type JSON = JSONValue;
+
+/**
+ * JSONSchemaProps is a JSON-Schema following Specification Draft 4 (http://json-schema.org/).
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps`
+ */
+export interface JSONSchemaProps {
+  $ref?: string;
+  $schema?: string;
+  additionalItems?: JSONSchemaPropsOrBool;
+  additionalProperties?: JSONSchemaPropsOrBool;
+  allOf?: JSONSchemaProps[];
+  anyOf?: JSONSchemaProps[];
+  /**
+   * default is a default value for undefined object fields. Defaulting is a beta feature under the CustomResourceDefaulting feature gate. Defaulting requires spec.preserveUnknownFields to be false.
+   */
+  default?: JSON;
+  definitions?: Record<string, JSONSchemaProps>;
+  dependencies?: Record<string, JSONSchemaPropsOrStringArray>;
+  description?: string;
+  enum?: JSON[];
+  example?: JSON;
+  exclusiveMaximum?: boolean;
+  exclusiveMinimum?: boolean;
+  externalDocs?: ExternalDocumentation;
+  /**
+   * format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
+   *
+   * - bsonobjectid: a bson object ID, i.e. a 24 characters hex string - uri: an URI as parsed by Golang net/url.ParseRequestURI - email: an email address as parsed by Golang net/mail.ParseAddress - hostname: a valid representation for an Internet host name, as defined by RFC 1034, section 3.1 [RFC1034]. - ipv4: an IPv4 IP as parsed by Golang net.ParseIP - ipv6: an IPv6 IP as parsed by Golang net.ParseIP - cidr: a CIDR as parsed by Golang net.ParseCIDR - mac: a MAC address as parsed by Golang net.ParseMAC - uuid: an UUID that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$ - uuid3: an UUID3 that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$ - uuid4: an UUID4 that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$ - uuid5: an UUID5 that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$ - isbn: an ISBN10 or ISBN13 number string like "0321751043" or "978-0321751041" - isbn10: an ISBN10 number string like "0321751043" - isbn13: an ISBN13 number string like "978-0321751041" - creditcard: a credit card number defined by the regex ^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\\d{3})\\d{11})$ with any non digit characters mixed in - ssn: a U.S. social security number following the regex ^\\d{3}[- ]?\\d{2}[- ]?\\d{4}$ - hexcolor: an hexadecimal color code like "#FFFFFF: following the regex ^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$ - rgbcolor: an RGB color code like rgb like "rgb(255,255,2559" - byte: base64 encoded binary data - password: any kind of string - date: a date string like "2006-01-02" as defined by full-date in RFC3339 - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
+   */
+  format?: string;
+  id?: string;
+  items?: JSONSchemaPropsOrArray;
+  maxItems?: int64;
+  maxLength?: int64;
+  maxProperties?: int64;
+  maximum?: number;
+  minItems?: int64;
+  minLength?: int64;
+  minProperties?: int64;
+  minimum?: number;
+  multipleOf?: number;
+  not?: JSONSchemaProps;
+  nullable?: boolean;
+  oneOf?: JSONSchemaProps[];
+  pattern?: string;
+  patternProperties?: Record<string, JSONSchemaProps>;
+  properties?: Record<string, JSONSchemaProps>;
+  required?: string[];
+  title?: string;
+  type?: string;
+  uniqueItems?: boolean;
+  /**
+   * x-kubernetes-embedded-resource defines that the value is an embedded Kubernetes runtime.Object, with TypeMeta and ObjectMeta. The type must be object. It is allowed to further restrict the embedded object. kind, apiVersion and metadata are validated automatically. x-kubernetes-preserve-unknown-fields is allowed to be true, but does not have to be if the object is fully specified (up to kind, apiVersion, metadata).
+   */
+  "x-kubernetes-embedded-resource"?: boolean;
+  /**
+   * x-kubernetes-int-or-string specifies that this value is either an integer or a string. If this is true, an empty type is allowed and type as child of anyOf is permitted if following one of the following patterns:
+   *
+   * 1) anyOf:
+   *    - type: integer
+   *    - type: string
+   * 2) allOf:
+   *    - anyOf:
+   *      - type: integer
+   *      - type: string
+   *    - ... zero or more
+   */
+  "x-kubernetes-int-or-string"?: boolean;
+  /**
+   * x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type `map` by specifying the keys used as the index of the map.
+   *
+   * This tag MUST only be used on lists that have the "x-kubernetes-list-type" extension set to "map". Also, the values specified for this attribute must be a scalar typed field of the child structure (no nesting is supported).
+   *
+   * The properties specified must either be required or have a default value, to ensure those properties are present for all list items.
+   */
+  "x-kubernetes-list-map-keys"?: string[];
+  /**
+   * x-kubernetes-list-type annotates an array to further describe its topology. This extension must only be used on lists and may have 3 possible values:
+   *
+   * 1) `atomic`: the list is treated as a single entity, like a scalar.
+   *      Atomic lists will be entirely replaced when updated. This extension
+   *      may be used on any type of list (struct, scalar, ...).
+   * 2) `set`:
+   *      Sets are lists that must not have multiple items with the same value. Each
+   *      value must be a scalar, an object with x-kubernetes-map-type `atomic` or an
+   *      array with x-kubernetes-list-type `atomic`.
+   * 3) `map`:
+   *      These lists are like maps in that their elements have a non-index key
+   *      used to identify them. Order is preserved upon merge. The map tag
+   *      must only be used on a list with elements of type object.
+   * Defaults to atomic for arrays.
+   */
+  "x-kubernetes-list-type"?: string;
+  /**
+   * x-kubernetes-map-type annotates an object to further describe its topology. This extension must only be used when type is object and may have 2 possible values:
+   *
+   * 1) `granular`:
+   *      These maps are actual maps (key-value pairs) and each fields are independent
+   *      from each other (they can each be manipulated by separate actors). This is
+   *      the default behaviour for all maps.
+   * 2) `atomic`: the list is treated as a single entity, like a scalar.
+   *      Atomic maps will be entirely replaced when updated.
+   */
+  "x-kubernetes-map-type"?: string;
+  /**
+   * x-kubernetes-preserve-unknown-fields stops the API server decoding step from pruning fields which are not specified in the validation schema. This affects fields recursively, but switches back to normal pruning behaviour if nested properties or additionalProperties are specified in the schema. This can either be true or undefined. False is forbidden.
+   */
+  "x-kubernetes-preserve-unknown-fields"?: boolean;
+  /**
+   * x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
+   */
+  "x-kubernetes-validations"?: ValidationRule[];
+}
+
+/**
+ * JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray`
+ */
+export type JSONSchemaPropsOrArray = JSONValue;
+
+/**
+ * JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool`
+ */
+export type JSONSchemaPropsOrBool = JSONValue;
+
+/**
+ * JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray`
+ */
+export type JSONSchemaPropsOrStringArray = JSONValue;
+
+/**
+ * Job represents the configuration of a single job.
+ *
+ * `io.k8s.api.batch.v1.Job`
+ */
+export interface Job {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Specification of the desired behavior of a job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: JobSpec;
+  /**
+   * Current status of a job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: JobStatus;
+}
+
+/**
+ * JobCondition describes current state of a job.
+ *
+ * `io.k8s.api.batch.v1.JobCondition`
+ */
+export interface JobCondition {
+  /**
+   * Last time the condition was checked.
+   */
+  lastProbeTime?: Time;
+  /**
+   * Last time the condition transit from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * Human readable message indicating details about last transition.
+   */
+  message?: string;
+  /**
+   * (brief) reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of job condition, Complete or Failed.
+   */
+  type: string;
 }
 
 /**
@@ -1453,6 +3717,73 @@ export interface JobSpec {
 }
 
 /**
+ * JobStatus represents the current state of a Job.
+ *
+ * `io.k8s.api.batch.v1.JobStatus`
+ */
+export interface JobStatus {
+  /**
+   * The number of pending and running pods which are not terminating (without a deletionTimestamp). The value is zero for finished jobs.
+   */
+  active?: int32;
+  /**
+   * completedIndexes holds the completed indexes when .spec.completionMode = "Indexed" in a text format. The indexes are represented as decimal integers separated by commas. The numbers are listed in increasing order. Three or more consecutive numbers are compressed and represented by the first and last element of the series, separated by a hyphen. For example, if the completed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7".
+   */
+  completedIndexes?: string;
+  /**
+   * Represents time when the job was completed. It is not guaranteed to be set in happens-before order across separate operations. It is represented in RFC3339 form and is in UTC. The completion time is set when the job finishes successfully, and only then. The value cannot be updated or removed. The value indicates the same or later point in time as the startTime field.
+   */
+  completionTime?: Time;
+  /**
+   * The latest available observations of an object's current state. When a Job fails, one of the conditions will have type "Failed" and status true. When a Job is suspended, one of the conditions will have type "Suspended" and status true; when the Job is resumed, the status of this condition will become false. When a Job is completed, one of the conditions will have type "Complete" and status true.
+   *
+   * A job is considered finished when it is in a terminal condition, either "Complete" or "Failed". A Job cannot have both the "Complete" and "Failed" conditions. Additionally, it cannot be in the "Complete" and "FailureTarget" conditions. The "Complete", "Failed" and "FailureTarget" conditions cannot be disabled.
+   *
+   * More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/
+   */
+  conditions?: JobCondition[];
+  /**
+   * The number of pods which reached phase Failed. The value increases monotonically.
+   */
+  failed?: int32;
+  /**
+   * FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set. The indexes are represented in the text format analogous as for the `completedIndexes` field, ie. they are kept as decimal integers separated by commas. The numbers are listed in increasing order. Three or more consecutive numbers are compressed and represented by the first and last element of the series, separated by a hyphen. For example, if the failed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7". The set of failed indexes cannot overlap with the set of completed indexes.
+   */
+  failedIndexes?: string;
+  /**
+   * The number of active pods which have a Ready condition and are not terminating (without a deletionTimestamp).
+   */
+  ready?: int32;
+  /**
+   * Represents time when the job controller started processing a job. When a Job is created in the suspended state, this field is not set until the first time it is resumed. This field is reset every time a Job is resumed from suspension. It is represented in RFC3339 form and is in UTC.
+   *
+   * Once set, the field can only be removed when the job is suspended. The field cannot be modified while the job is unsuspended or finished.
+   */
+  startTime?: Time;
+  /**
+   * The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.
+   */
+  succeeded?: int32;
+  /**
+   * The number of pods which are terminating (in phase Pending or Running and have a deletionTimestamp).
+   *
+   * This field is beta-level. The job controller populates the field when the feature gate JobPodReplacementPolicy is enabled (enabled by default).
+   */
+  terminating?: int32;
+  /**
+   * uncountedTerminatedPods holds the UIDs of Pods that have terminated but the job controller hasn't yet accounted for in the status counters.
+   *
+   * The job controller creates pods with a finalizer. When a pod terminates (succeeded or failed), the controller does three steps to account for it in the job status:
+   *
+   * 1. Add the pod UID to the arrays in this field. 2. Remove the pod finalizer. 3. Remove the pod UID from the arrays while increasing the corresponding
+   *     counter.
+   *
+   * Old jobs might not be tracked using this field, in which case the field remains null. The structure is empty for finished jobs.
+   */
+  uncountedTerminatedPods?: UncountedTerminatedPods;
+}
+
+/**
  * JobTemplateSpec describes the data a Job should have when created from a template
  *
  * `io.k8s.api.batch.v1.JobTemplateSpec`
@@ -1522,6 +3853,66 @@ export interface LabelSelectorRequirement {
    * values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.
    */
   values?: string[];
+}
+
+/**
+ * Lease defines a lease concept.
+ *
+ * `io.k8s.api.coordination.v1.Lease`
+ */
+export interface Lease {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * spec contains the specification of the Lease. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: LeaseSpec;
+}
+
+/**
+ * LeaseSpec is a specification of a Lease.
+ *
+ * `io.k8s.api.coordination.v1.LeaseSpec`
+ */
+export interface LeaseSpec {
+  /**
+   * acquireTime is a time when the current lease was acquired.
+   */
+  acquireTime?: MicroTime;
+  /**
+   * holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.
+   */
+  holderIdentity?: string;
+  /**
+   * leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it. This is measured against the time of last observed renewTime.
+   */
+  leaseDurationSeconds?: int32;
+  /**
+   * leaseTransitions is the number of transitions of a lease between holders.
+   */
+  leaseTransitions?: int32;
+  /**
+   * PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up. This field can only be set if Strategy is also set.
+   */
+  preferredHolder?: string;
+  /**
+   * renewTime is a time when the current holder of a lease has last updated the lease.
+   */
+  renewTime?: MicroTime;
+  /**
+   * Strategy indicates the strategy for picking the leader for coordinated leader election. If the field is not specified, there is no active coordination for this lease. (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.
+   */
+  strategy?: string;
 }
 
 /**
@@ -1636,6 +4027,202 @@ export interface LifecycleHandler {
 }
 
 /**
+ * LinuxContainerUser represents user identity information in Linux containers
+ *
+ * `io.k8s.api.core.v1.LinuxContainerUser`
+ */
+export interface LinuxContainerUser {
+  /**
+   * GID is the primary gid initially attached to the first process in the container
+   */
+  gid: int64;
+  /**
+   * SupplementalGroups are the supplemental groups initially attached to the first process in the container
+   */
+  supplementalGroups?: int64[];
+  /**
+   * UID is the primary uid initially attached to the first process in the container
+   */
+  uid: int64;
+}
+
+/**
+ * LoadBalancerIngress represents the status of a load-balancer ingress point: traffic intended for the service should be sent to an ingress point.
+ *
+ * `io.k8s.api.core.v1.LoadBalancerIngress`
+ */
+export interface LoadBalancerIngress {
+  /**
+   * Hostname is set for load-balancer ingress points that are DNS based (typically AWS load-balancers)
+   */
+  hostname?: string;
+  /**
+   * IP is set for load-balancer ingress points that are IP based (typically GCE or OpenStack load-balancers)
+   */
+  ip?: string;
+  /**
+   * IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified. Setting this to "VIP" indicates that traffic is delivered to the node with the destination set to the load-balancer's IP and port. Setting this to "Proxy" indicates that traffic is delivered to the node or pod with the destination set to the node's IP and node port or the pod's IP and port. Service implementations may use this information to adjust traffic routing.
+   */
+  ipMode?: string;
+  /**
+   * Ports is a list of records of service ports If used, every port defined in the service should have an entry in it
+   */
+  ports?: PortStatus[];
+}
+
+/**
+ * LoadBalancerStatus represents the status of a load-balancer.
+ *
+ * `io.k8s.api.core.v1.LoadBalancerStatus`
+ */
+export interface LoadBalancerStatus {
+  /**
+   * Ingress is a list containing ingress points for the load-balancer. Traffic intended for the service should be sent to these ingress points.
+   */
+  ingress?: LoadBalancerIngress[];
+}
+
+/**
+ * Local represents directly-attached storage with node affinity
+ *
+ * `io.k8s.api.core.v1.LocalVolumeSource`
+ */
+export interface LocalVolumeSource {
+  /**
+   * fsType is the filesystem type to mount. It applies only when the Path is a block device. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default value is to auto-select a filesystem if unspecified.
+   */
+  fsType?: string;
+  /**
+   * path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).
+   */
+  path: string;
+}
+
+/**
+ * MetricIdentifier defines the name and optionally selector for a metric
+ *
+ * `io.k8s.api.autoscaling.v2.MetricIdentifier`
+ */
+export interface MetricIdentifier {
+  /**
+   * name is the name of the given metric
+   */
+  name: string;
+  /**
+   * selector is the string-encoded form of a standard kubernetes label selector for the given metric When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping. When unset, just the metricName will be used to gather metrics.
+   */
+  selector?: LabelSelector;
+}
+
+/**
+ * MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once).
+ *
+ * `io.k8s.api.autoscaling.v2.MetricSpec`
+ */
+export interface MetricSpec {
+  /**
+   * containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod of the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.
+   */
+  containerResource?: ContainerResourceMetricSource;
+  /**
+   * external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster).
+   */
+  external?: ExternalMetricSource;
+  /**
+   * object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object).
+   */
+  object?: ObjectMetricSource;
+  /**
+   * pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value.
+   */
+  pods?: PodsMetricSource;
+  /**
+   * resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.
+   */
+  resource?: ResourceMetricSource;
+  /**
+   * type is the type of metric source.  It should be one of "ContainerResource", "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
+   */
+  type: string;
+}
+
+/**
+ * MetricStatus describes the last-read state of a single metric.
+ *
+ * `io.k8s.api.autoscaling.v2.MetricStatus`
+ */
+export interface MetricStatus {
+  /**
+   * container resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.
+   */
+  containerResource?: ContainerResourceMetricStatus;
+  /**
+   * external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster).
+   */
+  external?: ExternalMetricStatus;
+  /**
+   * object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object).
+   */
+  object?: ObjectMetricStatus;
+  /**
+   * pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value.
+   */
+  pods?: PodsMetricStatus;
+  /**
+   * resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.
+   */
+  resource?: ResourceMetricStatus;
+  /**
+   * type is the type of metric source.  It will be one of "ContainerResource", "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
+   */
+  type: string;
+}
+
+/**
+ * MetricTarget defines the target value, average value, or average utilization of a specific metric
+ *
+ * `io.k8s.api.autoscaling.v2.MetricTarget`
+ */
+export interface MetricTarget {
+  /**
+   * averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods. Currently only valid for Resource metric source type
+   */
+  averageUtilization?: int32;
+  /**
+   * averageValue is the target value of the average of the metric across all relevant pods (as a quantity)
+   */
+  averageValue?: Quantity;
+  /**
+   * type represents whether the metric type is Utilization, Value, or AverageValue
+   */
+  type: string;
+  /**
+   * value is the target value of the metric (as a quantity).
+   */
+  value?: Quantity;
+}
+
+/**
+ * MetricValueStatus holds the current value for a metric
+ *
+ * `io.k8s.api.autoscaling.v2.MetricValueStatus`
+ */
+export interface MetricValueStatus {
+  /**
+   * currentAverageUtilization is the current value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods.
+   */
+  averageUtilization?: int32;
+  /**
+   * averageValue is the current value of the average of the metric across all relevant pods (as a quantity)
+   */
+  averageValue?: Quantity;
+  /**
+   * value is the current value of the metric (as a quantity).
+   */
+  value?: Quantity;
+}
+
+/**
  * ModifyVolumeStatus represents the status object of ControllerModifyVolume operation
  *
  * `io.k8s.api.core.v1.ModifyVolumeStatus`
@@ -1686,6 +4273,267 @@ export interface NFSVolumeSource {
 }
 
 /**
+ * Namespace provides a scope for Names. Use of multiple namespaces is optional.
+ *
+ * `io.k8s.api.core.v1.Namespace`
+ */
+export interface Namespace {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Spec defines the behavior of the Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: NamespaceSpec;
+  /**
+   * Status describes the current status of a Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: NamespaceStatus;
+}
+
+/**
+ * NamespaceCondition contains details about state of namespace.
+ *
+ * `io.k8s.api.core.v1.NamespaceCondition`
+ */
+export interface NamespaceCondition {
+  /**
+   * Last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * Human-readable message indicating details about last transition.
+   */
+  message?: string;
+  /**
+   * Unique, one-word, CamelCase reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of namespace controller condition.
+   */
+  type: string;
+}
+
+/**
+ * NamespaceSpec describes the attributes on a Namespace.
+ *
+ * `io.k8s.api.core.v1.NamespaceSpec`
+ */
+export interface NamespaceSpec {
+  /**
+   * Finalizers is an opaque list of values that must be empty to permanently remove object from storage. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
+   */
+  finalizers?: string[];
+}
+
+/**
+ * NamespaceStatus is information about the current status of a Namespace.
+ *
+ * `io.k8s.api.core.v1.NamespaceStatus`
+ */
+export interface NamespaceStatus {
+  /**
+   * Represents the latest available observations of a namespace's current state.
+   */
+  conditions?: NamespaceCondition[];
+  /**
+   * Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
+   *
+   * Possible enum values:
+   *  - `"Active"` means the namespace is available for use in the system
+   *  - `"Terminating"` means the namespace is undergoing graceful termination
+   */
+  phase?: string;
+}
+
+/**
+ * NetworkPolicy describes what network traffic is allowed for a set of Pods
+ *
+ * `io.k8s.api.networking.v1.NetworkPolicy`
+ */
+export interface NetworkPolicy {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * spec represents the specification of the desired behavior for this NetworkPolicy.
+   */
+  spec?: NetworkPolicySpec;
+}
+
+/**
+ * NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to. This type is beta-level in 1.8
+ *
+ * `io.k8s.api.networking.v1.NetworkPolicyEgressRule`
+ */
+export interface NetworkPolicyEgressRule {
+  /**
+   * ports is a list of destination ports for outgoing traffic. Each item in this list is combined using a logical OR. If this field is empty or missing, this rule matches all ports (traffic not restricted by port). If this field is present and contains at least one item, then this rule allows traffic only if the traffic matches at least one port in the list.
+   */
+  ports?: NetworkPolicyPort[];
+  /**
+   * to is a list of destinations for outgoing traffic of pods selected for this rule. Items in this list are combined using a logical OR operation. If this field is empty or missing, this rule matches all destinations (traffic not restricted by destination). If this field is present and contains at least one item, this rule allows traffic only if the traffic matches at least one item in the to list.
+   */
+  to?: NetworkPolicyPeer[];
+}
+
+/**
+ * NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from.
+ *
+ * `io.k8s.api.networking.v1.NetworkPolicyIngressRule`
+ */
+export interface NetworkPolicyIngressRule {
+  /**
+   * from is a list of sources which should be able to access the pods selected for this rule. Items in this list are combined using a logical OR operation. If this field is empty or missing, this rule matches all sources (traffic not restricted by source). If this field is present and contains at least one item, this rule allows traffic only if the traffic matches at least one item in the from list.
+   */
+  from?: NetworkPolicyPeer[];
+  /**
+   * ports is a list of ports which should be made accessible on the pods selected for this rule. Each item in this list is combined using a logical OR. If this field is empty or missing, this rule matches all ports (traffic not restricted by port). If this field is present and contains at least one item, then this rule allows traffic only if the traffic matches at least one port in the list.
+   */
+  ports?: NetworkPolicyPort[];
+}
+
+/**
+ * NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of fields are allowed
+ *
+ * `io.k8s.api.networking.v1.NetworkPolicyPeer`
+ */
+export interface NetworkPolicyPeer {
+  /**
+   * ipBlock defines policy on a particular IPBlock. If this field is set then neither of the other fields can be.
+   */
+  ipBlock?: IPBlock;
+  /**
+   * namespaceSelector selects namespaces using cluster-scoped labels. This field follows standard label selector semantics; if present but empty, it selects all namespaces.
+   *
+   * If podSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the namespaces selected by namespaceSelector. Otherwise it selects all pods in the namespaces selected by namespaceSelector.
+   */
+  namespaceSelector?: LabelSelector;
+  /**
+   * podSelector is a label selector which selects pods. This field follows standard label selector semantics; if present but empty, it selects all pods.
+   *
+   * If namespaceSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the Namespaces selected by NamespaceSelector. Otherwise it selects the pods matching podSelector in the policy's own namespace.
+   */
+  podSelector?: LabelSelector;
+}
+
+/**
+ * NetworkPolicyPort describes a port to allow traffic on
+ *
+ * `io.k8s.api.networking.v1.NetworkPolicyPort`
+ */
+export interface NetworkPolicyPort {
+  /**
+   * endPort indicates that the range of ports from port to endPort if set, inclusive, should be allowed by the policy. This field cannot be defined if the port field is not defined or if the port field is defined as a named (string) port. The endPort must be equal or greater than port.
+   */
+  endPort?: int32;
+  /**
+   * port represents the port on the given protocol. This can either be a numerical or named port on a pod. If this field is not provided, this matches all port names and numbers. If present, only traffic on the specified protocol AND port will be matched.
+   */
+  port?: IntOrString;
+  /**
+   * protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match. If not specified, this field defaults to TCP.
+   *
+   * Possible enum values:
+   *  - `"SCTP"` is the SCTP protocol.
+   *  - `"TCP"` is the TCP protocol.
+   *  - `"UDP"` is the UDP protocol.
+   */
+  protocol?: string;
+}
+
+/**
+ * NetworkPolicySpec provides the specification of a NetworkPolicy
+ *
+ * `io.k8s.api.networking.v1.NetworkPolicySpec`
+ */
+export interface NetworkPolicySpec {
+  /**
+   * egress is a list of egress rules to be applied to the selected pods. Outgoing traffic is allowed if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic matches at least one egress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy limits all outgoing traffic (and serves solely to ensure that the pods it selects are isolated by default). This field is beta-level in 1.8
+   */
+  egress?: NetworkPolicyEgressRule[];
+  /**
+   * ingress is a list of ingress rules to be applied to the selected pods. Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic source is the pod's local node, OR if the traffic matches at least one ingress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy does not allow any traffic (and serves solely to ensure that the pods it selects are isolated by default)
+   */
+  ingress?: NetworkPolicyIngressRule[];
+  /**
+   * podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.
+   */
+  podSelector?: LabelSelector;
+  /**
+   * policyTypes is a list of rule types that the NetworkPolicy relates to. Valid options are ["Ingress"], ["Egress"], or ["Ingress", "Egress"]. If this field is not specified, it will default based on the existence of ingress or egress rules; policies that contain an egress section are assumed to affect egress, and all policies (whether or not they contain an ingress section) are assumed to affect ingress. If you want to write an egress-only policy, you must explicitly specify policyTypes [ "Egress" ]. Likewise, if you want to write a policy that specifies that no egress is allowed, you must specify a policyTypes value that include "Egress" (since such a policy would not include an egress section and would otherwise default to just [ "Ingress" ]). This field is beta-level in 1.8
+   */
+  policyTypes?: string[];
+}
+
+/**
+ * Node is a worker node in Kubernetes. Each node will have a unique identifier in the cache (i.e. in etcd).
+ *
+ * `io.k8s.api.core.v1.Node`
+ */
+export interface Node {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Spec defines the behavior of a node. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: NodeSpec;
+  /**
+   * Most recently observed status of the node. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: NodeStatus;
+}
+
+/**
+ * NodeAddress contains information for the node's address.
+ *
+ * `io.k8s.api.core.v1.NodeAddress`
+ */
+export interface NodeAddress {
+  /**
+   * The node address.
+   */
+  address: string;
+  /**
+   * Node address type, one of Hostname, ExternalIP or InternalIP.
+   */
+  type: string;
+}
+
+/**
  * Node affinity is a group of node affinity scheduling rules.
  *
  * `io.k8s.api.core.v1.NodeAffinity`
@@ -1699,6 +4547,150 @@ export interface NodeAffinity {
    * If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from its node.
    */
   requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+}
+
+/**
+ * NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA.
+ *
+ * `io.k8s.api.core.v1.NodeAllocatableResourceClaimStatus`
+ */
+export interface NodeAllocatableResourceClaimStatus {
+  /**
+   * Containers lists the names of all containers in this pod that reference the claim.
+   */
+  containers?: string[];
+  /**
+   * ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
+   */
+  resourceClaimName: string;
+  /**
+   * Resources is a map of the node-allocatable resource name to the aggregate quantity allocated to the claim.
+   */
+  resources: Record<string, Quantity>;
+}
+
+/**
+ * NodeCondition contains condition information for a node.
+ *
+ * `io.k8s.api.core.v1.NodeCondition`
+ */
+export interface NodeCondition {
+  /**
+   * Last time we got an update on a given condition.
+   */
+  lastHeartbeatTime?: Time;
+  /**
+   * Last time the condition transit from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * Human readable message indicating details about last transition.
+   */
+  message?: string;
+  /**
+   * (brief) reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of node condition.
+   */
+  type: string;
+}
+
+/**
+ * NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil. This API is deprecated since 1.22
+ *
+ * `io.k8s.api.core.v1.NodeConfigSource`
+ */
+export interface NodeConfigSource {
+  /**
+   * ConfigMap is a reference to a Node's ConfigMap
+   */
+  configMap?: ConfigMapNodeConfigSource;
+}
+
+/**
+ * NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource.
+ *
+ * `io.k8s.api.core.v1.NodeConfigStatus`
+ */
+export interface NodeConfigStatus {
+  /**
+   * Active reports the checkpointed config the node is actively using. Active will represent either the current version of the Assigned config, or the current LastKnownGood config, depending on whether attempting to use the Assigned config results in an error.
+   */
+  active?: NodeConfigSource;
+  /**
+   * Assigned reports the checkpointed config the node will try to use. When Node.Spec.ConfigSource is updated, the node checkpoints the associated config payload to local disk, along with a record indicating intended config. The node refers to this record to choose its config checkpoint, and reports this record in Assigned. Assigned only updates in the status after the record has been checkpointed to disk. When the Kubelet is restarted, it tries to make the Assigned config the Active config by loading and validating the checkpointed payload identified by Assigned.
+   */
+  assigned?: NodeConfigSource;
+  /**
+   * Error describes any problems reconciling the Spec.ConfigSource to the Active config. Errors may occur, for example, attempting to checkpoint Spec.ConfigSource to the local Assigned record, attempting to checkpoint the payload associated with Spec.ConfigSource, attempting to load or validate the Assigned config, etc. Errors may occur at different points while syncing config. Earlier errors (e.g. download or checkpointing errors) will not result in a rollback to LastKnownGood, and may resolve across Kubelet retries. Later errors (e.g. loading or validating a checkpointed config) will result in a rollback to LastKnownGood. In the latter case, it is usually possible to resolve the error by fixing the config assigned in Spec.ConfigSource. You can find additional information for debugging by searching the error message in the Kubelet log. Error is a human-readable description of the error state; machines can check whether or not Error is empty, but should not rely on the stability of the Error text across Kubelet versions.
+   */
+  error?: string;
+  /**
+   * LastKnownGood reports the checkpointed config the node will fall back to when it encounters an error attempting to use the Assigned config. The Assigned config becomes the LastKnownGood config when the node determines that the Assigned config is stable and correct. This is currently implemented as a 10-minute soak period starting when the local record of Assigned config is updated. If the Assigned config is Active at the end of this period, it becomes the LastKnownGood. Note that if Spec.ConfigSource is reset to nil (use local defaults), the LastKnownGood is also immediately reset to nil, because the local default config is always assumed good. You should not make assumptions about the node's method of determining config stability and correctness, as this may change or become configurable in the future.
+   */
+  lastKnownGood?: NodeConfigSource;
+}
+
+/**
+ * NodeDaemonEndpoints lists ports opened by daemons running on the Node.
+ *
+ * `io.k8s.api.core.v1.NodeDaemonEndpoints`
+ */
+export interface NodeDaemonEndpoints {
+  /**
+   * Endpoint on which Kubelet is listening.
+   */
+  kubeletEndpoint?: DaemonEndpoint;
+}
+
+/**
+ * NodeFeatures describes the set of features implemented by the CRI implementation. The features contained in the NodeFeatures should depend only on the cri implementation independent of runtime handlers.
+ *
+ * `io.k8s.api.core.v1.NodeFeatures`
+ */
+export interface NodeFeatures {
+  /**
+   * SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser.
+   */
+  supplementalGroupsPolicy?: boolean;
+}
+
+/**
+ * NodeRuntimeHandler is a set of runtime handler information.
+ *
+ * `io.k8s.api.core.v1.NodeRuntimeHandler`
+ */
+export interface NodeRuntimeHandler {
+  /**
+   * Supported features.
+   */
+  features?: NodeRuntimeHandlerFeatures;
+  /**
+   * Runtime handler name. Empty for the default runtime handler.
+   */
+  name?: string;
+}
+
+/**
+ * NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler.
+ *
+ * `io.k8s.api.core.v1.NodeRuntimeHandlerFeatures`
+ */
+export interface NodeRuntimeHandlerFeatures {
+  /**
+   * RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts.
+   */
+  recursiveReadOnlyMounts?: boolean;
+  /**
+   * UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes.
+   */
+  userNamespaces?: boolean;
 }
 
 /**
@@ -1758,6 +4750,175 @@ export interface NodeSelectorTerm {
 }
 
 /**
+ * NodeSpec describes the attributes that a node is created with.
+ *
+ * `io.k8s.api.core.v1.NodeSpec`
+ */
+export interface NodeSpec {
+  /**
+   * Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature. This feature is removed.
+   */
+  configSource?: NodeConfigSource;
+  /**
+   * Deprecated. Not all kubelets will set this field. Remove field after 1.13. see: https://issues.k8s.io/61966
+   */
+  externalID?: string;
+  /**
+   * PodCIDR represents the pod IP range assigned to the node.
+   */
+  podCIDR?: string;
+  /**
+   * podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this field is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4 and IPv6.
+   */
+  podCIDRs?: string[];
+  /**
+   * ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>
+   */
+  providerID?: string;
+  /**
+   * If specified, the node's taints.
+   */
+  taints?: Taint[];
+  /**
+   * Unschedulable controls node schedulability of new pods. By default, node is schedulable. More info: https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration
+   */
+  unschedulable?: boolean;
+}
+
+/**
+ * NodeStatus is information about the current status of a node.
+ *
+ * `io.k8s.api.core.v1.NodeStatus`
+ */
+export interface NodeStatus {
+  /**
+   * List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).
+   */
+  addresses?: NodeAddress[];
+  /**
+   * Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity.
+   */
+  allocatable?: Record<string, Quantity>;
+  /**
+   * Capacity represents the total resources of a node. More info: https://kubernetes.io/docs/reference/node/node-status/#capacity
+   */
+  capacity?: Record<string, Quantity>;
+  /**
+   * Conditions is an array of current observed node conditions. More info: https://kubernetes.io/docs/reference/node/node-status/#condition
+   */
+  conditions?: NodeCondition[];
+  /**
+   * Status of the config assigned to the node via the dynamic Kubelet config feature.
+   */
+  config?: NodeConfigStatus;
+  /**
+   * Endpoints of daemons running on the Node.
+   */
+  daemonEndpoints?: NodeDaemonEndpoints;
+  /**
+   * DeclaredFeatures represents the features related to feature gates that are declared by the node.
+   */
+  declaredFeatures?: string[];
+  /**
+   * Features describes the set of features implemented by the CRI implementation.
+   */
+  features?: NodeFeatures;
+  /**
+   * List of container images on this node
+   */
+  images?: ContainerImage[];
+  /**
+   * Set of ids/uuids to uniquely identify the node. More info: https://kubernetes.io/docs/reference/node/node-status/#info
+   */
+  nodeInfo?: NodeSystemInfo;
+  /**
+   * NodePhase is the recently observed lifecycle phase of the node. More info: https://kubernetes.io/docs/concepts/nodes/node/#phase The field is never populated, and now is deprecated.
+   *
+   * Possible enum values:
+   *  - `"Pending"` means the node has been created/added by the system, but not configured.
+   *  - `"Running"` means the node has been configured and has Kubernetes components running.
+   *  - `"Terminated"` means the node has been removed from the cluster.
+   */
+  phase?: string;
+  /**
+   * The available runtime handlers.
+   */
+  runtimeHandlers?: NodeRuntimeHandler[];
+  /**
+   * List of volumes that are attached to the node.
+   */
+  volumesAttached?: AttachedVolume[];
+  /**
+   * List of attachable volumes in use (mounted) by the node.
+   */
+  volumesInUse?: string[];
+}
+
+/**
+ * NodeSwapStatus represents swap memory information.
+ *
+ * `io.k8s.api.core.v1.NodeSwapStatus`
+ */
+export interface NodeSwapStatus {
+  /**
+   * Total amount of swap memory in bytes.
+   */
+  capacity?: int64;
+}
+
+/**
+ * NodeSystemInfo is a set of ids/uuids to uniquely identify the node.
+ *
+ * `io.k8s.api.core.v1.NodeSystemInfo`
+ */
+export interface NodeSystemInfo {
+  /**
+   * The Architecture reported by the node
+   */
+  architecture: string;
+  /**
+   * Boot ID reported by the node.
+   */
+  bootID: string;
+  /**
+   * ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).
+   */
+  containerRuntimeVersion: string;
+  /**
+   * Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).
+   */
+  kernelVersion: string;
+  /**
+   * Deprecated: KubeProxy Version reported by the node.
+   */
+  kubeProxyVersion: string;
+  /**
+   * Kubelet Version reported by the node.
+   */
+  kubeletVersion: string;
+  /**
+   * MachineID reported by the node. For unique machine identification in the cluster this field is preferred. Learn more from man(5) machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
+   */
+  machineID: string;
+  /**
+   * The Operating System reported by the node
+   */
+  operatingSystem: string;
+  /**
+   * OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).
+   */
+  osImage: string;
+  /**
+   * Swap Info reported by the node.
+   */
+  swap?: NodeSwapStatus;
+  /**
+   * SystemUUID reported by the node. For unique machine identification MachineID is preferred. This field is specific to Red Hat hosts https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid
+   */
+  systemUUID: string;
+}
+
+/**
  * ObjectFieldSelector selects an APIVersioned field of an object.
  *
  * `io.k8s.api.core.v1.ObjectFieldSelector`
@@ -1771,6 +4932,74 @@ export interface ObjectFieldSelector {
    * Path of the field to select in the specified API version.
    */
   fieldPath: string;
+}
+
+/**
+ * ObjectMetricSource indicates how to scale on a metric describing a kubernetes object (for example, hits-per-second on an Ingress object).
+ *
+ * `io.k8s.api.autoscaling.v2.ObjectMetricSource`
+ */
+export interface ObjectMetricSource {
+  /**
+   * describedObject specifies the descriptions of a object,such as kind,name apiVersion
+   */
+  describedObject: CrossVersionObjectReference;
+  /**
+   * metric identifies the target metric by name and selector
+   */
+  metric: MetricIdentifier;
+  /**
+   * target specifies the target value for the given metric
+   */
+  target: MetricTarget;
+}
+
+/**
+ * ObjectMetricStatus indicates the current value of a metric describing a kubernetes object (for example, hits-per-second on an Ingress object).
+ *
+ * `io.k8s.api.autoscaling.v2.ObjectMetricStatus`
+ */
+export interface ObjectMetricStatus {
+  /**
+   * current contains the current value for the given metric
+   */
+  current: MetricValueStatus;
+  /**
+   * DescribedObject specifies the descriptions of a object,such as kind,name apiVersion
+   */
+  describedObject: CrossVersionObjectReference;
+  /**
+   * metric identifies the target metric by name and selector
+   */
+  metric: MetricIdentifier;
+}
+
+/**
+ * PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes
+ *
+ * `io.k8s.api.core.v1.PersistentVolume`
+ */
+export interface PersistentVolume {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * spec defines a specification of a persistent volume owned by the cluster. Provisioned by an administrator. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes
+   */
+  spec?: PersistentVolumeSpec;
+  /**
+   * status represents the current information/status for the persistent volume. Populated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes
+   */
+  status?: PersistentVolumeStatus;
 }
 
 /**
@@ -2001,6 +5230,178 @@ export interface PersistentVolumeClaimVolumeSource {
 }
 
 /**
+ * PersistentVolumeSpec is the specification of a persistent volume.
+ *
+ * `io.k8s.api.core.v1.PersistentVolumeSpec`
+ */
+export interface PersistentVolumeSpec {
+  /**
+   * accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes
+   */
+  accessModes?: string[];
+  /**
+   * awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
+   */
+  awsElasticBlockStore?: AWSElasticBlockStoreVolumeSource;
+  /**
+   * azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver.
+   */
+  azureDisk?: AzureDiskVolumeSource;
+  /**
+   * azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver.
+   */
+  azureFile?: AzureFilePersistentVolumeSource;
+  /**
+   * capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity
+   */
+  capacity?: Record<string, Quantity>;
+  /**
+   * cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported.
+   */
+  cephfs?: CephFSPersistentVolumeSource;
+  /**
+   * cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+   */
+  cinder?: CinderPersistentVolumeSource;
+  /**
+   * claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding
+   */
+  claimRef?: ObjectReference;
+  /**
+   * csi represents storage that is handled by an external CSI driver.
+   */
+  csi?: CSIPersistentVolumeSource;
+  /**
+   * fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod.
+   */
+  fc?: FCVolumeSource;
+  /**
+   * flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead.
+   */
+  flexVolume?: FlexPersistentVolumeSource;
+  /**
+   * flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported.
+   */
+  flocker?: FlockerVolumeSource;
+  /**
+   * gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
+   */
+  gcePersistentDisk?: GCEPersistentDiskVolumeSource;
+  /**
+   * glusterfs represents a Glusterfs volume that is attached to a host and exposed to the pod. Provisioned by an admin. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported. More info: https://examples.k8s.io/volumes/glusterfs/README.md
+   */
+  glusterfs?: GlusterfsPersistentVolumeSource;
+  /**
+   * hostPath represents a directory on the host. Provisioned by a developer or tester. This is useful for single-node development and testing only! On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
+   */
+  hostPath?: HostPathVolumeSource;
+  /**
+   * iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin.
+   */
+  iscsi?: ISCSIPersistentVolumeSource;
+  /**
+   * local represents directly-attached storage with node affinity
+   */
+  local?: LocalVolumeSource;
+  /**
+   * mountOptions is the list of mount options, e.g. ["ro", "soft"]. Not validated - mount will simply fail if one is invalid. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options
+   */
+  mountOptions?: string[];
+  /**
+   * nfs represents an NFS mount on the host. Provisioned by an admin. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+   */
+  nfs?: NFSVolumeSource;
+  /**
+   * nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. This field is mutable if MutablePVNodeAffinity feature gate is enabled.
+   */
+  nodeAffinity?: VolumeNodeAffinity;
+  /**
+   * persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming
+   *
+   * Possible enum values:
+   *  - `"Delete"` means the volume will be deleted from Kubernetes on release from its claim. The volume plugin must support Deletion.
+   *  - `"Recycle"` means the volume will be recycled back into the pool of unbound persistent volumes on release from its claim. The volume plugin must support Recycling.
+   *  - `"Retain"` means the volume will be left in its current phase (Released) for manual reclamation by the administrator. The default policy is Retain.
+   */
+  persistentVolumeReclaimPolicy?: string;
+  /**
+   * photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported.
+   */
+  photonPersistentDisk?: PhotonPersistentDiskVolumeSource;
+  /**
+   * portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver.
+   */
+  portworxVolume?: PortworxVolumeSource;
+  /**
+   * quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported.
+   */
+  quobyte?: QuobyteVolumeSource;
+  /**
+   * rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported. More info: https://examples.k8s.io/volumes/rbd/README.md
+   */
+  rbd?: RBDPersistentVolumeSource;
+  /**
+   * scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported.
+   */
+  scaleIO?: ScaleIOPersistentVolumeSource;
+  /**
+   * storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass.
+   */
+  storageClassName?: string;
+  /**
+   * storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported. More info: https://examples.k8s.io/volumes/storageos/README.md
+   */
+  storageos?: StorageOSPersistentVolumeSource;
+  /**
+   * Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed. When this field is not set, it indicates that this volume does not belong to any VolumeAttributesClass. This field is mutable and can be changed by the CSI driver after a volume has been updated successfully to a new class. For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound PersistentVolumeClaims during the binding process.
+   */
+  volumeAttributesClassName?: string;
+  /**
+   * volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.
+   *
+   * Possible enum values:
+   *  - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
+   *  - `"Filesystem"` means the volume will be or is formatted with a filesystem.
+   */
+  volumeMode?: string;
+  /**
+   * vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver.
+   */
+  vsphereVolume?: VsphereVirtualDiskVolumeSource;
+}
+
+/**
+ * PersistentVolumeStatus is the current status of a persistent volume.
+ *
+ * `io.k8s.api.core.v1.PersistentVolumeStatus`
+ */
+export interface PersistentVolumeStatus {
+  /**
+   * lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions.
+   */
+  lastPhaseTransitionTime?: Time;
+  /**
+   * message is a human-readable message indicating details about why the volume is in this state.
+   */
+  message?: string;
+  /**
+   * phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase
+   *
+   * Possible enum values:
+   *  - `"Available"` used for PersistentVolumes that are not yet bound Available volumes are held by the binder and matched to PersistentVolumeClaims
+   *  - `"Bound"` used for PersistentVolumes that are bound
+   *  - `"Failed"` used for PersistentVolumes that failed to be correctly recycled or deleted after being released from a claim
+   *  - `"Pending"` used for PersistentVolumes that are not available
+   *  - `"Released"` used for PersistentVolumes where the bound PersistentVolumeClaim was deleted released volumes must be recycled before becoming available again this phase is used by the persistent volume claim binder to signal to another process to reclaim the resource
+   */
+  phase?: string;
+  /**
+   * reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.
+   */
+  reason?: string;
+}
+
+/**
  * Represents a Photon Controller persistent disk resource.
  *
  * `io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource`
@@ -2014,6 +5415,34 @@ export interface PhotonPersistentDiskVolumeSource {
    * pdID is the ID that identifies Photon Controller persistent disk
    */
   pdID: string;
+}
+
+/**
+ * Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts.
+ *
+ * `io.k8s.api.core.v1.Pod`
+ */
+export interface Pod {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: PodSpec;
+  /**
+   * Most recently observed status of the pod. This data may not be up to date. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: PodStatus;
 }
 
 /**
@@ -2141,6 +5570,42 @@ export interface PodCertificateProjection {
 }
 
 /**
+ * PodCondition contains details for the current condition of this pod.
+ *
+ * `io.k8s.api.core.v1.PodCondition`
+ */
+export interface PodCondition {
+  /**
+   * Last time we probed the condition.
+   */
+  lastProbeTime?: Time;
+  /**
+   * Last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * Human-readable message indicating details about last transition.
+   */
+  message?: string;
+  /**
+   * If set, this represents the .metadata.generation that the pod condition was set based upon.
+   */
+  observedGeneration?: int64;
+  /**
+   * Unique, one-word, CamelCase reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
+   */
+  status: string;
+  /**
+   * Type is the type of the condition. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
+   */
+  type: string;
+}
+
+/**
  * PodDNSConfig defines the DNS parameters of a pod in addition to those generated from DNSPolicy.
  *
  * `io.k8s.api.core.v1.PodDNSConfig`
@@ -2174,6 +5639,130 @@ export interface PodDNSConfigOption {
    * Value is this DNS resolver option's value.
    */
   value?: string;
+}
+
+/**
+ * PodDisruptionBudget is an object to define the max disruption that can be caused to a collection of pods
+ *
+ * `io.k8s.api.policy.v1.PodDisruptionBudget`
+ */
+export interface PodDisruptionBudget {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Specification of the desired behavior of the PodDisruptionBudget.
+   */
+  spec?: PodDisruptionBudgetSpec;
+  /**
+   * Most recently observed status of the PodDisruptionBudget.
+   */
+  status?: PodDisruptionBudgetStatus;
+}
+
+/**
+ * PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.
+ *
+ * `io.k8s.api.policy.v1.PodDisruptionBudgetSpec`
+ */
+export interface PodDisruptionBudgetSpec {
+  /**
+   * An eviction is allowed if at most "maxUnavailable" pods selected by "selector" are unavailable after the eviction, i.e. even in absence of the evicted pod. For example, one can prevent all voluntary evictions by specifying 0. This is a mutually exclusive setting with "minAvailable".
+   */
+  maxUnavailable?: IntOrString;
+  /**
+   * An eviction is allowed if at least "minAvailable" pods selected by "selector" will still be available after the eviction, i.e. even in the absence of the evicted pod.  So for example you can prevent all voluntary evictions by specifying "100%".
+   */
+  minAvailable?: IntOrString;
+  /**
+   * Label query over pods whose evictions are managed by the disruption budget. A null selector will match no pods, while an empty ({}) selector will select all pods within the namespace.
+   */
+  selector?: LabelSelector;
+  /**
+   * UnhealthyPodEvictionPolicy defines the criteria for when unhealthy pods should be considered for eviction. Current implementation considers healthy pods, as pods that have status.conditions item with type="Ready",status="True".
+   *
+   * Valid policies are IfHealthyBudget and AlwaysAllow. If no policy is specified, the default behavior will be used, which corresponds to the IfHealthyBudget policy.
+   *
+   * IfHealthyBudget policy means that running pods (status.phase="Running"), but not yet healthy can be evicted only if the guarded application is not disrupted (status.currentHealthy is at least equal to status.desiredHealthy). Healthy pods will be subject to the PDB for eviction.
+   *
+   * AlwaysAllow policy means that all running pods (status.phase="Running"), but not yet healthy are considered disrupted and can be evicted regardless of whether the criteria in a PDB is met. This means perspective running pods of a disrupted application might not get a chance to become healthy. Healthy pods will be subject to the PDB for eviction.
+   *
+   * Additional policies may be added in the future. Clients making eviction decisions should disallow eviction of unhealthy pods if they encounter an unrecognized policy in this field.
+   *
+   * Possible enum values:
+   *  - `"AlwaysAllow"` policy means that all running pods (status.phase="Running"), but not yet healthy are considered disrupted and can be evicted regardless of whether the criteria in a PDB is met. This means perspective running pods of a disrupted application might not get a chance to become healthy. Healthy pods will be subject to the PDB for eviction.
+   *  - `"IfHealthyBudget"` policy means that running pods (status.phase="Running"), but not yet healthy can be evicted only if the guarded application is not disrupted (status.currentHealthy is at least equal to status.desiredHealthy). Healthy pods will be subject to the PDB for eviction.
+   */
+  unhealthyPodEvictionPolicy?: string;
+}
+
+/**
+ * PodDisruptionBudgetStatus represents information about the status of a PodDisruptionBudget. Status may trail the actual state of a system.
+ *
+ * `io.k8s.api.policy.v1.PodDisruptionBudgetStatus`
+ */
+export interface PodDisruptionBudgetStatus {
+  /**
+   * Conditions contain conditions for PDB. The disruption controller sets the DisruptionAllowed condition. The following are known values for the reason field (additional reasons could be added in the future): - SyncFailed: The controller encountered an error and wasn't able to compute
+   *               the number of allowed disruptions. Therefore no disruptions are
+   *               allowed and the status of the condition will be False.
+   * - InsufficientPods: The number of pods are either at or below the number
+   *                     required by the PodDisruptionBudget. No disruptions are
+   *                     allowed and the status of the condition will be False.
+   * - SufficientPods: There are more pods than required by the PodDisruptionBudget.
+   *                   The condition will be True, and the number of allowed
+   *                   disruptions are provided by the disruptionsAllowed property.
+   */
+  conditions?: Condition[];
+  /**
+   * current number of healthy pods
+   */
+  currentHealthy?: int32;
+  /**
+   * minimum desired number of healthy pods
+   */
+  desiredHealthy?: int32;
+  /**
+   * DisruptedPods contains information about pods whose eviction was processed by the API server eviction subresource handler but has not yet been observed by the PodDisruptionBudget controller. A pod will be in this map from the time when the API server processed the eviction request to the time when the pod is seen by PDB controller as having been marked for deletion (or after a timeout). The key in the map is the name of the pod and the value is the time when the API server processed the eviction request. If the deletion didn't occur and a pod is still there it will be removed from the list automatically by PodDisruptionBudget controller after some time. If everything goes smooth this map should be empty for the most of the time. Large number of entries in the map may indicate problems with pod deletions.
+   */
+  disruptedPods?: Record<string, Time>;
+  /**
+   * Number of pod disruptions that are currently allowed.
+   */
+  disruptionsAllowed?: int32;
+  /**
+   * total number of pods counted by this disruption budget
+   */
+  expectedPods?: int32;
+  /**
+   * Most recent generation observed when updating this PDB status. DisruptionsAllowed and other status information is valid only if observedGeneration equals to PDB's object generation.
+   */
+  observedGeneration?: int64;
+}
+
+/**
+ * PodExtendedResourceClaimStatus is stored in the PodStatus for the extended resource requests backed by DRA. It stores the generated name for the corresponding special ResourceClaim created by the scheduler.
+ *
+ * `io.k8s.api.core.v1.PodExtendedResourceClaimStatus`
+ */
+export interface PodExtendedResourceClaimStatus {
+  /**
+   * RequestMappings identifies the mapping of <container, extended resource backed by DRA> to  device request in the generated ResourceClaim.
+   */
+  requestMappings: ContainerExtendedResourceRequest[];
+  /**
+   * ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod.
+   */
+  resourceClaimName: string;
 }
 
 /**
@@ -2273,6 +5862,18 @@ export interface PodFailurePolicyRule {
 }
 
 /**
+ * PodIP represents a single IP address allocated to the pod.
+ *
+ * `io.k8s.api.core.v1.PodIP`
+ */
+export interface PodIP {
+  /**
+   * IP is the IP address assigned to the pod
+   */
+  ip: string;
+}
+
+/**
  * PodOS defines the OS parameters of a pod.
  *
  * `io.k8s.api.core.v1.PodOS`
@@ -2328,6 +5929,26 @@ export interface PodResourceClaim {
    * Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set.
    */
   resourceClaimTemplateName?: string;
+}
+
+/**
+ * PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim which references a ResourceClaimTemplate. It stores the generated name for the corresponding ResourceClaim.
+ *
+ * `io.k8s.api.core.v1.PodResourceClaimStatus`
+ */
+export interface PodResourceClaimStatus {
+  /**
+   * Name uniquely identifies this resource claim inside the pod. This must match the name of an entry in pod.spec.resourceClaims, which implies that the string must be a DNS_LABEL.
+   */
+  name: string;
+  /**
+   * ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod.
+   *
+   * When the DRAWorkloadResourceClaims feature is enabled and the corresponding PodResourceClaim matches a PodGroupResourceClaim made by the Pod's PodGroup, then this is the name of the ResourceClaim generated and reserved for the PodGroup.
+   *
+   * If this is unset, then generating a ResourceClaim was not necessary. The pod.spec.resourceClaims entry can be ignored in this case.
+   */
+  resourceClaimName?: string;
 }
 
 /**
@@ -2644,6 +6265,114 @@ export interface PodSpec {
 }
 
 /**
+ * PodStatus represents information about the status of a pod. Status may trail the actual state of a system, especially if the node that hosts the pod cannot contact the control plane.
+ *
+ * `io.k8s.api.core.v1.PodStatus`
+ */
+export interface PodStatus {
+  /**
+   * AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod.
+   */
+  allocatedResources?: Record<string, Quantity>;
+  /**
+   * Current service state of pod. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
+   */
+  conditions?: PodCondition[];
+  /**
+   * Statuses of containers in this pod. Each container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status
+   */
+  containerStatuses?: ContainerStatus[];
+  /**
+   * Statuses for any ephemeral containers that have run in this pod. Each ephemeral container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status
+   */
+  ephemeralContainerStatuses?: ContainerStatus[];
+  /**
+   * Status of extended resource claim backed by DRA.
+   */
+  extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
+  /**
+   * hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will not be updated even if there is a node is assigned to pod
+   */
+  hostIP?: string;
+  /**
+   * hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must match the hostIP field. This list is empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will not be updated even if there is a node is assigned to this pod.
+   */
+  hostIPs?: HostIP[];
+  /**
+   * Statuses of init containers in this pod. The most recent successful non-restartable init container will have ready = true, the most recently started container will have startTime set. Each init container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status
+   */
+  initContainerStatuses?: ContainerStatus[];
+  /**
+   * A human readable message indicating details about why the pod is in this condition.
+   */
+  message?: string;
+  /**
+   * NodeAllocatableResourceClaimStatuses contains the status of node-allocatable resources that were allocated for this pod through DRA claims. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages.
+   */
+  nodeAllocatableResourceClaimStatuses?: NodeAllocatableResourceClaimStatus[];
+  /**
+   * nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.
+   */
+  nominatedNodeName?: string;
+  /**
+   * If set, this represents the .metadata.generation that the pod status was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field.
+   */
+  observedGeneration?: int64;
+  /**
+   * The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle. The conditions array, the reason and message fields, and the individual container status arrays contain more detail about the pod's status. There are five possible phase values:
+   *
+   * Pending: The pod has been accepted by the Kubernetes system, but one or more of the container images has not been created. This includes time before being scheduled as well as time spent downloading images over the network, which could take a while. Running: The pod has been bound to a node, and all of the containers have been created. At least one container is still running, or is in the process of starting or restarting. Succeeded: All containers in the pod have terminated in success, and will not be restarted. Failed: All containers in the pod have terminated, and at least one container has terminated in failure. The container either exited with non-zero status or was terminated by the system. Unknown: For some reason the state of the pod could not be obtained, typically due to an error in communicating with the host of the pod.
+   *
+   * More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase
+   *
+   * Possible enum values:
+   *  - `"Failed"` means that all containers in the pod have terminated, and at least one container has terminated in a failure (exited with a non-zero exit code or was stopped by the system).
+   *  - `"Pending"` means the pod has been accepted by the system, but one or more of the containers has not been started. This includes time before being bound to a node, as well as time spent pulling images onto the host.
+   *  - `"Running"` means the pod has been bound to a node and all of the containers have been started. At least one container is still running or is in the process of being restarted.
+   *  - `"Succeeded"` means that all containers in the pod have voluntarily terminated with a container exit code of 0, and the system is not going to restart any of these containers.
+   *  - `"Unknown"` means that for some reason the state of the pod could not be obtained, typically due to an error in communicating with the host of the pod. Deprecated: It isn't being set since 2015 (74da3b14b0c0f658b3bb8d2def5094686d0e9095)
+   */
+  phase?: string;
+  /**
+   * podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.
+   */
+  podIP?: string;
+  /**
+   * podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list is empty if no IPs have been allocated yet.
+   */
+  podIPs?: PodIP[];
+  /**
+   * The Quality of Service (QOS) classification assigned to the pod based on resource requirements See PodQOSClass type for available QOS classes More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#quality-of-service-classes
+   *
+   * Possible enum values:
+   *  - `"BestEffort"` is the BestEffort qos class.
+   *  - `"Burstable"` is the Burstable qos class.
+   *  - `"Guaranteed"` is the Guaranteed qos class.
+   */
+  qosClass?: string;
+  /**
+   * A brief CamelCase message indicating details about why the pod is in this state. e.g. 'Evicted'
+   */
+  reason?: string;
+  /**
+   * Status of resources resize desired for pod's containers. It is empty if no resources resize is pending. Any changes to container resources will automatically set this to "Proposed" Deprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress. PodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources. PodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources.
+   */
+  resize?: string;
+  /**
+   * Status of resource claims.
+   */
+  resourceClaimStatuses?: PodResourceClaimStatus[];
+  /**
+   * Resources represents the compute resource requests and limits that have been applied at the pod level if pod-level requests or limits are set in PodSpec.Resources
+   */
+  resources?: ResourceRequirements;
+  /**
+   * RFC 3339 date and time at which the object was acknowledged by the Kubelet. This is before the Kubelet pulled the container image(s) for the pod.
+   */
+  startTime?: Time;
+}
+
+/**
  * PodTemplateSpec describes the data a pod should have when created from a template
  *
  * `io.k8s.api.core.v1.PodTemplateSpec`
@@ -2657,6 +6386,38 @@ export interface PodTemplateSpec {
    * Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
    */
   spec?: PodSpec;
+}
+
+/**
+ * PodsMetricSource indicates how to scale on a metric describing each pod in the current scale target (for example, transactions-processed-per-second). The values will be averaged together before being compared to the target value.
+ *
+ * `io.k8s.api.autoscaling.v2.PodsMetricSource`
+ */
+export interface PodsMetricSource {
+  /**
+   * metric identifies the target metric by name and selector
+   */
+  metric: MetricIdentifier;
+  /**
+   * target specifies the target value for the given metric
+   */
+  target: MetricTarget;
+}
+
+/**
+ * PodsMetricStatus indicates the current value of a metric describing each pod in the current scale target (for example, transactions-processed-per-second).
+ *
+ * `io.k8s.api.autoscaling.v2.PodsMetricStatus`
+ */
+export interface PodsMetricStatus {
+  /**
+   * current contains the current value for the given metric
+   */
+  current: MetricValueStatus;
+  /**
+   * metric identifies the target metric by name and selector
+   */
+  metric: MetricIdentifier;
 }
 
 /**
@@ -2685,6 +6446,34 @@ export interface PolicyRule {
    * Verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '*' represents all verbs.
    */
   verbs: string[];
+}
+
+/**
+ * PortStatus represents the error condition of a service port
+ *
+ * `io.k8s.api.core.v1.PortStatus`
+ */
+export interface PortStatus {
+  /**
+   * Error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
+   *   CamelCase names
+   * - cloud provider specific error values must have names that comply with the
+   *   format foo.example.com/CamelCase.
+   */
+  error?: string;
+  /**
+   * Port is the port number of the service port of which status is recorded here
+   */
+  port: int32;
+  /**
+   * Protocol is the protocol of the service port of which status is recorded here The supported values are: "TCP", "UDP", "SCTP"
+   *
+   * Possible enum values:
+   *  - `"SCTP"` is the SCTP protocol.
+   *  - `"TCP"` is the TCP protocol.
+   *  - `"UDP"` is the UDP protocol.
+   */
+  protocol: string;
 }
 
 /**
@@ -2822,6 +6611,46 @@ export interface QuobyteVolumeSource {
 /**
  * Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling.
  *
+ * `io.k8s.api.core.v1.RBDPersistentVolumeSource`
+ */
+export interface RBDPersistentVolumeSource {
+  /**
+   * fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd
+   */
+  fsType?: string;
+  /**
+   * image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  image: string;
+  /**
+   * keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  keyring?: string;
+  /**
+   * monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  monitors: string[];
+  /**
+   * pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  pool?: string;
+  /**
+   * readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  readOnly?: boolean;
+  /**
+   * secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  secretRef?: SecretReference;
+  /**
+   * user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+   */
+  user?: string;
+}
+
+/**
+ * Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling.
+ *
  * `io.k8s.api.core.v1.RBDVolumeSource`
  */
 export interface RBDVolumeSource {
@@ -2857,6 +6686,124 @@ export interface RBDVolumeSource {
    * user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
    */
   user?: string;
+}
+
+/**
+ * ReplicaSet ensures that a specified number of pod replicas are running at any given time.
+ *
+ * `io.k8s.api.apps.v1.ReplicaSet`
+ */
+export interface ReplicaSet {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * If the Labels of a ReplicaSet are empty, they are defaulted to be the same as the Pod(s) that the ReplicaSet manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Spec defines the specification of the desired behavior of the ReplicaSet. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: ReplicaSetSpec;
+  /**
+   * Status is the most recently observed status of the ReplicaSet. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: ReplicaSetStatus;
+}
+
+/**
+ * ReplicaSetCondition describes the state of a replica set at a certain point.
+ *
+ * `io.k8s.api.apps.v1.ReplicaSetCondition`
+ */
+export interface ReplicaSetCondition {
+  /**
+   * The last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * A human readable message indicating details about the transition.
+   */
+  message?: string;
+  /**
+   * The reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of replica set condition.
+   */
+  type: string;
+}
+
+/**
+ * ReplicaSetSpec is the specification of a ReplicaSet.
+ *
+ * `io.k8s.api.apps.v1.ReplicaSetSpec`
+ */
+export interface ReplicaSetSpec {
+  /**
+   * Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)
+   */
+  minReadySeconds?: int32;
+  /**
+   * Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
+   */
+  replicas?: int32;
+  /**
+   * Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
+   */
+  selector: LabelSelector;
+  /**
+   * Template is the object that describes the pod that will be created if insufficient replicas are detected. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template
+   */
+  template?: PodTemplateSpec;
+}
+
+/**
+ * ReplicaSetStatus represents the current status of a ReplicaSet.
+ *
+ * `io.k8s.api.apps.v1.ReplicaSetStatus`
+ */
+export interface ReplicaSetStatus {
+  /**
+   * The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
+   */
+  availableReplicas?: int32;
+  /**
+   * Represents the latest available observations of a replica set's current state.
+   */
+  conditions?: ReplicaSetCondition[];
+  /**
+   * The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
+   */
+  fullyLabeledReplicas?: int32;
+  /**
+   * ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
+   */
+  observedGeneration?: int64;
+  /**
+   * The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
+   */
+  readyReplicas?: int32;
+  /**
+   * Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
+   */
+  replicas: int32;
+  /**
+   * The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
+   *
+   * This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
+   */
+  terminatingReplicas?: int32;
 }
 
 /**
@@ -2896,6 +6843,66 @@ export interface ResourceFieldSelector {
 }
 
 /**
+ * ResourceHealth represents the health of a resource. It has the latest device health information. This is a part of KEP https://kep.k8s.io/4680.
+ *
+ * `io.k8s.api.core.v1.ResourceHealth`
+ */
+export interface ResourceHealth {
+  /**
+   * Health of the resource. can be one of:
+   *  - Healthy: operates as normal
+   *  - Unhealthy: reported unhealthy. We consider this a temporary health issue
+   *               since we do not have a mechanism today to distinguish
+   *               temporary and permanent issues.
+   *  - Unknown: The status cannot be determined.
+   *             For example, Device Plugin got unregistered and hasn't been re-registered since.
+   *
+   * In future we may want to introduce the PermanentlyUnhealthy Status.
+   */
+  health?: string;
+  /**
+   * Message provides human-readable context for Health (e.g. "ECC error count exceeded threshold"). This field is populated by the kubelet when ResourceHealthStatusMessage is enabled if the DRA plugin returns a message, and is null otherwise.
+   */
+  message?: string;
+  /**
+   * ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
+   */
+  resourceID: string;
+}
+
+/**
+ * ResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.  Only one "target" type should be set.
+ *
+ * `io.k8s.api.autoscaling.v2.ResourceMetricSource`
+ */
+export interface ResourceMetricSource {
+  /**
+   * name is the name of the resource in question.
+   */
+  name: string;
+  /**
+   * target specifies the target value for the given metric
+   */
+  target: MetricTarget;
+}
+
+/**
+ * ResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.
+ *
+ * `io.k8s.api.autoscaling.v2.ResourceMetricStatus`
+ */
+export interface ResourceMetricStatus {
+  /**
+   * current contains the current value for the given metric
+   */
+  current: MetricValueStatus;
+  /**
+   * name is the name of the resource in question.
+   */
+  name: string;
+}
+
+/**
  * ResourceRequirements describes the compute resource requirements.
  *
  * `io.k8s.api.core.v1.ResourceRequirements`
@@ -2917,6 +6924,74 @@ export interface ResourceRequirements {
    * Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
    */
   requests?: Record<string, Quantity>;
+}
+
+/**
+ * ResourceStatus represents the status of a single resource allocated to a Pod.
+ *
+ * `io.k8s.api.core.v1.ResourceStatus`
+ */
+export interface ResourceStatus {
+  /**
+   * Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec. For DRA resources, the value must be "claim:<claim_name>/<request>". When this status is reported about a container, the "claim_name" and "request" must match one of the claims of this container.
+   */
+  name: string;
+  /**
+   * List of unique resources health. Each element in the list contains an unique resource ID and its health. At a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node. If other Pod on the same Node reports the status with the same resource ID, it must be the same resource they share. See ResourceID type definition for a specific format it has in various use cases.
+   */
+  resources?: ResourceHealth[];
+}
+
+/**
+ * Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
+ *
+ * `io.k8s.api.rbac.v1.Role`
+ */
+export interface Role {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata.
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Rules holds all the PolicyRules for this Role
+   */
+  rules?: PolicyRule[];
+}
+
+/**
+ * RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace. It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given namespace only have effect in that namespace.
+ *
+ * `io.k8s.api.rbac.v1.RoleBinding`
+ */
+export interface RoleBinding {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata.
+   */
+  metadata?: ObjectMeta;
+  /**
+   * RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
+   */
+  roleRef: RoleRef;
+  /**
+   * Subjects holds references to the objects the role applies to.
+   */
+  subjects?: Subject[];
 }
 
 /**
@@ -3012,6 +7087,54 @@ export interface SELinuxOptions {
 }
 
 /**
+ * ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume
+ *
+ * `io.k8s.api.core.v1.ScaleIOPersistentVolumeSource`
+ */
+export interface ScaleIOPersistentVolumeSource {
+  /**
+   * fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs"
+   */
+  fsType?: string;
+  /**
+   * gateway is the host address of the ScaleIO API Gateway.
+   */
+  gateway: string;
+  /**
+   * protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.
+   */
+  protectionDomain?: string;
+  /**
+   * readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+   */
+  readOnly?: boolean;
+  /**
+   * secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
+   */
+  secretRef: SecretReference;
+  /**
+   * sslEnabled is the flag to enable/disable SSL communication with Gateway, default false
+   */
+  sslEnabled?: boolean;
+  /**
+   * storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
+   */
+  storageMode?: string;
+  /**
+   * storagePool is the ScaleIO Storage Pool associated with the protection domain.
+   */
+  storagePool?: string;
+  /**
+   * system is the name of the storage system as configured in ScaleIO.
+   */
+  system: string;
+  /**
+   * volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.
+   */
+  volumeName?: string;
+}
+
+/**
  * ScaleIOVolumeSource represents a persistent ScaleIO volume
  *
  * `io.k8s.api.core.v1.ScaleIOVolumeSource`
@@ -3080,6 +7203,42 @@ export interface SeccompProfile {
    *  - `"Unconfined"` indicates no seccomp profile is applied (A.K.A. unconfined).
    */
   type: string;
+}
+
+/**
+ * Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.
+ *
+ * `io.k8s.api.core.v1.Secret`
+ */
+export interface Secret {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4
+   */
+  data?: Record<string, Bytes>;
+  /**
+   * Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.
+   */
+  immutable?: boolean;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.
+   */
+  stringData?: Record<string, string>;
+  /**
+   * Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types
+   */
+  type?: string;
 }
 
 /**
@@ -3245,6 +7404,78 @@ export interface SecurityContext {
 }
 
 /**
+ * SelectableField specifies the JSON path of a field that may be used with field selectors.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField`
+ */
+export interface SelectableField {
+  /**
+   * jsonPath is a simple JSON path which is evaluated against each custom resource to produce a field selector value. Only JSON paths without the array notation are allowed. Must point to a field of type string, boolean or integer. Types with enum values and strings with formats are allowed. If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string. Must not point to metdata fields. Required.
+   */
+  jsonPath: string;
+}
+
+/**
+ * Service is a named abstraction of software service (for example, mysql) consisting of local port (for example 3306) that the proxy listens on, and the selector that determines which pods will answer requests sent through the proxy.
+ *
+ * `io.k8s.api.core.v1.Service`
+ */
+export interface Service {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Spec defines the behavior of a service. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  spec?: ServiceSpec;
+  /**
+   * Most recently observed status of the service. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+   */
+  status?: ServiceStatus;
+}
+
+/**
+ * ServiceAccount binds together: * a name, understood by users, and perhaps by peripheral systems, for an identity * a principal that can be authenticated and authorized * a set of secrets
+ *
+ * `io.k8s.api.core.v1.ServiceAccount`
+ */
+export interface ServiceAccount {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level.
+   */
+  automountServiceAccountToken?: boolean;
+  /**
+   * ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount. ImagePullSecrets are distinct from Secrets because Secrets can be mounted in the pod, but ImagePullSecrets are only accessed by the kubelet. More info: https://kubernetes.io/docs/concepts/containers/images/#specifying-imagepullsecrets-on-a-pod
+   */
+  imagePullSecrets?: LocalObjectReference[];
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret
+   */
+  secrets?: ObjectReference[];
+}
+
+/**
  * ServiceAccountTokenProjection represents a projected service account token volume. This projection can be used to insert a service account token into the pods runtime filesystem for use against APIs (Kubernetes API Server or otherwise).
  *
  * `io.k8s.api.core.v1.ServiceAccountTokenProjection`
@@ -3262,6 +7493,22 @@ export interface ServiceAccountTokenProjection {
    * path is the path relative to the mount point of the file to project the token into.
    */
   path: string;
+}
+
+/**
+ * ServiceBackendPort is the service port being referenced.
+ *
+ * `io.k8s.api.networking.v1.ServiceBackendPort`
+ */
+export interface ServiceBackendPort {
+  /**
+   * name is the name of the port on the Service. This is a mutually exclusive setting with "Number".
+   */
+  name?: string;
+  /**
+   * number is the numerical port number (e.g. 80) on the Service. This is a mutually exclusive setting with "Name".
+   */
+  number?: int32;
 }
 
 /**
@@ -3308,6 +7555,30 @@ export interface ServicePort {
    * Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod's container ports. If this is not specified, the value of the 'port' field is used (an identity map). This field is ignored for services with clusterIP=None, and should be omitted or set equal to the 'port' field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service
    */
   targetPort?: IntOrString;
+}
+
+/**
+ * ServiceReference holds a reference to Service.legacy.k8s.io
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference`
+ */
+export interface ServiceReference {
+  /**
+   * name is the name of the service. Required
+   */
+  name: string;
+  /**
+   * namespace is the namespace of the service. Required
+   */
+  namespace: string;
+  /**
+   * path is an optional URL path at which the webhook will be contacted.
+   */
+  path?: string;
+  /**
+   * port is an optional service port at which the webhook will be contacted. `port` should be a valid port number (1-65535, inclusive). Defaults to 443 for backward compatibility.
+   */
+  port?: int32;
 }
 
 /**
@@ -3426,6 +7697,22 @@ export interface ServiceSpec {
 }
 
 /**
+ * ServiceStatus represents the current status of a service.
+ *
+ * `io.k8s.api.core.v1.ServiceStatus`
+ */
+export interface ServiceStatus {
+  /**
+   * Current service state
+   */
+  conditions?: Condition[];
+  /**
+   * LoadBalancer contains the current status of the load-balancer, if one is present.
+   */
+  loadBalancer?: LoadBalancerStatus;
+}
+
+/**
  * SessionAffinityConfig represents the configurations of session affinity.
  *
  * `io.k8s.api.core.v1.SessionAffinityConfig`
@@ -3447,6 +7734,66 @@ export interface SleepAction {
    * Seconds is the number of seconds to sleep.
    */
   seconds: int64;
+}
+
+/**
+ * StatefulSet represents a set of pods with consistent identities. Identities are defined as:
+ *   - Network: A single stable DNS and hostname.
+ *   - Storage: As many VolumeClaims as requested.
+ *
+ * The StatefulSet guarantees that a given network identity will always map to the same storage identity.
+ *
+ * `io.k8s.api.apps.v1.StatefulSet`
+ */
+export interface StatefulSet {
+  /**
+   * APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+   */
+  apiVersion?: string;
+  /**
+   * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+   */
+  kind?: string;
+  /**
+   * Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+   */
+  metadata?: ObjectMeta;
+  /**
+   * Spec defines the desired identities of pods in this set.
+   */
+  spec?: StatefulSetSpec;
+  /**
+   * Status is the current status of Pods in this StatefulSet. This data may be out of date by some window of time.
+   */
+  status?: StatefulSetStatus;
+}
+
+/**
+ * StatefulSetCondition describes the state of a statefulset at a certain point.
+ *
+ * `io.k8s.api.apps.v1.StatefulSetCondition`
+ */
+export interface StatefulSetCondition {
+  /**
+   * Last time the condition transitioned from one status to another.
+   */
+  lastTransitionTime?: Time;
+  /**
+   * A human readable message indicating details about the transition.
+   */
+  message?: string;
+  /**
+   * The reason for the condition's last transition.
+   */
+  reason?: string;
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   */
+  status: string;
+  /**
+   * Type of statefulset condition.
+   */
+  type: string;
 }
 
 /**
@@ -3537,6 +7884,54 @@ export interface StatefulSetSpec {
 }
 
 /**
+ * StatefulSetStatus represents the current state of a StatefulSet.
+ *
+ * `io.k8s.api.apps.v1.StatefulSetStatus`
+ */
+export interface StatefulSetStatus {
+  /**
+   * Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.
+   */
+  availableReplicas?: int32;
+  /**
+   * collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision.
+   */
+  collisionCount?: int32;
+  /**
+   * Represents the latest available observations of a statefulset's current state.
+   */
+  conditions?: StatefulSetCondition[];
+  /**
+   * currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by currentRevision.
+   */
+  currentReplicas?: int32;
+  /**
+   * currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [0,currentReplicas).
+   */
+  currentRevision?: string;
+  /**
+   * observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the StatefulSet's generation, which is updated on mutation by the API Server.
+   */
+  observedGeneration?: int64;
+  /**
+   * readyReplicas is the number of pods created for this StatefulSet with a Ready Condition.
+   */
+  readyReplicas?: int32;
+  /**
+   * replicas is the number of Pods created by the StatefulSet controller.
+   */
+  replicas: int32;
+  /**
+   * updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [replicas-updatedReplicas,replicas)
+   */
+  updateRevision?: string;
+  /**
+   * updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by updateRevision.
+   */
+  updatedReplicas?: int32;
+}
+
+/**
  * StatefulSetUpdateStrategy indicates the strategy that the StatefulSet controller will use to perform updates. It includes any additional parameters necessary to perform the update for the indicated strategy.
  *
  * `io.k8s.api.apps.v1.StatefulSetUpdateStrategy`
@@ -3554,6 +7949,34 @@ export interface StatefulSetUpdateStrategy {
    *  - `"RollingUpdate"` indicates that update will be applied to all Pods in the StatefulSet with respect to the StatefulSet ordering constraints. When a scale operation is performed with this strategy, new Pods will be created from the specification version indicated by the StatefulSet's updateRevision.
    */
   type?: string;
+}
+
+/**
+ * Represents a StorageOS persistent volume resource.
+ *
+ * `io.k8s.api.core.v1.StorageOSPersistentVolumeSource`
+ */
+export interface StorageOSPersistentVolumeSource {
+  /**
+   * fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
+   */
+  fsType?: string;
+  /**
+   * readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+   */
+  readOnly?: boolean;
+  /**
+   * secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted.
+   */
+  secretRef?: ObjectReference;
+  /**
+   * volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace.
+   */
+  volumeName?: string;
+  /**
+   * volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created.
+   */
+  volumeNamespace?: string;
 }
 
 /**
@@ -3844,6 +8267,98 @@ export interface TypedObjectReference {
 }
 
 /**
+ * UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't been accounted in Job status counters.
+ *
+ * `io.k8s.api.batch.v1.UncountedTerminatedPods`
+ */
+export interface UncountedTerminatedPods {
+  /**
+   * failed holds UIDs of failed Pods.
+   */
+  failed?: string[];
+  /**
+   * succeeded holds UIDs of succeeded Pods.
+   */
+  succeeded?: string[];
+}
+
+/**
+ * ValidationRule describes a validation rule written in the CEL expression language.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule`
+ */
+export interface ValidationRule {
+  /**
+   * fieldPath represents the field path returned when the validation fails. It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field. e.g. when validation checks if a specific attribute `foo` under a map `testMap`, the fieldPath could be set to `.testMap.foo` If the validation checks two lists must have unique attributes, the fieldPath could be set to either of the list: e.g. `.testList` It does not support list numeric index. It supports child operation to refer to an existing field currently. Refer to [JSONPath support in Kubernetes](https://kubernetes.io/docs/reference/kubectl/jsonpath/) for more info. Numeric index of array is not supported. For field name which contains special characters, use `['specialName']` to refer the field name. e.g. for attribute `foo.34$` appears in a list `testList`, the fieldPath could be set to `.testList['foo.34$']`
+   */
+  fieldPath?: string;
+  /**
+   * Message represents the message displayed when validation fails. The message is required if the Rule contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host"
+   */
+  message?: string;
+  /**
+   * MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a rule, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the rule; the only difference is the return type. Example: "x must be less than max ("+string(self.max)+")"
+   */
+  messageExpression?: string;
+  /**
+   * optionalOldSelf is used to opt a transition rule into evaluation even when the object is first created, or if the old object is missing the value.
+   *
+   * When enabled `oldSelf` will be a CEL optional whose value will be `None` if there is no old value, or when the object is initially created.
+   *
+   * You may check for presence of oldSelf using `oldSelf.hasValue()` and unwrap it after checking using `oldSelf.value()`. Check the CEL documentation for Optional types for more information: https://pkg.go.dev/github.com/google/cel-go/cel#OptionalTypes
+   *
+   * May not be set unless `oldSelf` is used in `rule`.
+   */
+  optionalOldSelf?: boolean;
+  /**
+   * reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule. The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule. The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate". If not set, default to use "FieldValueInvalid". All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
+   *
+   * Possible enum values:
+   *  - `"FieldValueDuplicate"` is used to report collisions of values that must be unique (e.g. unique IDs).
+   *  - `"FieldValueForbidden"` is used to report valid (as per formatting rules) values which would be accepted under some conditions, but which are not permitted by the current conditions (such as security policy).
+   *  - `"FieldValueInvalid"` is used to report malformed values (e.g. failed regex match, too long, out of bounds).
+   *  - `"FieldValueRequired"` is used to report required values that are not provided (e.g. empty strings, null values, or empty arrays).
+   */
+  reason?: string;
+  /**
+   * Rule represents the expression which will be evaluated by CEL. ref: https://github.com/google/cel-spec The Rule is scoped to the location of the x-kubernetes-validations extension in the schema. The `self` variable in the CEL expression is bound to the scoped value. Example: - Rule scoped to the root of a resource with a status subresource: {"rule": "self.status.actual <= self.spec.maxDesired"}
+   *
+   * If the Rule is scoped to an object with properties, the accessible properties of the object are field selectable via `self.field` and field presence can be checked via `has(self.field)`. Null valued fields are treated as absent fields in CEL expressions. If the Rule is scoped to an object with additionalProperties (i.e. a map) the value of the map are accessible via `self[mapKey]`, map containment can be checked via `mapKey in self` and all entries of the map are accessible via CEL macros and functions such as `self.all(...)`. If the Rule is scoped to an array, the elements of the array are accessible via `self[i]` and also by macros and functions. If the Rule is scoped to a scalar, `self` is bound to the scalar value. Examples: - Rule scoped to a map of objects: {"rule": "self.components['Widget'].priority < 10"} - Rule scoped to a list of integers: {"rule": "self.values.all(value, value >= 0 && value < 100)"} - Rule scoped to a string value: {"rule": "self.startsWith('kube')"}
+   *
+   * The `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` are always accessible from the root of the object and from any x-kubernetes-embedded-resource annotated objects. No other metadata properties are accessible.
+   *
+   * Unknown data preserved in custom resources via x-kubernetes-preserve-unknown-fields is not accessible in CEL expressions. This includes: - Unknown field values that are preserved by object schemas with x-kubernetes-preserve-unknown-fields. - Object properties where the property schema is of an "unknown type". An "unknown type" is recursively defined as:
+   *   - A schema with no type and x-kubernetes-preserve-unknown-fields set to true
+   *   - An array where the items schema is of an "unknown type"
+   *   - An object where the additionalProperties schema is of an "unknown type"
+   *
+   * Only property names of the form `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*` are accessible. Accessible property names are escaped according to the following rules when accessed in the expression: - '__' escapes to '__underscores__' - '.' escapes to '__dot__' - '-' escapes to '__dash__' - '/' escapes to '__slash__' - Property names that exactly match a CEL RESERVED keyword escape to '__{keyword}__'. The keywords are:
+   * 	  "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
+   * 	  "import", "let", "loop", "package", "namespace", "return".
+   * Examples:
+   *   - Rule accessing a property named "namespace": {"rule": "self.__namespace__ > 0"}
+   *   - Rule accessing a property named "x-prop": {"rule": "self.x__dash__prop > 0"}
+   *   - Rule accessing a property named "redact__d": {"rule": "self.redact__underscores__d > 0"}
+   *
+   * Equality on arrays with x-kubernetes-list-type of 'set' or 'map' ignores element order, i.e. [1, 2] == [2, 1]. Concatenation on arrays with x-kubernetes-list-type use the semantics of the list type:
+   *   - 'set': `X + Y` performs a union where the array positions of all elements in `X` are preserved and
+   *     non-intersecting elements in `Y` are appended, retaining their partial order.
+   *   - 'map': `X + Y` performs a merge where the array positions of all keys in `X` are preserved but the values
+   *     are overwritten by values in `Y` when the key sets of `X` and `Y` intersect. Elements in `Y` with
+   *     non-intersecting keys are appended, retaining their partial order.
+   *
+   * If `rule` makes use of the `oldSelf` variable it is implicitly a `transition rule`.
+   *
+   * By default, the `oldSelf` variable is the same type as `self`. When `optionalOldSelf` is true, the `oldSelf` variable is a CEL optional
+   *  variable whose value() is the same type as `self`.
+   * See the documentation for the `optionalOldSelf` field for details.
+   *
+   * Transition rules by default are applied only on UPDATE requests and are skipped if an old value could not be found. You can opt a transition rule into unconditional evaluation by setting `optionalOldSelf` to true.
+   */
+  rule: string;
+}
+
+/**
  * Volume represents a named volume in a pod that may be accessed by any container in the pod.
  *
  * `io.k8s.api.core.v1.Volume`
@@ -4058,6 +8573,46 @@ export interface VolumeMount {
 }
 
 /**
+ * VolumeMountStatus shows status of volume mounts.
+ *
+ * `io.k8s.api.core.v1.VolumeMountStatus`
+ */
+export interface VolumeMountStatus {
+  /**
+   * MountPath corresponds to the original VolumeMount.
+   */
+  mountPath: string;
+  /**
+   * Name corresponds to the name of the original VolumeMount.
+   */
+  name: string;
+  /**
+   * ReadOnly corresponds to the original VolumeMount.
+   */
+  readOnly?: boolean;
+  /**
+   * RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts). An IfPossible value in the original VolumeMount must be translated to Disabled or Enabled, depending on the mount result.
+   */
+  recursiveReadOnly?: string;
+  /**
+   * volumeStatus represents volume-type-specific status about the mounted volume.
+   */
+  volumeStatus?: VolumeStatus;
+}
+
+/**
+ * VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.
+ *
+ * `io.k8s.api.core.v1.VolumeNodeAffinity`
+ */
+export interface VolumeNodeAffinity {
+  /**
+   * required specifies hard node constraints that must be met.
+   */
+  required?: NodeSelector;
+}
+
+/**
  * Projection that may be projected along with other supported volume types. Exactly one of these fields must be set.
  *
  * `io.k8s.api.core.v1.VolumeProjection`
@@ -4124,6 +8679,18 @@ export interface VolumeResourceRequirements {
 }
 
 /**
+ * VolumeStatus represents the status of a mounted volume. At most one of its members must be specified.
+ *
+ * `io.k8s.api.core.v1.VolumeStatus`
+ */
+export interface VolumeStatus {
+  /**
+   * image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine.
+   */
+  image?: ImageVolumeStatus;
+}
+
+/**
  * Represents a vSphere volume resource.
  *
  * `io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource`
@@ -4145,6 +8712,54 @@ export interface VsphereVirtualDiskVolumeSource {
    * volumePath is the path that identifies vSphere volume vmdk
    */
   volumePath: string;
+}
+
+/**
+ * WebhookClientConfig contains the information to make a TLS connection with the webhook.
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig`
+ */
+export interface WebhookClientConfig {
+  /**
+   * caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used.
+   */
+  caBundle?: Bytes;
+  /**
+   * service is a reference to the service for this webhook. Either service or url must be specified.
+   *
+   * If the webhook is running within the cluster, then you should use `service`.
+   */
+  service?: ServiceReference;
+  /**
+   * url gives the location of the webhook, in standard URL form (`scheme://host:port/path`). Exactly one of `url` or `service` must be specified.
+   *
+   * The `host` should not refer to a service running in the cluster; use the `service` field instead. The host might be resolved via external DNS in some apiservers (e.g., `kube-apiserver` cannot resolve in-cluster DNS as that would be a layering violation). `host` may also be an IP address.
+   *
+   * Please note that using `localhost` or `127.0.0.1` as a `host` is risky unless you take great care to run this webhook on all hosts which run an apiserver which might need to make calls to this webhook. Such installs are likely to be non-portable, i.e., not easy to turn up in a new cluster.
+   *
+   * The scheme must be "https"; the URL must begin with "https://".
+   *
+   * A path is optional, and if present may be any string permissible in a URL. You may use the path to pass an arbitrary string to the webhook, for example, a cluster identifier.
+   *
+   * Attempting to use a user or basic auth e.g. "user:password@" is not allowed. Fragments ("#...") and query parameters ("?...") are not allowed, either.
+   */
+  url?: string;
+}
+
+/**
+ * WebhookConversion describes how to call a conversion webhook
+ *
+ * `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion`
+ */
+export interface WebhookConversion {
+  /**
+   * clientConfig is the instructions for how to call the webhook if strategy is `Webhook`.
+   */
+  clientConfig?: WebhookClientConfig;
+  /**
+   * conversionReviewVersions is an ordered list of preferred `ConversionReview` versions the Webhook expects. The API server will use the first version in the list which it supports. If none of the versions specified in this list are supported by API server, conversion will fail for the custom resource. If a persisted Webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail.
+   */
+  conversionReviewVersions: string[];
 }
 
 /**

@@ -17,4 +17,4 @@
  */
 export { createCache, type CacheOptions, type KindCache } from './cache.js';
 export { backoffDelay, type BackoffOptions } from './backoff.js';
-export type { Cache, EventHandler, IndexQuery, Informer, InformerHealth, KindCacheOptions, ListOptions } from './types.js';
+export type { Cache, Cached, EventHandler, IndexQuery, Informer, InformerHealth, KindCacheOptions, ListOptions } from './types.js';

@@ -2,7 +2,7 @@ import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { LoggerLike } from '../rest/logger.js';
 import { kindLabel } from '../rest/paths.js';
 import type { Transport } from '../rest/transport.js';
-import { objectKey, type KubeObject } from '../object.js';
+import { objectKey, readOnly, type DeepReadonly, type KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createCompactor } from './compact.js';
 import { createReflector } from './reflector.js';
@@ -112,7 +112,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
   function resync(periodMs: number, signal: AbortSignal): void {
     const timer = setInterval(() => {
       if (!synced) return;
-      for (const object of store.values()) emit((h) => h.update?.(object, object));
+      for (const object of store.values()) emit((h) => h.update?.(readOnly(object), readOnly(object)));
     }, periodMs);
     timer.unref();
     signal.addEventListener('abort', () => clearInterval(timer), { once: true });
@@ -136,15 +136,18 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
     addHandler(handler) {
       handlers.add(handler);
-      if (synced) for (const object of store.values()) call(handler, (h) => h.add?.(object, true));
+      if (synced) for (const object of store.values()) call(handler, (h) => h.add?.(readOnly(object), true));
       return () => {
         handlers.delete(handler);
       };
     },
 
-    addIndex: (name, fn) => store.addIndex(name, fn),
-    get: (name, ns) => store.get(objectKey(kind.namespaced ? ns : undefined, name)),
-    list: (listOptions) => store.list(listOptions),
+    addIndex: (name, fn) => store.addIndex(name, (object) => fn(readOnly(object))),
+    get: (name, ns) => {
+      const object = store.get(objectKey(kind.namespaced ? ns : undefined, name));
+      return object && readOnly(object);
+    },
+    list: (listOptions) => store.list(listOptions).map(readOnly),
     hasSynced: () => synced,
     metadataOnly: options.metadataOnly === true,
 

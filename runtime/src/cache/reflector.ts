@@ -1,4 +1,4 @@
-import type { KubeObject } from '../object.js';
+import { readOnly, type KubeObject } from '../object.js';
 import { diffRelist, type RelistDiff } from './diff.js';
 import { keyOf, type Store } from './store.js';
 import type { EventHandler } from './types.js';
@@ -29,9 +29,9 @@ export function createReflector<T extends KubeObject>(store: Store<T>, prepare: 
         for (const object of diff.added) store.put(object);
         for (const [, object] of diff.updated) store.put(object);
         for (const object of diff.deleted) store.remove(keyOf(object));
-        for (const object of diff.added) emit((h) => h.add?.(object, initial));
-        for (const [old, object] of diff.updated) emit((h) => h.update?.(old, object));
-        for (const object of diff.deleted) emit((h) => h.delete?.(object));
+        for (const object of diff.added) emit((h) => h.add?.(readOnly(object), initial));
+        for (const [old, object] of diff.updated) emit((h) => h.update?.(readOnly(old), readOnly(object)));
+        for (const object of diff.deleted) emit((h) => h.delete?.(readOnly(object)));
         return diff;
       }
       const { type, object } = output.event;
@@ -39,14 +39,14 @@ export function createReflector<T extends KubeObject>(store: Store<T>, prepare: 
       const prepared = prepare(object);
       const key = keyOf(prepared);
       if (type === 'DELETED') {
-        if (store.remove(key)) emit((h) => h.delete?.(prepared));
+        if (store.remove(key)) emit((h) => h.delete?.(readOnly(prepared)));
         return undefined;
       }
       const old = store.get(key);
       if (!old || old.metadata?.resourceVersion !== prepared.metadata?.resourceVersion) {
         store.put(prepared);
-        if (old) emit((h) => h.update?.(old, prepared));
-        else emit((h) => h.add?.(prepared, false));
+        if (old) emit((h) => h.update?.(readOnly(old), readOnly(prepared)));
+        else emit((h) => h.add?.(readOnly(prepared), false));
       }
       return undefined;
     },

@@ -1,16 +1,24 @@
 import type { Kind } from '../api/kind.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 
-/** Callbacks an informer calls after its store has taken the change. */
+/**
+ * An object as the cache holds it: stored (identity present) and shared, so read-only.
+ *
+ * @example
+ * const names = (pods: readonly Cached<kinds.Pod>[]) => pods.map((pod) => pod.metadata.name);
+ */
+export type Cached<T extends KubeObject> = DeepReadonly<Stored<T>>;
+
+/** Callbacks an informer calls after its store has taken the change; the objects are the cache's, read-only. */
 export interface EventHandler<T extends KubeObject> {
   /**
    * `initialList` is true for objects that were there before the handler started
    * watching (the informer's first list, or the store's content replayed to a handler added
    * later): work nobody is waiting on, which controllers queue at low priority.
    */
-  add?(object: T, initialList: boolean): void;
-  update?(oldObject: T, newObject: T): void;
-  delete?(object: T): void;
+  add?(object: Cached<T>, initialList: boolean): void;
+  update?(oldObject: Cached<T>, newObject: Cached<T>): void;
+  delete?(object: Cached<T>): void;
 }
 
 /** Selects cached objects; `index` uses indexes registered with `addIndex`. */
@@ -40,14 +48,14 @@ export interface Informer<T extends KubeObject> {
    */
   addHandler(handler: EventHandler<T>): () => void;
   /** Adds a named index: `fn` returns the values an object is indexed under. */
-  addIndex(name: string, fn: (object: T) => string[]): void;
+  addIndex(name: string, fn: (object: Cached<T>) => string[]): void;
   /**
-   * The cached object itself, shared with every reader and handler: treat it as read-only
+   * The cached object itself, shared with every reader and handler, hence read-only
    * (the client's `get` hands out copies).
    */
-  get(name: string, namespace?: string): T | undefined;
+  get(name: string, namespace?: string): Cached<T> | undefined;
   /** Cached objects, shared like {@link Informer.get}'s. */
-  list(options?: ListOptions): T[];
+  list(options?: ListOptions): Cached<T>[];
   hasSynced(): boolean;
   /** Whether this informer keeps only metadata (see {@link KindCacheOptions.metadataOnly}). */
   readonly metadataOnly: boolean;

@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { Cache, Informer } from '../cache/types.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 import { isNotFound } from '../rest/errors.js';
 import { labelSelector, listAll } from '../rest/list.js';
 import type { LoggerLike } from '../rest/logger.js';
@@ -21,8 +21,10 @@ type PatchValue<V> = V extends readonly unknown[] ? V : V extends object ? Merge
  * What server-side apply takes: only the fields this field manager has an opinion on.
  * `metadata.name` (and `namespace` for namespaced kinds) identify the object.
  */
-export type ApplyObject<T> = { [K in keyof T]?: ApplyValue<NonNullable<T[K]>> };
-type ApplyValue<V> = V | (V extends readonly (infer U)[] ? ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
+export type ApplyObject<T> = { readonly [K in keyof T]?: ApplyValue<Exclude<T[K], undefined>> };
+// Arrays are read-only here so that parts of objects read from the cache (typed
+// `DeepReadonly`) go into an apply unchanged.
+type ApplyValue<V> = V | (V extends readonly (infer U)[] ? readonly ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
 
 export interface ListQuery {
   /** Objects of this namespace only; all namespaces when left out. */
@@ -68,32 +70,35 @@ export interface DeleteOptions {
 export interface Client {
   /** The field manager this client writes as; see {@link Client.withFieldManager}. */
   readonly fieldManager: string;
-  /** The object, or `undefined` when it does not exist. */
-  get<T extends KubeObject>(kind: Kind<T>, name: string, namespace?: string): Promise<T | undefined>;
-  list<T extends KubeObject>(kind: Kind<T>, query?: ListQuery): Promise<T[]>;
+  /**
+   * The object, or `undefined` when it does not exist. Objects read or written come back
+   * {@link Stored}: their identity (`metadata.name`, `uid`, …) is typed present.
+   */
+  get<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, name: string, namespace?: string): Promise<Stored<T, N> | undefined>;
+  list<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, query?: ListQuery): Promise<Stored<T, N>[]>;
   /** Creates the object; `metadata.generateName` works. `apiVersion`/`kind` are filled in from `kind`. */
-  create<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
+  create<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: T): Promise<Stored<T, N>>;
   /** Replaces the object; fails with a conflict when `metadata.resourceVersion` is stale. */
-  update<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
+  update<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: T): Promise<Stored<T, N>>;
   /**
    * JSON merge patch of the object named by `object.metadata`. Put
    * `metadata.resourceVersion` in the patch to make it conditional on that version.
    */
-  patch<T extends KubeObject>(kind: Kind<T>, object: KubeObject, patch: MergePatch<T>): Promise<T>;
+  patch<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: DeepReadonly<KubeObject>, patch: MergePatch<T>): Promise<Stored<T, N>>;
   /** Deletes the object; a missing object is not an error. */
-  delete<T extends KubeObject>(kind: Kind<T>, object: KubeObject, options?: DeleteOptions): Promise<void>;
+  delete<T extends KubeObject>(kind: Kind<T>, object: DeepReadonly<KubeObject>, options?: DeleteOptions): Promise<void>;
   /** Replaces the status subresource (the rest of `object` is ignored by the server). */
-  updateStatus<T extends KubeObject>(kind: Kind<T>, object: T): Promise<T>;
+  updateStatus<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: T): Promise<Stored<T, N>>;
   /** JSON merge patch of the status subresource, e.g. `{ status: { ready: true } }`. */
-  patchStatus<T extends KubeObject>(kind: Kind<T>, object: KubeObject, patch: MergePatch<T>): Promise<T>;
+  patchStatus<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: DeepReadonly<KubeObject>, patch: MergePatch<T>): Promise<Stored<T, N>>;
   /**
    * Server-side apply: the API server merges `object` with what other managers own and
    * records this client's field manager as the owner of every field in it. Fields this
    * manager applied before and leaves out now are removed.
    */
-  apply<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options?: ApplyOptions): Promise<T>;
+  apply<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: ApplyObject<T>, options?: ApplyOptions): Promise<Stored<T, N>>;
   /** Server-side apply of the status subresource. */
-  applyStatus<T extends KubeObject>(kind: Kind<T>, object: ApplyObject<T>, options?: ApplyOptions): Promise<T>;
+  applyStatus<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: ApplyObject<T>, options?: ApplyOptions): Promise<Stored<T, N>>;
   /** The same client (connections, cache) writing as another field manager: one per controller. */
   withFieldManager(name: string): Client;
   /**
@@ -228,14 +233,14 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
    * An index query: only the cache has indexes. Like controller-runtime it answers from the
    * cache as it stands (waiting for this client's own writes first when it can).
    */
-  async function listByIndex<T extends KubeObject>(kind: Kind<T>, informer: Informer<T> | undefined, query: ListQuery): Promise<T[]> {
+  async function listByIndex<T extends KubeObject>(kind: Kind<T>, informer: Informer<T> | undefined, query: ListQuery): Promise<never[]> {
     const index = Object.entries(query.index ?? {}).map(([name, value]) => ({ name, value }));
     if (!informer) {
       throw new Error(`list of ${kindLabel(kind)} by index ${index.map((i) => i.name).join(', ')}: indexes live in the cache, and this client does not read ${kindLabel(kind)} from one (declare the index on a controller that watches the kind, and list with its ctx.client)`);
     }
     await caughtUp(kind, informer as Informer<KubeObject>, query.namespace, undefined);
     // Copies: the cache's objects are shared with every reader and handler.
-    return informer.list({ namespace: query.namespace, labels: query.labels, index }).map((o) => structuredClone(o));
+    return informer.list({ namespace: query.namespace, labels: query.labels, index }).map((o) => structuredClone(o) as never);
   }
 
   return {
@@ -246,7 +251,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
       const informer = cached(kind, ns);
       if (informer && (await caughtUp(kind, informer, ns, name))) {
         const object = informer.get(name, ns);
-        return object === undefined ? undefined : structuredClone(object);
+        return object === undefined ? undefined : (structuredClone(object) as never);
       }
       try {
         return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal, precondition });
@@ -259,9 +264,9 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
     async list(kind, query = {}) {
       const informer = cached(kind, query.namespace);
       if (query.index) return listByIndex(kind, informer, query);
-      if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o));
+      if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o) as never);
       const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition });
-      return items;
+      return items as never[];
     },
 
     create(kind, object) {
@@ -306,8 +311,8 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
       return write(kind, 'PATCH', resourcePath(kind, namespace, name, 'status'), patch, MERGE_PATCH);
     },
 
-    apply: (kind, object, options = {}) => apply(kind, object, options),
-    applyStatus: (kind, object, options = {}) => apply(kind, object, options, 'status'),
+    apply: (kind, object, options = {}) => apply(kind, object, options) as never,
+    applyStatus: (kind, object, options = {}) => apply(kind, object, options, 'status') as never,
 
     withFieldManager: (name) => buildClient(shared, name, binding),
     uncached: () => buildClient({ ...shared, cache: undefined }, fieldManager, binding),
@@ -319,7 +324,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
   };
 }
 
-function identify(kind: Kind, object: KubeObject): { name: string; namespace: string | undefined } {
+function identify(kind: Kind, object: DeepReadonly<KubeObject>): { name: string; namespace: string | undefined } {
   const name = object.metadata?.name;
   if (!name) throw new Error(`${kindLabel(kind)} object has no metadata.name`);
   return { name, namespace: requireScope(kind, name, object.metadata?.namespace) };

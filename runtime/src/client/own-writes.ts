@@ -1,7 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import type { Informer } from '../cache/types.js';
-import { objectKey, type KubeObject } from '../object.js';
-import { sleep } from '../rest/sleep.js';
+import { objectKey, type DeepReadonly, type KubeObject } from '../object.js';
 
 /** A write this process made, not yet seen by the cache. */
 interface Pending {
@@ -17,7 +16,8 @@ interface Pending {
  * its writes, and a cached read first waits until the informer holds that version (or a
  * later one, or the deletion), so a reconcile never acts on a copy older than its own
  * last write: e.g. a list right after a create includes the created object, which keeps
- * a controller from creating it twice.
+ * a controller from creating it twice. A waiting read wakes on the informer's event for
+ * an object it waits for, not on a timer.
  */
 export interface OwnWrites {
   wrote(kind: Kind, object: KubeObject | undefined, deleted?: boolean): void;
@@ -33,6 +33,37 @@ export function createOwnWrites(waitMs: number): OwnWrites {
   const byKind = new Map<string, Map<string, Pending>>();
   let size = 0;
   const kindKey = (kind: Kind) => `${kind.group}/${kind.version}/${kind.plural}`;
+  /** Informers whose events wake waiting reads, and the reads waiting. */
+  const listened = new WeakSet<Informer<KubeObject>>();
+  const waiting = new Set<() => void>();
+
+  /** Wakes the waiting reads on each event of `informer` about an object written and not yet seen. */
+  function listen(kind: Kind, informer: Informer<KubeObject>): void {
+    if (listened.has(informer)) return;
+    listened.add(informer);
+    const seen = (object: DeepReadonly<KubeObject>): void => {
+      const pending = byKind.get(kindKey(kind));
+      const meta = object.metadata;
+      if (!pending?.size || !meta?.name || !pending.has(objectKey(kind.namespaced ? meta.namespace : undefined, meta.name))) return;
+      for (const wake of [...waiting]) wake();
+    };
+    informer.addHandler({ add: seen, update: (_old, object) => seen(object), delete: seen });
+  }
+
+  /** Resolves on the next wake, after `ms`, or when `signal` aborts, whichever comes first. */
+  function nextEvent(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        waiting.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      waiting.add(done);
+    });
+  }
 
   function sweep(now: number): void {
     for (const pending of byKind.values()) {
@@ -46,7 +77,7 @@ export function createOwnWrites(waitMs: number): OwnWrites {
   }
 
   /** Whether the cached object reflects `entry`. resourceVersions are etcd revisions: numbers that grow. */
-  function reflects(entry: Pending, cached: KubeObject | undefined): boolean {
+  function reflects(entry: Pending, cached: DeepReadonly<KubeObject> | undefined): boolean {
     const version = cached?.metadata?.resourceVersion;
     if (entry.deleted) return !cached || cached.metadata?.deletionTimestamp !== undefined || newer(version, entry.resourceVersion);
     return version === entry.resourceVersion || newer(version, entry.resourceVersion);
@@ -68,11 +99,19 @@ export function createOwnWrites(waitMs: number): OwnWrites {
     async caughtUp(kind, informer, namespace, name, signal) {
       const pending = byKind.get(kindKey(kind));
       if (!pending || pending.size === 0) return true;
+      listen(kind, informer);
+      // A read of one object looks at that object's write alone; a list at those of its namespace.
+      const only = name === undefined ? undefined : objectKey(kind.namespaced ? namespace : undefined, name);
+      const relevant = (): Iterable<[string, Pending]> => {
+        if (only === undefined) return pending;
+        const entry = pending.get(only);
+        return entry ? [[only, entry]] : [];
+      };
       const deadline = performance.now() + waitMs;
-      for (let pause = 2; ; pause = Math.min(50, pause * 2)) {
+      for (;;) {
         let behind = false;
-        for (const [key, entry] of pending) {
-          if (name !== undefined ? key !== objectKey(kind.namespaced ? namespace : undefined, name) : namespace !== undefined && entry.namespace !== namespace) continue;
+        for (const [key, entry] of relevant()) {
+          if (only === undefined && namespace !== undefined && entry.namespace !== namespace) continue;
           const cached = informer.get(entry.name, entry.namespace);
           if (reflects(entry, cached)) {
             pending.delete(key);
@@ -82,8 +121,9 @@ export function createOwnWrites(waitMs: number): OwnWrites {
           }
         }
         if (!behind) return true;
-        if (performance.now() >= deadline || signal?.aborted) return false;
-        await sleep(pause, signal);
+        const left = deadline - performance.now();
+        if (left <= 0 || signal?.aborted) return false;
+        await nextEvent(left, signal);
       }
     },
   };

@@ -1,12 +1,13 @@
 import type { Kind } from '../api/kind.js';
-import type { Informer } from '../cache/types.js';
-import type { KubeObject } from '../object.js';
+import type { Cached, Informer } from '../cache/types.js';
+import type { KubeObject, Stored } from '../object.js';
 import { createWorkQueue, type RateLimiter } from '../queue/index.js';
 import { enqueueControllerOwner, enqueueMapped, enqueueObject, type EventMapper } from './handlers.js';
 import type { Predicate, WatchEvent } from './predicates.js';
-import { runReconcileLoop } from './reconcile-loop.js';
+import { objectContext } from './object-context.js';
+import { runReconcileLoop, type ReconcileLoopOptions } from './reconcile-loop.js';
 import { keyOf, type Request } from './request.js';
-import type { Controller, ControllerHost, ReconcileContext, Reconciler } from './types.js';
+import type { Controller, ControllerHost, ErrorPolicy, ObjectReconciler, Reconciled, Reconciler, RequestContext } from './types.js';
 
 /** Options of {@link controller}. */
 export interface ControllerOptions {
@@ -44,24 +45,69 @@ export interface WatchOptions<T extends KubeObject> {
    *     const jobs = await ctx.client.list(kinds.Job, { namespace: req.namespace, index: { owner: req.name } });
    *   });
    */
-  indexes?: Record<string, (object: T) => string[]>;
+  indexes?: Record<string, (object: Cached<T>) => string[]>;
 }
 
-/** Declares what a controller watches and how it reconciles; see {@link controller}. */
-export interface ControllerBuilder {
+/**
+ * Declares what a controller watches and how it reconciles; see {@link controller}.
+ * `T` is the `for` kind's object type once `.for()` is called.
+ */
+export interface ControllerBuilder<T extends KubeObject = KubeObject, Namespaced extends boolean = boolean> {
   /** The primary kind: each of its events enqueues the object's own namespace/name. */
-  for<T extends KubeObject>(kind: Kind<T>, options?: WatchOptions<T>): ControllerBuilder;
+  for<U extends KubeObject, N extends boolean>(kind: Kind<U, N>, options?: WatchOptions<U>): ControllerBuilder<U, N>;
   /**
    * A kind this controller creates: events enqueue the object's controller owner of the
    * `for` kind (the owner reference with `controller: true`).
    */
-  owns<T extends KubeObject>(kind: Kind<T>, options?: WatchOptions<T>): ControllerBuilder;
+  owns<C extends KubeObject>(kind: Kind<C>, options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
   /** Any kind: events enqueue what `map` returns for the object. */
-  watches<T extends KubeObject>(kind: Kind<T>, map: (object: T) => Request[], options?: WatchOptions<T>): ControllerBuilder;
+  watches<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, map: (object: Reconciled<C, N>) => Request[], options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
   /** Predicates applied to the events of every watched kind. */
-  withPredicates(...predicates: Predicate[]): ControllerBuilder;
-  /** Completes the controller with its reconcile function and registers it with the manager. */
-  reconcile(reconciler: Reconciler): Controller;
+  withPredicates(...predicates: Predicate[]): ControllerBuilder<T, Namespaced>;
+  /**
+   * What follows a reconcile that threw (a `TerminalError` is never retried): kube-rs's
+   * `error_policy`. Default: retry after the key's backoff, 5 ms doubling to 1000 s.
+   *
+   * @example
+   * .onError((err, podSet) => (isForbidden(err) ? requeue.after('10m') : requeue.now()))
+   */
+  onError(policy: ErrorPolicy<T, Namespaced>): ControllerBuilder<T, Namespaced>;
+  /**
+   * Completes the controller with its object-first reconcile and registers it with the
+   * manager. The reconcile gets the object as the cache holds it (read-only, its identity
+   * present) and a context whose writes own their children; it is not called once the
+   * object is gone (owned children go with it through the garbage collector; use
+   * `ctx.finalize` for anything else). Return nothing when done, `requeue.after(…)` to
+   * look again later; throw to retry.
+   *
+   * A reconcile written in the request form, `(req, ctx) => { const x = await
+   * ctx.client.get(Kind, req.name, req.namespace); if (!x) return; … }`, still compiles and
+   * runs (the object carries `name` and `namespace`, deprecated), with one change: it is no
+   * longer called once the object is gone. Move work done then to `.reconcileRequest()`.
+   *
+   * @example
+   * controller(mgr)
+   *   .for(PodSet)
+   *   .owns(kinds.Pod)
+   *   .reconcile(async (podSet, ctx) => {
+   *     const pods = await ctx.client.list(kinds.Pod, { namespace: podSet.metadata.namespace });
+   *     await ctx.status.apply({ readyReplicas: pods.length });
+   *     return requeue.after('5m');
+   *   });
+   */
+  reconcile(reconciler: ObjectReconciler<T, Namespaced>): Controller;
+  /**
+   * Completes the controller with a request-form reconcile, controller-runtime's
+   * `Reconciler`: it gets only the namespace and name, reads what it needs, and is also
+   * called after the object is gone. The low-level alternative to {@link reconcile}.
+   *
+   * @example
+   * controller(mgr).for(PodSet).reconcileRequest(async (req, ctx) => {
+   *   const podSet = await ctx.client.get(PodSet, req.name, req.namespace);
+   *   if (!podSet) return forgetPodSet(req);
+   * });
+   */
+  reconcileRequest(reconciler: Reconciler): Controller;
 }
 
 interface Watch {
@@ -70,7 +116,7 @@ interface Watch {
   /** `owns` needs the `for` kind, which may be declared after it. */
   owned?: boolean;
   predicates: Predicate[];
-  indexes?: Record<string, (object: KubeObject) => string[]>;
+  indexes?: Record<string, (object: Cached<KubeObject>) => string[]>;
 }
 
 type Indexes = Watch['indexes'];
@@ -82,21 +128,39 @@ type Indexes = Watch['indexes'];
  * controller(mgr)
  *   .for(DemoVolume, { predicates: [generationChanged()] })
  *   .owns(kinds.PersistentVolumeClaim)
- *   .reconcile(async (req, ctx) => {
- *     const volume = await ctx.client.get(DemoVolume, req.name, req.namespace);
- *     ...
+ *   .reconcile(async (volume, ctx) => {
+ *     await ctx.apply(kinds.PersistentVolumeClaim, { metadata: { name: volume.metadata.name }, spec });
+ *     await ctx.status.setCondition({ type: 'Ready', status: 'True', reason: 'Bound', message: '' });
  *   });
  */
 export function controller(mgr: ControllerHost, options: ControllerOptions = {}): ControllerBuilder {
   let primary: Watch | undefined;
   const secondary: Watch[] = [];
   const global: Predicate[] = [];
+  let errorPolicy: ErrorPolicy<KubeObject> | undefined;
 
-  const builder: ControllerBuilder = {
+  /** Builds and registers the controller; `reconcile` gets the `for` kind. */
+  const complete = (reconcile: (forKind: Kind<KubeObject>) => LoopReconcile, onError?: LoopOptions['onError']): Controller => {
+    if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
+    const forKind = primary.kind;
+    const watches = [primary, ...secondary].map((w) => ({
+      kind: w.kind,
+      map: w.owned ? enqueueControllerOwner(forKind) : w.map!,
+      predicates: [...w.predicates, ...global],
+    }));
+    for (const w of [primary, ...secondary]) {
+      for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
+    }
+    const built = buildController(mgr, forKind, watches, reconcile(forKind), onError, options);
+    mgr.addController(built);
+    return built;
+  };
+
+  const builder: ControllerBuilder<KubeObject> = {
     for(kind, watchOptions) {
       if (primary) throw new Error(`controller: .for() was already called with ${primary.kind.kind}`);
       primary = { kind: kind as Kind<KubeObject>, map: enqueueObject(), predicates: [...((watchOptions?.predicates ?? []) as Predicate[])], indexes: watchOptions?.indexes as Indexes };
-      return builder;
+      return builder as never;
     },
     owns(kind, watchOptions) {
       secondary.push({ kind: kind as Kind<KubeObject>, owned: true, predicates: [...((watchOptions?.predicates ?? []) as Predicate[])], indexes: watchOptions?.indexes as Indexes });
@@ -105,7 +169,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     watches(kind, map, watchOptions) {
       secondary.push({
         kind: kind as Kind<KubeObject>,
-        map: enqueueMapped(map as (object: KubeObject) => Request[]),
+        map: enqueueMapped(map as never),
         predicates: [...((watchOptions?.predicates ?? []) as Predicate[])],
         indexes: watchOptions?.indexes as Indexes,
       });
@@ -115,24 +179,49 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
       global.push(...predicates);
       return builder;
     },
+    onError(policy) {
+      errorPolicy = policy;
+      return builder;
+    },
     reconcile(reconciler) {
-      if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
-      const forKind = primary.kind;
-      const watches = [primary, ...secondary].map((w) => ({
-        kind: w.kind,
-        map: w.owned ? enqueueControllerOwner(forKind) : w.map!,
-        predicates: [...w.predicates, ...global],
-      }));
-      for (const w of [primary, ...secondary]) {
-        for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
-      }
-      const built = buildController(mgr, forKind, watches, reconciler, options);
-      mgr.addController(built);
-      return built;
+      const policy = errorPolicy;
+      return complete(
+        (forKind) => async (request, holder) => {
+          const object = await holder.base.client.get(forKind, request.name, request.namespace);
+          if (!object) return; // gone: what it owned goes with it
+          const stored = withRequestFields(object, request);
+          holder.object = stored;
+          return reconciler(stored as never, objectContext(holder.base, forKind, stored) as never);
+        },
+        policy && ((error, _request, holder) => (holder.object ? policy(error, holder.object as never) : { requeue: true })),
+      );
+    },
+    reconcileRequest(reconciler) {
+      if (errorPolicy) throw new Error('controller: .onError() needs the object-first .reconcile(); .reconcileRequest() retries with backoff');
+      return complete(() => (request, holder) => reconciler(request, holder.base));
     },
   };
   return builder;
 }
+
+/**
+ * `object` with the request's `name` and `namespace` as non-enumerable properties, so that
+ * reconciles written in the request form keep working; copies and JSON leave them out.
+ */
+function withRequestFields(object: Stored<KubeObject>, request: Request): Stored<KubeObject> {
+  Object.defineProperty(object, 'name', { value: request.name, enumerable: false });
+  Object.defineProperty(object, 'namespace', { value: request.namespace, enumerable: false });
+  return object;
+}
+
+/** What one reconcile carries through the loop: its context, and its object once read. */
+interface Holder {
+  base: RequestContext;
+  object?: Stored<KubeObject>;
+}
+
+type LoopOptions = ReconcileLoopOptions<Holder>;
+type LoopReconcile = LoopOptions['reconcile'];
 
 interface ResolvedWatch {
   kind: Kind<KubeObject>;
@@ -144,7 +233,8 @@ function buildController(
   mgr: ControllerHost,
   forKind: Kind<KubeObject>,
   watches: ResolvedWatch[],
-  reconciler: Reconciler,
+  reconcile: LoopReconcile,
+  onError: LoopOptions['onError'],
   options: ControllerOptions,
 ): Controller {
   const name = options.name ?? forKind.kind.toLowerCase();
@@ -173,12 +263,13 @@ function buildController(
 
       const enqueue = (watch: ResolvedWatch) => (event: WatchEvent) => {
         if (!watch.predicates.every((p) => p(event))) return;
-        for (const request of watch.map(event)) queue.add(keyOf(request));
+        const priority = backlog(event) ? 'low' : 'normal';
+        for (const request of watch.map(event)) queue.add(keyOf(request), priority);
       };
       const unsubscribe = watches.map((watch, i) => {
         const handle = enqueue(watch);
         return informers[i]!.addHandler({
-          add: (object) => handle({ type: 'create', object }),
+          add: (object, initialList) => handle({ type: 'create', object, initialList }),
           update: (oldObject, object) => handle({ type: 'update', object, oldObject }),
           delete: (object) => handle({ type: 'delete', object }),
         });
@@ -190,15 +281,18 @@ function buildController(
         if (signal.aborted) return;
         if (!synced) throw new Error(`controller ${name}: timed out waiting for cache to be synced`);
         log.info({ workerCount: workers }, 'Starting workers');
-        await runReconcileLoop<ReconcileContext>({
+        await runReconcileLoop<Holder>({
           queue,
-          reconcile: reconciler,
+          reconcile,
+          onError,
           context: (_request, reconcileId, reconcileLog, signals) => ({
-            client: signals.callSignal ? client.withSignal(signals.callSignal, { precondition }) : client,
-            log: reconcileLog,
-            recorder,
-            signal: signals.signal,
-            reconcileId,
+            base: {
+              client: signals.callSignal ? client.withSignal(signals.callSignal, { precondition }) : client,
+              log: reconcileLog,
+              recorder,
+              signal: signals.signal,
+              reconcileId,
+            },
           }),
           stop: signal,
           cancel,
@@ -232,4 +326,13 @@ async function waitForSync(informers: Informer<KubeObject>[], timeoutMs: number,
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
+}
+
+/**
+ * Events nobody is waiting on, queued behind real changes (controller-runtime's priority
+ * queue): objects of the initial list, and resyncs (an update that changed nothing).
+ */
+function backlog(event: WatchEvent): boolean {
+  if (event.type === 'create') return event.initialList === true;
+  return event.type === 'update' && event.oldObject?.metadata?.resourceVersion === event.object.metadata?.resourceVersion;
 }

@@ -1,7 +1,7 @@
 import { groupOf } from '../api/group.js';
 import type { Kind } from '../api/kind.js';
 import type { Informer } from '../cache/types.js';
-import { objectKey, type KubeObject } from '../object.js';
+import { objectKey, type DeepReadonly, type KubeObject } from '../object.js';
 
 /** client-go's `ExpectationsTimeout`: a record this old no longer blocks its key. */
 const DEFAULT_TTL_MS = 5 * 60_000;
@@ -114,13 +114,13 @@ export function createExpectations(options: ExpectationsOptions = {}): Expectati
 
     observe(informer, ownerKind) {
       /** The owner's key and the child's, when the child's controller is of `ownerKind`. */
-      const keys = (child: KubeObject): [string, string] | undefined => {
+      const keys = (child: DeepReadonly<KubeObject>): [string, string] | undefined => {
         const ref = child.metadata?.ownerReferences?.find((r) => r.controller === true);
         if (!ref || ref.kind !== ownerKind.kind || groupOf(ref.apiVersion) !== ownerKind.group) return undefined;
         const namespace = child.metadata?.namespace;
         return [objectKey(namespace, ref.name), objectKey(namespace, child.metadata?.name ?? '')];
       };
-      const deleted = (child: KubeObject) => {
+      const deleted = (child: DeepReadonly<KubeObject>) => {
         const found = keys(child);
         if (found) expectations.deletionObserved(...found);
       };

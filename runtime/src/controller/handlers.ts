@@ -1,13 +1,13 @@
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import { groupOf } from '../api/group.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 import type { WatchEvent } from './predicates.js';
 import type { Request } from './request.js';
 
 /** Turns an event into the requests it should enqueue. */
 export type EventMapper<T extends KubeObject = KubeObject> = (event: WatchEvent<T>) => Request[];
 
-function requestOf(object: KubeObject): Request[] {
+function requestOf(object: DeepReadonly<KubeObject>): Request[] {
   const name = object.metadata?.name;
   if (!name) return [];
   const namespace = object.metadata?.namespace;
@@ -28,7 +28,7 @@ export function enqueueObject(): EventMapper {
  */
 export function enqueueControllerOwner(owner: Kind): EventMapper {
   const group = groupOf(apiVersionOf(owner));
-  const fromObject = (object: KubeObject | undefined): Request[] => {
+  const fromObject = (object: DeepReadonly<KubeObject> | undefined): Request[] => {
     const ref = object?.metadata?.ownerReferences?.find((r) => r.controller === true);
     if (!ref || ref.kind !== owner.kind || groupOf(ref.apiVersion) !== group) return [];
     const namespace = owner.namespaced ? object?.metadata?.namespace : undefined;
@@ -41,6 +41,6 @@ export function enqueueControllerOwner(owner: Kind): EventMapper {
  * `Watches` with a map function: whatever `map` returns for the object; for updates, for
  * both the old and the new object.
  */
-export function enqueueMapped<T extends KubeObject>(map: (object: T) => Request[]): EventMapper<T> {
+export function enqueueMapped<T extends KubeObject>(map: (object: DeepReadonly<T>) => Request[]): EventMapper<T> {
   return (event) => [...map(event.object), ...(event.oldObject ? map(event.oldObject) : [])];
 }

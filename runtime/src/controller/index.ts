@@ -3,5 +3,19 @@ export { createExpectations, type Expectations, type ExpectationsOptions } from 
 export { TerminalError, terminal, isTerminal } from './errors.js';
 export { generationChanged, annotationChanged, labelChanged, labelSelector, type Predicate, type WatchEvent } from './predicates.js';
 export type { Request } from './request.js';
-export type { Result } from './reconcile-loop.js';
-export type { Controller, ControllerHost, ReconcileContext, Reconciler } from './types.js';
+export { requeue, type Action, type Result } from './requeue.js';
+export type {
+  Controller,
+  ControllerHost,
+  ErrorPolicy,
+  FinalizerHandlers,
+  LegacyRequestFields,
+  ObjectContext,
+  ObjectReconciler,
+  ReconcileContext,
+  Reconciled,
+  Reconciler,
+  RequestContext,
+  StatusOf,
+  StatusWriter,
+} from './types.js';

@@ -1,10 +1,12 @@
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 
-/** A change an informer saw; `oldObject` is set for updates. */
+/** A change an informer saw; `oldObject` is set for updates. The objects are the cache's: read-only. */
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: 'create' | 'update' | 'delete';
-  object: T;
-  oldObject?: T;
+  object: DeepReadonly<T>;
+  oldObject?: DeepReadonly<T>;
+  /** A `create` for an object that was there before the controller started watching (its informer's initial list). */
+  initialList?: boolean;
 }
 
 /** Decides whether an event should enqueue work; events it rejects are dropped. */
@@ -24,7 +26,7 @@ export function generationChanged(): Predicate {
   };
 }
 
-function sameRecord(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+function sameRecord(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
   const left = Object.entries(a ?? {});
   if (left.length !== Object.keys(b ?? {}).length) return false;
   return left.every(([k, v]) => b?.[k] === v);

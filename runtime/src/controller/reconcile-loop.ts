@@ -4,15 +4,8 @@ import { withLogContext } from '../log/index.js';
 import type { ControllerMetrics, ReconcileOutcome } from '../metrics/index.js';
 import type { WorkQueue } from '../queue/index.js';
 import { conflictOf, isProgrammingFault, isTerminal } from './errors.js';
+import type { Action, Result } from './requeue.js';
 import { requestOf, type Request } from './request.js';
-
-/**
- * What a reconcile asks for next. Return nothing when the object is in its desired state.
- * `requeueAfter` (ms) reconciles again after that delay (and resets the backoff);
- * `requeue: true` reconciles again after the key's backoff. `requeueAfter` wins when both
- * are set.
- */
-export type Result = void | undefined | { requeueAfter?: number; requeue?: boolean };
 
 /** Options of {@link runReconcileLoop}. */
 export interface ReconcileLoopOptions<Ctx> {
@@ -37,6 +30,11 @@ export interface ReconcileLoopOptions<Ctx> {
   metrics: ControllerMetrics;
   /** How many keys are reconciled at once (each key by one worker at a time). */
   workers: number;
+  /**
+   * Decides what follows a failed reconcile (not a terminal one): its {@link Action}, or
+   * `undefined` to wait for the next change. Left out: retry after the key's backoff.
+   */
+  onError?: (error: unknown, request: Request, context: Ctx) => Action | undefined;
 }
 
 /** The signals of one reconcile; see {@link ReconcileLoopOptions.context}. */
@@ -77,24 +75,15 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
   const callSignal = anySignal([options.cancel, timeout?.signal]);
   const signal = anySignal([options.stop, callSignal]);
   let outcome: ReconcileOutcome = 'success';
+  let context: Ctx | undefined;
   metrics.activeWorkers(1);
   try {
     await withLogContext({ reconcileID: reconcileId }, async () => {
       try {
         log.debug('Reconciling');
-        const context = options.context(request, reconcileId, log, { signal: signal ?? new AbortController().signal, callSignal });
+        context = options.context(request, reconcileId, log, { signal: signal ?? new AbortController().signal, callSignal });
         const result = await options.reconcile(request, context);
-        const requeueAfter = result?.requeueAfter ?? 0;
-        if (requeueAfter > 0) {
-          outcome = 'requeue_after';
-          queue.forget(key);
-          queue.addAfter(key, requeueAfter);
-        } else if (result?.requeue) {
-          outcome = 'requeue';
-          queue.addRateLimited(key);
-        } else {
-          queue.forget(key);
-        }
+        outcome = follow(queue, key, result);
         log.debug({ outcome }, 'Reconcile done');
       } catch (caught) {
         const error = timeout?.signal.aborted ? new Error(`reconcile cancelled: still running after reconcileTimeout ${timeoutMs} ms`, { cause: caught }) : caught;
@@ -110,6 +99,11 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
           metrics.terminal();
           queue.forget(key);
           log.error({ err: error }, 'Reconciler error (terminal, not retried)');
+        } else if (options.onError && context !== undefined) {
+          const action = options.onError(error, request, context);
+          log.error({ err: error, action: action ?? 'wait for change' }, 'Reconciler error');
+          if (action?.requeueAfter || action?.requeue) follow(queue, key, action);
+          else queue.forget(key);
         } else {
           queue.addRateLimited(key);
           const conflict = conflictOf(error);
@@ -124,6 +118,22 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
     metrics.activeWorkers(-1);
     metrics.reconciled(outcome, (performance.now() - started) / 1000);
   }
+}
+
+/** Queues `key` again as `result` asks; returns what that counts as. */
+function follow(queue: WorkQueue, key: string, result: Result): ReconcileOutcome {
+  const requeueAfter = result?.requeueAfter ?? 0;
+  if (requeueAfter > 0) {
+    queue.forget(key);
+    queue.addAfter(key, requeueAfter);
+    return 'requeue_after';
+  }
+  if (result?.requeue) {
+    queue.addRateLimited(key);
+    return 'requeue';
+  }
+  queue.forget(key);
+  return 'success';
 }
 
 function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {

@@ -1,13 +1,16 @@
+import type { Kind } from '../api/kind.js';
 import type { Cache } from '../cache/types.js';
-import type { Client } from '../client/index.js';
+import type { ApplyObject, ApplyOptions, Client, DeleteOptions } from '../client/index.js';
 import type { EventRecorder } from '../events/index.js';
+import type { ConditionUpdate } from '../helpers/conditions.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
+import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 import type { Request } from './request.js';
-import type { Result } from './reconcile-loop.js';
+import type { Action, Result } from './requeue.js';
 
-/** Everything one reconcile gets besides its request. */
-export interface ReconcileContext {
+/** What every reconcile gets besides its object or request. */
+export interface RequestContext {
   /**
    * Reads from the shared cache, writes to the API server with this controller's field
    * manager. Its calls are cancelled when leadership is lost, when `reconcileTimeoutMs`
@@ -27,8 +30,185 @@ export interface ReconcileContext {
   reconcileId: string;
 }
 
-/** The user's reconcile function. Throw to retry with backoff; throw a `TerminalError` to give up. */
-export type Reconciler = (request: Request, context: ReconcileContext) => Promise<Result> | Result;
+/**
+ * The object a reconcile, a handler, a predicate or a map function is handed: as stored
+ * ({@link Stored}: its identity is there) and read-only ({@link DeepReadonly}: it is the
+ * cache's view; copy it with `structuredClone` to build on it).
+ *
+ * @example
+ * function podsWanted(podSet: Reconciled<PodSet>): number {
+ *   return podSet.spec.replicas;
+ * }
+ */
+export type Reconciled<T extends KubeObject, Namespaced extends boolean = boolean> = DeepReadonly<Stored<T, Namespaced>>;
+
+/**
+ * The request fields that reconciles written in the request form read from their first
+ * argument; see {@link ControllerBuilder.reconcile}.
+ *
+ * @example
+ * // 0.1.0's form, still compiling: `req` is the object, carrying its name and namespace.
+ * .reconcile(async (req, ctx) => { const podSet = await ctx.client.get(PodSet, req.name, req.namespace); })
+ */
+export interface LegacyRequestFields {
+  /** @deprecated The object is handed in: read `metadata.name`. */
+  readonly name: string;
+  /** @deprecated The object is handed in: read `metadata.namespace`. */
+  readonly namespace?: string;
+}
+
+/**
+ * The status of `T`, what `ctx.status.apply` takes a part of.
+ *
+ * @example
+ * const status: ApplyObject<StatusOf<PodSet>> = { readyReplicas: 2 };
+ */
+export type StatusOf<T> = T extends { status?: infer S } ? NonNullable<S> : never;
+
+/** Writes the status subresource of the object being reconciled; see {@link ObjectContext.status}. */
+export interface StatusWriter<T extends KubeObject, Namespaced extends boolean = boolean> {
+  /**
+   * Server-side apply of `status` on the status subresource, as this controller's field
+   * manager: only the fields given are claimed, and other managers' fields stay, including
+   * their items of lists declared `+listType=map` (such as conditions keyed by `type`).
+   * Several calls in one reconcile add up to one intent. As with any apply, a field this
+   * controller applied before and no longer gives is removed, so give the whole intent
+   * each reconcile. Resolves to the object as stored.
+   *
+   * @example
+   * await ctx.status.apply({ readyReplicas: ready.length, podNames });
+   */
+  apply(status: ApplyObject<StatusOf<T>>): Promise<Stored<T, Namespaced>>;
+  /**
+   * Sets one condition in `status.conditions` as `meta.SetStatusCondition` does:
+   * `lastTransitionTime` changes only when `status` changes, `observedGeneration` is the
+   * object's generation. Writes nothing when the condition is already so. Each condition
+   * type is applied as its own field manager (`<controller>/conditions/<type>`), so it
+   * stays when a later `status.apply` leaves conditions out, and other writers' conditions
+   * stay too. Needs `conditions` declared `+listType=map` and `+listMapKey=type`, as the
+   * scaffold's are.
+   *
+   * @example
+   * await ctx.status.setCondition({ type: 'Ready', status: 'True', reason: 'PodsRunning', message: `${ready} of ${wanted} Pods ready` });
+   */
+  setCondition(condition: ConditionUpdate): Promise<void>;
+}
+
+/**
+ * The two halves of {@link ObjectContext.finalize}.
+ *
+ * @example
+ * const handlers: FinalizerHandlers = { apply: () => ensureBucket(site), cleanup: () => deleteBucket(site) };
+ */
+export interface FinalizerHandlers {
+  /** The object is live and carries the finalizer: reconcile it as usual. */
+  apply: () => Result | Promise<Result>;
+  /**
+   * The object is being deleted: release what the finalizer guards. Throw (retried with
+   * backoff) or return `requeue.after(…)` to keep the finalizer and come back; return
+   * nothing once clean, and the finalizer is removed.
+   */
+  cleanup: () => Result | Promise<Result>;
+}
+
+/**
+ * What an object-first reconcile gets: the {@link RequestContext} and writes that are
+ * right by default. Children written through it are owned by the reconciled object (a
+ * controller owner reference, so `.owns()` maps their events back and the garbage
+ * collector deletes them with it), default to its namespace, and are written with this
+ * controller's field manager and the reconcile's signal.
+ */
+export interface ObjectContext<T extends KubeObject, Namespaced extends boolean = boolean> extends RequestContext {
+  /**
+   * Creates `child` of kind `kind`, controlled by the reconciled object. Resolves to the
+   * object as stored; fails with `isAlreadyExists` when it exists.
+   *
+   * @example
+   * await ctx.create(kinds.Pod, { metadata: { generateName: `${name}-` }, spec });
+   */
+  create<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: DeepReadonly<C>): Promise<Stored<C, N>>;
+  /**
+   * Server-side apply of `child` (name it in `metadata.name`), controlled by the
+   * reconciled object: creates it or brings the fields given to these values. Forced, as a
+   * controller is the authority over what it applies.
+   *
+   * @example
+   * await ctx.apply(kinds.Deployment, { metadata: { name }, spec: { replicas, selector, template: site.spec.template } });
+   */
+  apply<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: ApplyObject<C>, options?: ApplyOptions): Promise<Stored<C, N>>;
+  /**
+   * Deletes `child` (named by its metadata); a child already gone is fine.
+   *
+   * @example
+   * for (const pod of surplus) await ctx.delete(kinds.Pod, pod);
+   */
+  delete<C extends KubeObject>(kind: Kind<C>, child: DeepReadonly<KubeObject>, options?: DeleteOptions): Promise<void>;
+  /** Writes the reconciled object's status; see {@link StatusWriter}. */
+  readonly status: StatusWriter<T, Namespaced>;
+  /**
+   * Runs `handlers.apply` under the finalizer `name`, as kube-rs's `finalizer()`: adds the
+   * finalizer before `apply` runs, calls `cleanup` once the object is being deleted, and
+   * removes the finalizer after `cleanup` succeeds. Finalizer writes are conditional on
+   * the object's resourceVersion (re-read and retried on a conflict), so another owner's
+   * finalizer is never lost. Resolves to what the handler returned: return it.
+   *
+   * @example
+   * return ctx.finalize('example.com/bucket', {
+   *   apply: () => ensureBucket(site),
+   *   cleanup: () => deleteBucket(site),
+   * });
+   */
+  finalize(name: string, handlers: FinalizerHandlers): Promise<Result>;
+}
+
+/**
+ * The context of a reconcile: `ReconcileContext<PodSet>` is what `.reconcile()` hands a
+ * reconcile of PodSets ({@link ObjectContext}); plain `ReconcileContext` is the
+ * {@link RequestContext} of the request form.
+ *
+ * @example
+ * async function scale(podSet: Reconciled<PodSet>, ctx: ReconcileContext<PodSet>): Promise<void> { … }
+ */
+export type ReconcileContext<T extends KubeObject = never, Namespaced extends boolean = boolean> = [T] extends [never]
+  ? RequestContext
+  : ObjectContext<T, Namespaced>;
+
+/**
+ * The request-form reconcile, for `.reconcileRequest()`: it gets only the namespace and
+ * name, reads what it needs, and is also called after its object is gone. Throw to retry
+ * with backoff; throw a `TerminalError` to give up.
+ *
+ * @example
+ * const reconcileWidget: Reconciler = async (req, ctx) => {
+ *   const widget = await ctx.client.get(Widget, req.name, req.namespace);
+ *   if (!widget) return forget(req);
+ * };
+ */
+export type Reconciler = (request: Request, context: RequestContext) => Promise<Result> | Result;
+
+/**
+ * The object-first reconcile, for `.reconcile()`: it gets the cached object, and is not
+ * called once the object is gone. Throw to retry (see `onError`); throw a
+ * `TerminalError` to give up.
+ *
+ * @example
+ * const reconcileWidget: ObjectReconciler<Widget, true> = async (widget, ctx) => {
+ *   await ctx.status.apply({ observedSize: widget.spec.size });
+ * };
+ */
+export type ObjectReconciler<T extends KubeObject, Namespaced extends boolean = boolean> = (
+  object: Reconciled<T, Namespaced> & LegacyRequestFields,
+  context: ObjectContext<T, Namespaced>,
+) => Promise<Result> | Result;
+
+/**
+ * A controller's error policy, kube-rs's `error_policy`: what follows a reconcile that
+ * threw (not terminally). Return an {@link Action}, or nothing to wait for the next change.
+ *
+ * @example
+ * const policy: ErrorPolicy<Widget> = (error) => (isForbidden(error) ? requeue.after('10m') : requeue.now());
+ */
+export type ErrorPolicy<T extends KubeObject, Namespaced extends boolean = boolean> = (error: unknown, object: Reconciled<T, Namespaced>) => Action | undefined;
 
 /** What a manager hands a controller it runs. */
 export interface ControllerRunOptions {

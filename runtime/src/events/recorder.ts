@@ -5,7 +5,7 @@ import { isNotFound } from '../rest/errors.js';
 import { Event } from '../client/kinds.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import { formatMicroTime } from '../client/time.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -18,7 +18,7 @@ export interface EventRecorder {
    * series window bumps `series.count` and `series.lastObservedTime` of the first Event
    * instead of creating another. `action` defaults to `reason`.
    */
-  event(regarding: KubeObject, type: EventType, reason: string, note: string, action?: string): void;
+  event(regarding: DeepReadonly<KubeObject>, type: EventType, reason: string, note: string, action?: string): void;
   /** Resolves once every write started so far has finished: for shutdown and tests. */
   flush(): Promise<void>;
 }

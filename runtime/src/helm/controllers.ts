@@ -2,7 +2,7 @@ import type { Kind } from '../api/kind.js';
 import { controller, type Controller } from '../controller/index.js';
 import type { Request } from '../controller/request.js';
 import type { Manager } from '../manager/types.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 import { kindResolver, type KindResolver } from './discovery.js';
 import { chartReconciler, OWNER_ANNOTATION, ownerValue, type ChartResource } from './reconciler.js';
 import { renderChart } from './render.js';
@@ -46,7 +46,7 @@ export async function watchCharts(mgr: Manager, options: WatchChartsOptions): Pr
     if (watch.watchDependentResources) {
       for (const kind of await dependentKinds(mgr, watch, resolveKind, options.helm)) builder.watches(kind, toOwner(crKind));
     }
-    controllers.push(builder.reconcile(chartReconciler(crKind, watch, { helm: options.helm, resolveKind })));
+    controllers.push(builder.reconcileRequest(chartReconciler(crKind, watch, { helm: options.helm, resolveKind })));
   }
   return controllers;
 }
@@ -81,7 +81,7 @@ async function dependentKinds(mgr: Manager, watch: ChartWatch, resolveKind: Kind
 }
 
 /** Maps a rendered object to its CR through the owner annotation the reconciler puts on it. */
-function toOwner(crKind: Kind): (object: KubeObject) => Request[] {
+function toOwner(crKind: Kind): (object: DeepReadonly<KubeObject>) => Request[] {
   const prefix = ownerValue(crKind, '', '').replace(/\/\/$/, '/');
   return (object) => {
     const value = object.metadata?.annotations?.[OWNER_ANNOTATION];

@@ -1,12 +1,13 @@
 import type { Kind } from '../api/kind.js';
 import type { Client, MergePatch } from '../client/client.js';
 import { ApiError, isConflict, isNotFound } from '../rest/errors.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 
 /** Conflicts in a row before giving up: another writer that busy is a bug worth surfacing. */
 const ATTEMPTS = 5;
 
-export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
+/** Whether `object` carries `finalizer`. */
+export function hasFinalizer(object: DeepReadonly<KubeObject>, finalizer: string): boolean {
   return object.metadata?.finalizers?.includes(finalizer) ?? false;
 }
 
@@ -16,7 +17,7 @@ export function hasFinalizer(object: KubeObject, finalizer: string): boolean {
  * finalizer someone else added meanwhile; on a conflict it re-reads the object from the
  * API server and tries again. Throws a NotFound `ApiError` when the object is gone.
  */
-export async function ensureFinalizer<T extends KubeObject>(client: Client, kind: Kind<T>, object: T, finalizer: string): Promise<T> {
+export async function ensureFinalizer<T extends KubeObject>(client: Client, kind: Kind<T>, object: DeepReadonly<KubeObject>, finalizer: string): Promise<T> {
   const result = await patchFinalizers(client, kind, object, (current) =>
     hasFinalizer(current, finalizer) ? undefined : [...(current.metadata?.finalizers ?? []), finalizer],
   );
@@ -29,9 +30,9 @@ export async function ensureFinalizer<T extends KubeObject>(client: Client, kind
  * {@link ensureFinalizer}, and returns the object as stored, or `undefined` when the
  * object is gone (removing the last finalizer of a deleted object lets it go).
  */
-export async function removeFinalizer<T extends KubeObject>(client: Client, kind: Kind<T>, object: T, finalizer: string): Promise<T | undefined> {
+export async function removeFinalizer<T extends KubeObject>(client: Client, kind: Kind<T>, object: DeepReadonly<KubeObject>, finalizer: string): Promise<T | undefined> {
   return patchFinalizers(client, kind, object, (current) =>
-    hasFinalizer(current, finalizer) ? current.metadata!.finalizers!.filter((f) => f !== finalizer) : undefined,
+    hasFinalizer(current, finalizer) ? (current.metadata?.finalizers ?? []).filter((f) => f !== finalizer) : undefined,
   );
 }
 
@@ -39,13 +40,13 @@ export async function removeFinalizer<T extends KubeObject>(client: Client, kind
 async function patchFinalizers<T extends KubeObject>(
   client: Client,
   kind: Kind<T>,
-  object: T,
-  change: (current: T) => string[] | undefined,
+  object: DeepReadonly<KubeObject>,
+  change: (current: DeepReadonly<KubeObject>) => string[] | undefined,
 ): Promise<T | undefined> {
-  let current: T | undefined = object;
+  let current: DeepReadonly<KubeObject> | undefined = object;
   for (let attempt = 1; current; attempt++) {
     const finalizers = change(current);
-    if (!finalizers) return current;
+    if (!finalizers) return current as T;
     const patch = { metadata: { finalizers, resourceVersion: current.metadata?.resourceVersion } } as MergePatch<T>;
     try {
       return await client.patch(kind, current, patch);
@@ -53,12 +54,12 @@ async function patchFinalizers<T extends KubeObject>(
       if (isNotFound(error)) return undefined;
       if (!isConflict(error) || attempt >= ATTEMPTS) throw error;
     }
-    current = await client.uncached().get(kind, current.metadata!.name!, current.metadata?.namespace);
+    current = await client.uncached().get(kind, current.metadata?.name ?? '', current.metadata?.namespace);
   }
   return undefined;
 }
 
-function gone(kind: Kind, object: KubeObject): ApiError {
+function gone(kind: Kind, object: DeepReadonly<KubeObject>): ApiError {
   const name = object.metadata?.name ?? '';
   const message = `${kind.plural} ${JSON.stringify(name)} not found`;
   return new ApiError(404, { kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404, message }, `PATCH ${kind.plural}/${name}`, message);

@@ -1,15 +1,15 @@
 import type { OwnerReference } from '../api/index.js';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import { groupOf } from '../api/group.js';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
 
 /** `setControllerReference` found another controller already owning the object. */
 export class AlreadyOwnedError extends Error {
   override readonly name = 'AlreadyOwnedError';
   /** The controller reference that is there already. */
-  readonly owner: OwnerReference;
+  readonly owner: DeepReadonly<OwnerReference>;
 
-  constructor(object: KubeObject, owner: OwnerReference) {
+  constructor(object: KubeObject, owner: DeepReadonly<OwnerReference>) {
     super(`${describe(object)} is already controlled by ${owner.kind} ${JSON.stringify(owner.name)}`);
     this.owner = owner;
   }
@@ -23,7 +23,7 @@ export class AlreadyOwnedError extends Error {
  * error for references the API server would not honour (cross-namespace, a cluster-scoped
  * object under a namespaced owner, an owner never stored).
  */
-export function setControllerReference<T extends KubeObject>(owner: KubeObject, ownerKind: Kind, object: T): T {
+export function setControllerReference<T extends KubeObject>(owner: DeepReadonly<KubeObject>, ownerKind: Kind, object: T): T {
   const reference = referenceTo(owner, ownerKind, object);
   const existing = controllerOf(object);
   if (existing && !sameOwner(existing, reference)) throw new AlreadyOwnedError(object, existing);
@@ -36,7 +36,7 @@ export function setControllerReference<T extends KubeObject>(owner: KubeObject, 
  * object is garbage-collected once all its owners are gone). An existing reference to the
  * same owner keeps its controller flags. Changes `object` in place and returns it.
  */
-export function setOwnerReference<T extends KubeObject>(owner: KubeObject, ownerKind: Kind, object: T): T {
+export function setOwnerReference<T extends KubeObject>(owner: DeepReadonly<KubeObject>, ownerKind: Kind, object: T): T {
   const reference = referenceTo(owner, ownerKind, object);
   const existing = object.metadata?.ownerReferences?.find((ref) => sameOwner(ref, reference));
   upsert(object, {
@@ -48,11 +48,11 @@ export function setOwnerReference<T extends KubeObject>(owner: KubeObject, owner
 }
 
 /** The owner reference marked `controller: true`, if any. */
-export function controllerOf(object: KubeObject): OwnerReference | undefined {
+export function controllerOf(object: DeepReadonly<KubeObject>): DeepReadonly<OwnerReference> | undefined {
   return object.metadata?.ownerReferences?.find((ref) => ref.controller === true);
 }
 
-function referenceTo(owner: KubeObject, ownerKind: Kind, object: KubeObject): OwnerReference {
+function referenceTo(owner: DeepReadonly<KubeObject>, ownerKind: Kind, object: KubeObject): OwnerReference {
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!name || !uid) {
@@ -72,7 +72,7 @@ function referenceTo(owner: KubeObject, ownerKind: Kind, object: KubeObject): Ow
 }
 
 /** Same owner: same group, kind and name (the version may differ), as the garbage collector sees it. */
-function sameOwner(a: OwnerReference, b: OwnerReference): boolean {
+function sameOwner(a: DeepReadonly<OwnerReference>, b: OwnerReference): boolean {
   return groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
 }
 
@@ -85,7 +85,7 @@ function upsert(object: KubeObject, reference: OwnerReference): void {
   else references.push(reference);
 }
 
-function describe(object: KubeObject): string {
+function describe(object: DeepReadonly<KubeObject>): string {
   const name = object.metadata?.name ?? object.metadata?.generateName ?? '';
   const where = object.metadata?.namespace ? `${object.metadata.namespace}/${name}` : name;
   return `${object.kind ?? 'object'} ${where}`;

@@ -4,6 +4,7 @@ import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { configMap, createNamespace, Widget, installWidgetCRD } from '../client/support.js';
 import { memoryLogger, recordEvents } from './support.js';
+import type { DeepReadonly } from '../../src/object.js';
 
 let cp: ControlPlane;
 let client: Client;
@@ -126,7 +127,7 @@ describe('queries', () => {
     const informer = cache.informerFor(kinds.ConfigMap);
     informer.addIndex('owner', (o) => (o.data?.owner ? [o.data.owner] : []));
     await cache.waitForSync(10_000);
-    const names = (list: kinds.ConfigMap[]) => list.map((c) => c.metadata?.name).sort();
+    const names = (list: readonly DeepReadonly<kinds.ConfigMap>[]) => list.map((c) => c.metadata?.name).sort();
 
     expect(names(informer.list({ namespace: a }).filter((c) => c.data?.owner))).toEqual(['web-1', 'web-2']);
     expect(names(informer.list({ labels: { app: 'web' } }).filter((c) => [a, b].includes(c.metadata!.namespace!)))).toEqual(['web-1', 'web-2', 'web-3']);

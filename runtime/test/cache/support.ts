@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../../src/object.js';
+import type { DeepReadonly, KubeObject } from '../../src/object.js';
 import type { EventHandler } from '../../src/cache/index.js';
 import type { LoggerLike } from '../../src/client/index.js';
 
@@ -94,7 +94,7 @@ export async function startNetworkCut(kubeConfig: KubeConfig): Promise<NetworkCu
 }
 
 /** Records what an informer's handler saw as `add a`, `update b 2`, `delete c` lines. */
-export function recordEvents<T extends KubeObject>(describe: (object: T) => string = (o) => o.metadata?.name ?? ''): {
+export function recordEvents<T extends KubeObject>(describe: (object: DeepReadonly<T>) => string = (o) => o.metadata?.name ?? ''): {
   handler: EventHandler<T>;
   events: string[];
 } {

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { defineKind } from '../../src/api/kind.js';
 import type { EventHandler, Informer } from '../../src/cache/types.js';
 import { createExpectations } from '../../src/controller/expectations.js';
-import type { KubeObject } from '../../src/object.js';
+import type { KubeObject, Stored } from '../../src/object.js';
 
 const PodSet = defineKind({ group: 'app.example.com', version: 'v1alpha1', kind: 'PodSet', plural: 'podsets', namespaced: true });
 
-function pod(name: string, owner: { apiVersion: string; kind: string; name: string }, extra: Record<string, unknown> = {}): KubeObject {
-  return { metadata: { name, namespace: 'ns', ownerReferences: [{ ...owner, uid: 'u', controller: true }], ...extra } };
+function pod(name: string, owner: { apiVersion: string; kind: string; name: string }, extra: Record<string, unknown> = {}): Stored<KubeObject> {
+  const stored = { uid: `uid-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: '2026-11-23T22:00:00Z' };
+  return { metadata: { name, namespace: 'ns', ...stored, ownerReferences: [{ ...owner, uid: 'u', controller: true }], ...extra } };
 }
 const mine = { apiVersion: 'app.example.com/v1alpha1', kind: 'PodSet', name: 'web' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineKind } from '../../src/api/kind.js';
 import { enqueueControllerOwner, enqueueMapped, enqueueObject } from '../../src/controller/handlers.js';
-import type { KubeObject } from '../../src/object.js';
+import type { DeepReadonly, KubeObject } from '../../src/object.js';
 
 const DemoVolume = defineKind<KubeObject>({ group: 'storage.example.com', version: 'v1', kind: 'DemoVolume', plural: 'demovolumes', namespaced: true });
 const ClusterThing = defineKind<KubeObject>({ group: 'example.com', version: 'v1', kind: 'Thing', plural: 'things', namespaced: false });
@@ -59,7 +59,7 @@ describe('event to request mapping', () => {
   });
 
   it('Watches enqueues what the map function returns, for old and new objects on update', () => {
-    const map = enqueueMapped((o: KubeObject) => [{ namespace: 'ns', name: `for-${o.metadata!.name}` }]);
+    const map = enqueueMapped((o: DeepReadonly<KubeObject>) => [{ namespace: 'ns', name: `for-${o.metadata!.name}` }]);
     expect(map({ type: 'update', oldObject: { metadata: { name: 'a' } }, object: { metadata: { name: 'b' } } })).toEqual([
       { namespace: 'ns', name: 'for-b' },
       { namespace: 'ns', name: 'for-a' },

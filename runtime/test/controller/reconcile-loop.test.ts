@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TerminalError, terminal, type Request } from '../../src/controller/index.js';
-import { runReconcileLoop, type Result } from '../../src/controller/reconcile-loop.js';
+import { runReconcileLoop } from '../../src/controller/reconcile-loop.js';
+import type { Result } from '../../src/controller/requeue.js';
 import { ApiError } from '../../src/client/index.js';
 import { createLogger, withLogContext, type Logger } from '../../src/log/index.js';
 import { createMetrics, type Metrics } from '../../src/metrics/index.js';

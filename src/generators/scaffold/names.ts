@@ -92,7 +92,7 @@ function handleNames(kind: string): { handle: string; handleImport: string } {
  * name would hide, and the standard globals a user might pick for a kind.
  */
 const shadowing = new Set([
-  ...['controller', 'setCondition', 'Manager', 'ReconcileContext', 'Request', 'Result', 'createManager'],
+  ...['controller', 'kinds', 'setCondition', 'Manager', 'ReconcileContext', 'Request', 'Result', 'createManager'],
   ...['installCRDs', 'startControlPlane', 'ControlPlane', 'fileURLToPath', 'afterAll', 'beforeAll', 'describe', 'expect', 'it'],
   ...['Promise', 'URL', 'Error', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'Date', 'JSON', 'Math', 'Map', 'Set'],
   ...['Record', 'Partial', 'Readonly', 'Required', 'Pick', 'Omit'],
@@ -112,5 +112,5 @@ const unavailable = new Set([
   ...'break case catch class const continue debugger default delete do else enum export extends false finally for function if implements import in instanceof interface let new null package private protected public return static super switch this throw true try typeof var void while with yield await'.split(
     ' ',
   ),
-  ...['req', 'ctx', 'conditions', 'condition', 'client', 'mgr', 'controlPlane', 'running'],
+  ...['req', 'ctx', 'conditions', 'condition', 'client', 'mgr', 'controlPlane', 'running', 'name', 'namespace', 'foo', 'configMap'],
 ]);

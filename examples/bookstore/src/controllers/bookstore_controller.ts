@@ -14,29 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { controller, generationChanged, kinds, labelSelector, setCondition, setControllerReference, type KubeObject, type Manager, type ReconcileContext, type Request, type Result } from '@opgen/runtime';
+import { controller, generationChanged, kinds, labelSelector, type Manager } from '@opgen/runtime';
 import { BookStore } from '../api/v1alpha1/bookstore_types.js';
 import { appDeployment, appService, claimTemplateOf, dbName, dbService, dbStatefulSet } from './bookstore_objects.js';
 import { resizeVolumes } from './volumes.js';
-
-/**
- * Registers the BookStore controller. It owns the app's Deployment and Service and the
- * database's StatefulSet and Service; the database's claims belong to the StatefulSet, so
- * they are watched by label: a claim that gets bound brings its BookStore back to grow it.
- */
-export function setupBookStoreController(mgr: Manager): void {
-  controller(mgr)
-    .for(BookStore, { predicates: [generationChanged()] })
-    .owns(kinds.Deployment)
-    .owns(kinds.Service)
-    .owns(kinds.StatefulSet)
-    .watches(
-      kinds.PersistentVolumeClaim,
-      (claim) => [{ namespace: claim.metadata!.namespace, name: claim.metadata!.labels!['app.kubernetes.io/instance']! }],
-      { predicates: [labelSelector({ 'app.kubernetes.io/part-of': 'bookstore', 'app.kubernetes.io/component': 'mongodb' })] },
-    )
-    .reconcile(reconcileBookStore);
-}
 
 // +kubebuilder:rbac:groups=blog.example.com,resources=bookstores,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=blog.example.com,resources=bookstores/status,verbs=get;update;patch
@@ -47,29 +28,37 @@ export function setupBookStoreController(mgr: Manager): void {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 /**
- * Server-side applies the four objects the spec describes, each owned by the BookStore (so
- * the garbage collector deletes them with it), then grows the database volumes to dbSize.
+ * Registers the BookStore controller. It owns the app's Deployment and Service and the
+ * database's StatefulSet and Service; the database's claims belong to the StatefulSet, so
+ * they are watched by label: a claim that gets bound brings its BookStore back to grow it.
+ * The reconcile server-side applies the four objects the spec describes, each owned by the
+ * BookStore (so the garbage collector deletes them with it), then grows the database
+ * volumes to dbSize.
  */
-export async function reconcileBookStore(req: Request, ctx: ReconcileContext): Promise<Result> {
-  const store = await ctx.client.get(BookStore, req.name, req.namespace);
-  if (!store) return;
+export function setupBookStoreController(mgr: Manager): void {
+  controller(mgr)
+    .for(BookStore, { predicates: [generationChanged()] })
+    .owns(kinds.Deployment)
+    .owns(kinds.Service)
+    .owns(kinds.StatefulSet)
+    .watches(
+      kinds.PersistentVolumeClaim,
+      (claim) => {
+        const name = claim.metadata.labels?.['app.kubernetes.io/instance'];
+        return name ? [{ namespace: claim.metadata.namespace, name }] : [];
+      },
+      { predicates: [labelSelector({ 'app.kubernetes.io/part-of': 'bookstore', 'app.kubernetes.io/component': 'mongodb' })] },
+    )
+    .reconcile(async (store, ctx) => {
+      const existing = await ctx.client.get(kinds.StatefulSet, dbName(store), store.metadata.namespace);
+      const claim = claimTemplateOf(existing) ?? { size: String(store.spec.bookDB.dbSize), storageClassName: store.spec.bookDB.storageClassName };
+      await ctx.apply(kinds.Deployment, appDeployment(store));
+      await ctx.apply(kinds.Service, appService(store));
+      await ctx.apply(kinds.Service, dbService(store));
+      await ctx.apply(kinds.StatefulSet, dbStatefulSet(store, claim));
+      const sized = await resizeVolumes(store, ctx);
 
-  const existing = await ctx.client.get(kinds.StatefulSet, dbName(store), req.namespace);
-  const claim = claimTemplateOf(existing) ?? { size: String(store.spec.bookDB.dbSize), storageClassName: store.spec.bookDB.storageClassName };
-  await ctx.client.apply(kinds.Deployment, ownedBy(store, appDeployment(store)));
-  await ctx.client.apply(kinds.Service, ownedBy(store, appService(store)));
-  await ctx.client.apply(kinds.Service, ownedBy(store, dbService(store)));
-  await ctx.client.apply(kinds.StatefulSet, ownedBy(store, dbStatefulSet(store, claim)));
-  const sized = await resizeVolumes(store, ctx);
-
-  const generation = store.metadata?.generation;
-  const ready = setCondition(store.status?.conditions, { type: 'Ready', status: 'True', reason: 'Applied', message: 'the app and its database match the spec' }, generation);
-  const conditions = setCondition(ready, sized, generation);
-  if (conditions !== store.status?.conditions) {
-    await ctx.client.patchStatus(BookStore, store, { status: { conditions } });
-  }
-}
-
-function ownedBy<T extends KubeObject>(store: BookStore, object: T): T {
-  return setControllerReference(store, BookStore, object);
+      await ctx.status.setCondition({ type: 'Ready', status: 'True', reason: 'Applied', message: 'the app and its database match the spec' });
+      await ctx.status.setCondition(sized);
+    });
 }

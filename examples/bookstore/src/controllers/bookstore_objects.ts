@@ -14,8 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { kinds } from '@opgen/runtime';
+import type { kinds, Reconciled } from '@opgen/runtime';
 import type { BookStore } from '../api/v1alpha1/bookstore_types.js';
+
+type Store = Reconciled<BookStore, true>;
 
 // What a BookStore runs, as the objects the controller applies. Fields the CRD defaults
 // (ports, replicas, pull policies) are always set on stored BookStores.
@@ -23,25 +25,25 @@ import type { BookStore } from '../api/v1alpha1/bookstore_types.js';
 /** The claim template's name: the StatefulSet's claims are `data-<name>-mongodb-<ordinal>`. */
 const VOLUME = 'data';
 
-export const appName = (store: BookStore): string => store.metadata!.name!;
-export const dbName = (store: BookStore): string => `${store.metadata!.name!}-mongodb`;
+export const appName = (store: Store): string => store.metadata.name;
+export const dbName = (store: Store): string => `${store.metadata.name}-mongodb`;
 
-function labels(store: BookStore, component: 'app' | 'mongodb'): Record<string, string> {
-  return { 'app.kubernetes.io/part-of': 'bookstore', 'app.kubernetes.io/instance': store.metadata!.name!, 'app.kubernetes.io/component': component };
+function labels(store: Store, component: 'app' | 'mongodb'): Record<string, string> {
+  return { 'app.kubernetes.io/part-of': 'bookstore', 'app.kubernetes.io/instance': store.metadata.name, 'app.kubernetes.io/component': component };
 }
 
 /** Labels of the database's Pods, and so of the claims the StatefulSet makes for them. */
-export const dbLabels = (store: BookStore): Record<string, string> => labels(store, 'mongodb');
+export const dbLabels = (store: Store): Record<string, string> => labels(store, 'mongodb');
 
 // The defaulting webhook fills empty tags; without it (ENABLE_WEBHOOKS=false) an untagged image
 // is what the container runtime pulls as "latest", so the two agree.
 const imageOf = (repository: string, tag: string | undefined): string => (tag ? `${repository}:${tag}` : repository);
 
-function metadata(store: BookStore, name: string, component: 'app' | 'mongodb') {
-  return { name, namespace: store.metadata!.namespace!, labels: labels(store, component) };
+function metadata(store: Store, name: string, component: 'app' | 'mongodb') {
+  return { name, labels: labels(store, component) };
 }
 
-export function appDeployment(store: BookStore): kinds.Deployment {
+export function appDeployment(store: Store): kinds.Deployment {
   const app = store.spec.bookApp;
   return {
     metadata: metadata(store, appName(store), 'app'),
@@ -65,7 +67,7 @@ export function appDeployment(store: BookStore): kinds.Deployment {
   };
 }
 
-export function appService(store: BookStore): kinds.Service {
+export function appService(store: Store): kinds.Service {
   const app = store.spec.bookApp;
   return {
     metadata: metadata(store, appName(store), 'app'),
@@ -78,7 +80,7 @@ export function appService(store: BookStore): kinds.Service {
 }
 
 /** Headless: each MongoDB Pod gets a stable DNS name. */
-export function dbService(store: BookStore): kinds.Service {
+export function dbService(store: Store): kinds.Service {
   return {
     metadata: metadata(store, dbName(store), 'mongodb'),
     spec: {
@@ -94,7 +96,7 @@ export function dbService(store: BookStore): kinds.Service {
  * so `claim` carries the one it was created with, when it was: dbSize changes reach the
  * claims through resizeVolumes instead.
  */
-export function dbStatefulSet(store: BookStore, claim: { size: string; storageClassName?: string }): kinds.StatefulSet {
+export function dbStatefulSet(store: Store, claim: { size: string; storageClassName?: string }): kinds.StatefulSet {
   const db = store.spec.bookDB;
   return {
     metadata: metadata(store, dbName(store), 'mongodb'),
@@ -130,5 +132,5 @@ export function dbStatefulSet(store: BookStore, claim: { size: string; storageCl
 export function claimTemplateOf(statefulSet: kinds.StatefulSet | undefined): { size: string; storageClassName?: string } | undefined {
   const spec = statefulSet?.spec?.volumeClaimTemplates?.find((t) => t.metadata?.name === VOLUME)?.spec;
   const size = spec?.resources?.requests?.storage;
-  return size === undefined ? undefined : { size, storageClassName: spec?.storageClassName };
+  return size === undefined ? undefined : { size: String(size), storageClassName: spec?.storageClassName };
 }

@@ -14,11 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { compareQuantities, isForbidden, isInvalid, kinds, type ConditionUpdate, type ReconcileContext } from '@opgen/runtime';
+import { compareQuantities, isForbidden, isInvalid, kinds, type ConditionUpdate, type Reconciled, type ReconcileContext } from '@opgen/runtime';
 import type { BookStore } from '../api/v1alpha1/bookstore_types.js';
 import { dbLabels } from './bookstore_objects.js';
 
-const storageOf = (claim: kinds.PersistentVolumeClaim): string => claim.spec?.resources?.requests?.storage ?? '0';
+const storageOf = (claim: kinds.PersistentVolumeClaim): string => String(claim.spec?.resources?.requests?.storage ?? '0');
 
 /**
  * Brings every database volume to dbSize. A StatefulSet's claim templates cannot change,
@@ -27,14 +27,14 @@ const storageOf = (claim: kinds.PersistentVolumeClaim): string => claim.spec?.re
  * volumes cannot shrink, and a lower request would only leave the claim asking for less
  * than it holds. Returns the DBSizeApplied condition.
  */
-export async function resizeVolumes(store: BookStore, ctx: ReconcileContext): Promise<ConditionUpdate> {
+export async function resizeVolumes(store: Reconciled<BookStore, true>, ctx: ReconcileContext<BookStore, true>): Promise<ConditionUpdate> {
   const type = 'DBSizeApplied';
   const wanted = String(store.spec.bookDB.dbSize);
-  const claims = await ctx.client.list(kinds.PersistentVolumeClaim, { namespace: store.metadata!.namespace, labels: dbLabels(store) });
+  const claims = await ctx.client.list(kinds.PersistentVolumeClaim, { namespace: store.metadata.namespace, labels: dbLabels(store) });
 
   const larger = claims.filter((claim) => compareQuantities(storageOf(claim), wanted) > 0);
   if (larger.length > 0) {
-    const held = larger.map((claim) => `${claim.metadata!.name} (${storageOf(claim)})`).join(', ');
+    const held = larger.map((claim) => `${claim.metadata.name} (${storageOf(claim)})`).join(', ');
     const message = `dbSize ${wanted} is below what ${held} already request: volumes cannot shrink, so they keep their size`;
     ctx.recorder.event(store, 'Warning', 'ShrinkRefused', message);
     return { type, status: 'False', reason: 'ShrinkRefused', message };
@@ -43,7 +43,7 @@ export async function resizeVolumes(store: BookStore, ctx: ReconcileContext): Pr
   const unbound: string[] = [];
   for (const claim of claims.filter((c) => compareQuantities(storageOf(c), wanted) < 0)) {
     if (claim.status?.phase !== 'Bound') {
-      unbound.push(claim.metadata!.name!);
+      unbound.push(claim.metadata.name!);
       continue;
     }
     try {
@@ -51,11 +51,11 @@ export async function resizeVolumes(store: BookStore, ctx: ReconcileContext): Pr
     } catch (error) {
       // Forbidden: the StorageClass does not allow expansion. Retrying cannot help.
       if (!isForbidden(error) && !isInvalid(error)) throw error;
-      const message = `${claim.metadata!.name}: ${(error as Error).message}`;
+      const message = `${claim.metadata.name}: ${(error as Error).message}`;
       ctx.recorder.event(store, 'Warning', 'ExpansionRejected', message);
       return { type, status: 'False', reason: 'ExpansionRejected', message };
     }
-    ctx.recorder.event(store, 'Normal', 'VolumeExpanding', `${claim.metadata!.name} now requests ${wanted} (was ${storageOf(claim)})`);
+    ctx.recorder.event(store, 'Normal', 'VolumeExpanding', `${claim.metadata.name} now requests ${wanted} (was ${storageOf(claim)})`);
   }
   if (unbound.length > 0) {
     // The claims' watch brings the BookStore back once they are bound.

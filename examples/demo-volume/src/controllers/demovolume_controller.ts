@@ -14,14 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { controller, controllerOf, isAlreadyExists, kinds, setCondition, setControllerReference } from '@opgen/runtime';
-import type { Manager, ReconcileContext, Request, Result } from '@opgen/runtime';
+import { controller, controllerOf, isAlreadyExists, kinds, type Manager, type Reconciled, type ReconcileContext } from '@opgen/runtime';
 import { DemoVolume } from '../api/v1/demovolume_types.js';
 
-/** Registers the DemoVolume controller: changes to a DemoVolume or to the claim it owns reconcile it. */
-export function setupDemoVolumeController(mgr: Manager): void {
-  controller(mgr).for(DemoVolume).owns(kinds.PersistentVolumeClaim).reconcile(reconcileDemoVolume);
-}
+type Volume = Reconciled<DemoVolume, true>;
 
 // +kubebuilder:rbac:groups=storage.civo.com,resources=demovolumes,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=storage.civo.com,resources=demovolumes/status,verbs=get;update;patch
@@ -30,44 +26,43 @@ export function setupDemoVolumeController(mgr: Manager): void {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 /**
- * Ensures the DemoVolume's PersistentVolumeClaim (same name, ReadWriteOnce, `size` GiB, owned
- * by the DemoVolume so it goes when the DemoVolume goes), then reports spec.name and the
- * claim's phase in the status. A claim that exists already is left as it is.
+ * Registers the DemoVolume controller: changes to a DemoVolume or to the claim it owns
+ * reconcile it. The reconcile ensures the DemoVolume's PersistentVolumeClaim (same name,
+ * ReadWriteOnce, `size` GiB, owned by the DemoVolume so it goes when the DemoVolume goes),
+ * then reports spec.name and the claim's phase in the status. A claim that exists already
+ * is left as it is.
  */
-export async function reconcileDemoVolume(req: Request, ctx: ReconcileContext): Promise<Result> {
-  const volume = await ctx.client.get(DemoVolume, req.name, req.namespace);
-  if (!volume) return; // deleted; the garbage collector removes its claim
+export function setupDemoVolumeController(mgr: Manager): void {
+  controller(mgr)
+    .for(DemoVolume)
+    .owns(kinds.PersistentVolumeClaim)
+    .reconcile(async (volume, ctx) => {
+      const { name, namespace, uid } = volume.metadata;
+      const claim = (await ctx.client.get(kinds.PersistentVolumeClaim, name, namespace)) ?? (await createClaim(volume, ctx));
+      if (controllerOf(claim)?.uid !== uid) {
+        ctx.log.info({ pvc: name }, 'PersistentVolumeClaim exists and is not this DemoVolume\'s: leaving it alone');
+      }
 
-  const claim = (await ctx.client.get(kinds.PersistentVolumeClaim, req.name, req.namespace)) ?? (await createClaim(volume, ctx));
-  if (controllerOf(claim)?.uid !== volume.metadata?.uid) {
-    ctx.log.info({ pvc: req.name }, 'PersistentVolumeClaim exists and is not this DemoVolume\'s: leaving it alone');
-  }
-
-  const phase = claim.status?.phase ?? 'Pending';
-  const conditions = setCondition(
-    volume.status?.conditions,
-    { type: 'Ready', status: phase === 'Bound' ? 'True' : 'False', reason: phase, message: `PersistentVolumeClaim ${req.name} is ${phase}` },
-    volume.metadata?.generation,
-  );
-  if (volume.status?.name !== volume.spec.name || conditions !== volume.status?.conditions) {
-    await ctx.client.patchStatus(DemoVolume, volume, { status: { name: volume.spec.name, conditions } });
-  }
+      const phase = claim.status?.phase ?? 'Pending';
+      if (volume.status?.name !== volume.spec.name) await ctx.status.apply({ name: volume.spec.name });
+      await ctx.status.setCondition({ type: 'Ready', status: phase === 'Bound' ? 'True' : 'False', reason: phase, message: `PersistentVolumeClaim ${name} is ${phase}` });
+    });
 }
 
-async function createClaim(volume: DemoVolume, ctx: ReconcileContext): Promise<kinds.PersistentVolumeClaim> {
-  const { name, namespace } = volume.metadata!;
-  const claim = setControllerReference<kinds.PersistentVolumeClaim>(volume, DemoVolume, {
-    metadata: { name, namespace },
-    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: `${volume.spec.size}Gi` } } },
-  });
+async function createClaim(volume: Volume, ctx: ReconcileContext<DemoVolume, true>): Promise<kinds.PersistentVolumeClaim> {
+  const { name, namespace } = volume.metadata;
+  const size = `${volume.spec.size}Gi`;
   try {
-    const created = await ctx.client.create(kinds.PersistentVolumeClaim, claim);
-    ctx.log.info({ pvc: name, size: `${volume.spec.size}Gi` }, 'created PersistentVolumeClaim');
-    ctx.recorder.event(volume, 'Normal', 'Created', `Created PersistentVolumeClaim ${name} of ${volume.spec.size}Gi`);
+    const created = await ctx.create(kinds.PersistentVolumeClaim, {
+      metadata: { name },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } } },
+    });
+    ctx.log.info({ pvc: name, size }, 'created PersistentVolumeClaim');
+    ctx.recorder.event(volume, 'Normal', 'Created', `Created PersistentVolumeClaim ${name} of ${size}`);
     return created;
   } catch (error) {
     // A claim the cache has not seen yet (created moments ago, or someone else's): read it from the API server.
-    const existing = isAlreadyExists(error) && (await ctx.client.uncached().get(kinds.PersistentVolumeClaim, name!, namespace));
+    const existing = isAlreadyExists(error) && (await ctx.client.uncached().get(kinds.PersistentVolumeClaim, name, namespace));
     if (!existing) throw error;
     return existing;
   }

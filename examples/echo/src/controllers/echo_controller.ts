@@ -14,14 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { controller, controllerOf, isAlreadyExists, kinds, setControllerReference, type Manager, type ReconcileContext, type Request, type Result } from '@opgen/runtime';
+import { controller, controllerOf, isAlreadyExists, kinds, requeue, type Manager } from '@opgen/runtime';
 import { Echo } from '../api/v1alpha1/echo_types.js';
 import { echoPodTemplate } from './echo_pod.js';
-
-/** Registers the Echo controller: an Echo's changes and its Job's changes reconcile the Echo. */
-export function setupEchoController(mgr: Manager): void {
-  controller(mgr).for(Echo).owns(kinds.Job).reconcile(reconcileEcho);
-}
 
 // +kubebuilder:rbac:groups=echo.mmontes.io,resources=echos,verbs=get;list;watch
 // Owner references that block deletion need this where OwnerReferencesPermissionEnforcement is on.
@@ -30,26 +25,31 @@ export function setupEchoController(mgr: Manager): void {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 /**
- * Gives the Echo its one Job. The Job is named after the Echo, so the API server itself
- * refuses a second one: a reconcile repeated after a restart or on a new leader finds it
- * (or gets AlreadyExists when its cache has not seen it yet) and does nothing.
+ * Registers the Echo controller: an Echo's changes and its Job's changes reconcile the Echo.
+ * The reconcile gives the Echo its one Job. The Job is named after the Echo, so the API
+ * server itself refuses a second one: a reconcile repeated after a restart or on a new
+ * leader finds it (or gets AlreadyExists when its cache has not seen it yet) and does nothing.
  */
-export async function reconcileEcho(req: Request, ctx: ReconcileContext): Promise<Result> {
-  const echo = await ctx.client.get(Echo, req.name, req.namespace);
-  if (!echo || echo.metadata?.deletionTimestamp) return;
+export function setupEchoController(mgr: Manager): void {
+  controller(mgr)
+    .for(Echo)
+    .owns(kinds.Job)
+    .reconcile(async (echo, ctx) => {
+      const { name, namespace, uid, deletionTimestamp } = echo.metadata;
+      if (deletionTimestamp) return;
 
-  const existing = await ctx.client.get(kinds.Job, req.name, req.namespace);
-  if (existing) {
-    if (controllerOf(existing)?.uid === echo.metadata?.uid) return;
-    // A deleted Echo's Job still being collected, or someone else's: look again later.
-    ctx.recorder.event(echo, 'Warning', 'JobNameTaken', `Job ${req.name} exists and is not this Echo's; waiting for it to be deleted`);
-    return { requeueAfter: 30_000 };
-  }
-  const job: kinds.Job = { metadata: { name: req.name, namespace: req.namespace }, spec: { template: echoPodTemplate(echo.spec.message) } };
-  try {
-    await ctx.client.create(kinds.Job, setControllerReference(echo, Echo, job));
-    ctx.log.info({ job: req.name }, 'Created Job');
-  } catch (error) {
-    if (!isAlreadyExists(error)) throw error;
-  }
+      const existing = await ctx.client.get(kinds.Job, name, namespace);
+      if (existing) {
+        if (controllerOf(existing)?.uid === uid) return;
+        // A deleted Echo's Job still being collected, or someone else's: look again later.
+        ctx.recorder.event(echo, 'Warning', 'JobNameTaken', `Job ${name} exists and is not this Echo's; waiting for it to be deleted`);
+        return requeue.after('30s');
+      }
+      try {
+        await ctx.create(kinds.Job, { metadata: { name }, spec: { template: echoPodTemplate(echo.spec.message) } });
+        ctx.log.info({ job: name }, 'Created Job');
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+      }
+    });
 }

@@ -14,10 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import type { kinds } from '@opgen/runtime';
+import type { PodTemplateSpec } from '@opgen/runtime/api';
 
 /** What a Job runs: one busybox container that prints `message` and exits. */
-export function echoPodTemplate(message: string): NonNullable<kinds.Job['spec']>['template'] {
+export function echoPodTemplate(message: string): PodTemplateSpec {
   return {
     spec: {
       containers: [{ name: 'echo', image: 'busybox:1.37', command: ['echo', message] }],

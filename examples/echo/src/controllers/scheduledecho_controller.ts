@@ -14,17 +14,9 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { controller, generationChanged, isInvalid, kinds, setControllerReference, terminal, type Manager, type ReconcileContext, type Request } from '@opgen/runtime';
+import { controller, generationChanged, isInvalid, kinds, terminal, type Manager } from '@opgen/runtime';
 import { ScheduledEcho } from '../api/v1alpha1/scheduledecho_types.js';
 import { echoPodTemplate } from './echo_pod.js';
-
-/**
- * Registers the ScheduledEcho controller. Its CronJob's spec changes reconcile it too, so a
- * hand edit of the CronJob is undone; the CronJob's status changes (a run started) do not.
- */
-export function setupScheduledEchoController(mgr: Manager): void {
-  controller(mgr).for(ScheduledEcho).owns(kinds.CronJob, { predicates: [generationChanged()] }).reconcile(reconcileScheduledEcho);
-}
 
 // +kubebuilder:rbac:groups=echo.mmontes.io,resources=scheduledechos,verbs=get;list;watch
 // Owner references that block deletion need this where OwnerReferencesPermissionEnforcement is on.
@@ -33,28 +25,29 @@ export function setupScheduledEchoController(mgr: Manager): void {
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 /**
- * Keeps the ScheduledEcho's CronJob, named after it, in line with its spec through
- * server-side apply: one request creates it or changes what differs.
+ * Registers the ScheduledEcho controller. Its reconcile keeps the ScheduledEcho's CronJob,
+ * named after it, in line with its spec through server-side apply: one request creates it
+ * or changes what differs. The CronJob's spec changes reconcile it too, so a hand edit of
+ * the CronJob is undone; the CronJob's status changes (a run started) do not.
  */
-export async function reconcileScheduledEcho(req: Request, ctx: ReconcileContext): Promise<void> {
-  const scheduled = await ctx.client.get(ScheduledEcho, req.name, req.namespace);
-  if (!scheduled || scheduled.metadata?.deletionTimestamp) return;
-
-  const cronJob: kinds.CronJob = {
-    metadata: { name: req.name, namespace: req.namespace },
-    spec: {
-      schedule: scheduled.spec.schedule,
-      concurrencyPolicy: 'Forbid',
-      jobTemplate: { spec: { template: echoPodTemplate(scheduled.spec.message) } },
-    },
-  };
-  try {
-    await ctx.client.apply(kinds.CronJob, setControllerReference(scheduled, ScheduledEcho, cronJob));
-  } catch (error) {
-    // The CRD checks the schedule's shape; the API server's CronJob validation has the
-    // last word (e.g. minute 75). Retrying cannot help until the spec changes.
-    if (!isInvalid(error)) throw error;
-    ctx.recorder.event(scheduled, 'Warning', 'CronJobRejected', (error as Error).message);
-    throw terminal(error);
-  }
+export function setupScheduledEchoController(mgr: Manager): void {
+  controller(mgr)
+    .for(ScheduledEcho)
+    .owns(kinds.CronJob, { predicates: [generationChanged()] })
+    .reconcile(async (scheduled, ctx) => {
+      if (scheduled.metadata.deletionTimestamp) return;
+      const { schedule, message } = scheduled.spec;
+      try {
+        await ctx.apply(kinds.CronJob, {
+          metadata: { name: scheduled.metadata.name },
+          spec: { schedule, concurrencyPolicy: 'Forbid', jobTemplate: { spec: { template: echoPodTemplate(message) } } },
+        });
+      } catch (error) {
+        // The CRD checks the schedule's shape; the API server's CronJob validation has the
+        // last word (e.g. minute 75). Retrying cannot help until the spec changes.
+        if (!isInvalid(error)) throw error;
+        ctx.recorder.event(scheduled, 'Warning', 'CronJobRejected', (error as Error).message);
+        throw terminal(error);
+      }
+    });
 }

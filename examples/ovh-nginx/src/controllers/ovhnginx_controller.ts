@@ -14,24 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { controller, kinds, setCondition, setControllerReference, type KubeObject, type Manager, type ReconcileContext, type Request, type Result } from '@opgen/runtime';
+import { controller, kinds, type ApplyObject, type Manager, type Reconciled } from '@opgen/runtime';
 import { OvhNginx } from '../api/v1/ovhnginx_types.js';
 
 const IMAGE = 'nginx:1.27';
 
-/**
- * Registers the OvhNginx controller. Owning the Deployment, Service and ConfigMap means a
- * change to any of them (say, someone deletes the Service) brings their OvhNginx back to
- * reconcile, which puts them back as the spec says.
- */
-export function setupOvhNginxController(mgr: Manager): void {
-  controller(mgr)
-    .for(OvhNginx)
-    .owns(kinds.Deployment)
-    .owns(kinds.Service)
-    .owns(kinds.ConfigMap)
-    .reconcile(reconcileOvhNginx);
-}
+type Nginx = Reconciled<OvhNginx, true>;
 
 // +kubebuilder:rbac:groups=tutorials.ovhcloud.com,resources=ovhnginxes,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=tutorials.ovhcloud.com,resources=ovhnginxes/status,verbs=get;update;patch
@@ -40,48 +28,44 @@ export function setupOvhNginxController(mgr: Manager): void {
 // +kubebuilder:rbac:groups=core,resources=services;configmaps,verbs=get;list;watch;create;update;patch;delete
 
 /**
- * Server-side applies the nginx config, Deployment and Service the spec describes. Apply
- * creates what is missing and changes only the fields this controller owns, so the same
- * call serves creation and every later spec change. Deletion needs no code: each object
- * carries the OvhNginx as controller owner, and the garbage collector removes them with it.
+ * Registers the OvhNginx controller. Its reconcile server-side applies the nginx config,
+ * Deployment and Service the spec describes: apply creates what is missing and changes only
+ * the fields this controller owns, so the same call serves creation and every later spec
+ * change. Owning them means a change to any of them (say, someone deletes the Service)
+ * brings their OvhNginx back to reconcile, which puts them back. Deletion needs no code:
+ * `ctx.apply` makes the OvhNginx their controller owner, and the garbage collector removes
+ * them with it.
  */
-export async function reconcileOvhNginx(req: Request, ctx: ReconcileContext): Promise<Result> {
-  const nginx = await ctx.client.get(OvhNginx, req.name, req.namespace);
-  if (!nginx) return;
-
-  await ctx.client.apply(kinds.ConfigMap, ownedBy(nginx, configFor(nginx)));
-  await ctx.client.apply(kinds.Deployment, ownedBy(nginx, deploymentFor(nginx)));
-  await ctx.client.apply(kinds.Service, ownedBy(nginx, serviceFor(nginx)));
-
-  const conditions = setCondition(
-    nginx.status?.conditions,
-    { type: 'Ready', status: 'True', reason: 'Applied', message: `nginx runs ${nginx.spec.replicaCount} replicas on port ${nginx.spec.port}` },
-    nginx.metadata?.generation,
-  );
-  if (conditions !== nginx.status?.conditions) {
-    await ctx.client.patchStatus(OvhNginx, nginx, { status: { conditions } });
-  }
+export function setupOvhNginxController(mgr: Manager): void {
+  controller(mgr)
+    .for(OvhNginx)
+    .owns(kinds.Deployment)
+    .owns(kinds.Service)
+    .owns(kinds.ConfigMap)
+    .reconcile(async (nginx, ctx) => {
+      await ctx.apply(kinds.ConfigMap, configFor(nginx));
+      await ctx.apply(kinds.Deployment, deploymentFor(nginx));
+      await ctx.apply(kinds.Service, serviceFor(nginx));
+      const { replicaCount, port } = nginx.spec;
+      await ctx.status.setCondition({ type: 'Ready', status: 'True', reason: 'Applied', message: `nginx runs ${replicaCount} replicas on port ${port}` });
+    });
 }
 
-function ownedBy<T extends KubeObject>(nginx: OvhNginx, object: T): T {
-  return setControllerReference(nginx, OvhNginx, object);
+function labelsFor(nginx: Nginx): Record<string, string> {
+  return { 'app.kubernetes.io/name': 'nginx', 'app.kubernetes.io/instance': nginx.metadata.name };
 }
 
-function labelsFor(nginx: OvhNginx): Record<string, string> {
-  return { 'app.kubernetes.io/name': 'nginx', 'app.kubernetes.io/instance': nginx.metadata!.name! };
-}
-
-function metadataFor(nginx: OvhNginx) {
-  return { name: nginx.metadata!.name!, namespace: nginx.metadata!.namespace!, labels: labelsFor(nginx) };
+function metadataFor(nginx: Nginx) {
+  return { name: nginx.metadata.name, labels: labelsFor(nginx) };
 }
 
 /** nginx's image listens on port 80; this server block makes it listen on the spec's port. */
-function configFor(nginx: OvhNginx): kinds.ConfigMap {
+function configFor(nginx: Nginx): ApplyObject<kinds.ConfigMap> {
   const conf = `server {\n  listen ${nginx.spec.port};\n  location / {\n    root /usr/share/nginx/html;\n  }\n}\n`;
   return { metadata: metadataFor(nginx), data: { 'default.conf': conf } };
 }
 
-function deploymentFor(nginx: OvhNginx): kinds.Deployment {
+function deploymentFor(nginx: Nginx): ApplyObject<kinds.Deployment> {
   const labels = labelsFor(nginx);
   return {
     metadata: metadataFor(nginx),
@@ -99,14 +83,14 @@ function deploymentFor(nginx: OvhNginx): kinds.Deployment {
               volumeMounts: [{ name: 'config', mountPath: '/etc/nginx/conf.d', readOnly: true }],
             },
           ],
-          volumes: [{ name: 'config', configMap: { name: nginx.metadata!.name! } }],
+          volumes: [{ name: 'config', configMap: { name: nginx.metadata.name } }],
         },
       },
     },
   };
 }
 
-function serviceFor(nginx: OvhNginx): kinds.Service {
+function serviceFor(nginx: Nginx): ApplyObject<kinds.Service> {
   return {
     metadata: metadataFor(nginx),
     spec: {

@@ -154,4 +154,4 @@ export interface BookStore {
 export interface BookStoreList extends List<BookStore> {}
 
 /** The run-time handle of BookStore: what the client, the cache and controllers take. */
-export const BookStore = defineKind<BookStore>({ ...groupVersion, kind: 'BookStore', plural: 'bookstores', namespaced: true });
+export const BookStore = defineKind<BookStore, true>({ ...groupVersion, kind: 'BookStore', plural: 'bookstores', namespaced: true });

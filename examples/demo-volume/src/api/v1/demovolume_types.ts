@@ -70,4 +70,4 @@ export interface DemoVolume {
 export interface DemoVolumeList extends List<DemoVolume> {}
 
 /** The run-time handle of DemoVolume: what the client, the cache and controllers take. */
-export const DemoVolume = defineKind<DemoVolume>({ ...groupVersion, kind: 'DemoVolume', plural: 'demovolumes', namespaced: true });
+export const DemoVolume = defineKind<DemoVolume, true>({ ...groupVersion, kind: 'DemoVolume', plural: 'demovolumes', namespaced: true });

@@ -48,4 +48,5 @@ export interface Echo {
  */
 export interface EchoList extends List<Echo> {}
 
-export const Echo = defineKind<Echo>({ ...groupVersion, kind: 'Echo', plural: 'echos', namespaced: true });
+/** The run-time handle of Echo: what the client, the cache and controllers take. */
+export const Echo = defineKind<Echo, true>({ ...groupVersion, kind: 'Echo', plural: 'echos', namespaced: true });

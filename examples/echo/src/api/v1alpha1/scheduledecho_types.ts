@@ -52,4 +52,5 @@ export interface ScheduledEcho {
  */
 export interface ScheduledEchoList extends List<ScheduledEcho> {}
 
-export const ScheduledEcho = defineKind<ScheduledEcho>({ ...groupVersion, kind: 'ScheduledEcho', plural: 'scheduledechos', namespaced: true });
+/** The run-time handle of ScheduledEcho: what the client, the cache and controllers take. */
+export const ScheduledEcho = defineKind<ScheduledEcho, true>({ ...groupVersion, kind: 'ScheduledEcho', plural: 'scheduledechos', namespaced: true });

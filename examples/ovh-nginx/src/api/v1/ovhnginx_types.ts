@@ -69,4 +69,4 @@ export interface OvhNginx {
 export interface OvhNginxList extends List<OvhNginx> {}
 
 /** The run-time handle of OvhNginx: what the client, the cache and controllers take. */
-export const OvhNginx = defineKind<OvhNginx>({ ...groupVersion, kind: 'OvhNginx', plural: 'ovhnginxes', namespaced: true });
+export const OvhNginx = defineKind<OvhNginx, true>({ ...groupVersion, kind: 'OvhNginx', plural: 'ovhnginxes', namespaced: true });

@@ -61,4 +61,4 @@ export interface PodSet {
 export interface PodSetList extends List<PodSet> {}
 
 /** The run-time handle of PodSet: what the client, the cache and controllers take. */
-export const PodSet = defineKind<PodSet>({ ...groupVersion, kind: 'PodSet', plural: 'podsets', namespaced: true });
+export const PodSet = defineKind<PodSet, true>({ ...groupVersion, kind: 'PodSet', plural: 'podsets', namespaced: true });
