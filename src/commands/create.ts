@@ -5,7 +5,7 @@ import { parseBool } from './bool-flag.js';
 import { runCreateHelmApi } from './create-helm-api.js';
 import { isHelmOperatorProject } from '../generators/helm-operator/plugin.js';
 import { createWebhookCommand } from './create-webhook.js';
-import { externalTarget } from './external-target.js';
+import { externalTarget, type ExternalTargetOptions } from './external-target.js';
 import { apiFiles } from '../generators/scaffold/api.js';
 import { apiProjectUpdates, projectWidePaths, type CurrentProjectFiles } from '../generators/scaffold/api-updates.js';
 import { builtinKinds, findBuiltinKind, isForeignKind, type BuiltinKind } from '../generators/scaffold/builtin-kinds.js';
@@ -20,19 +20,10 @@ import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource 
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
 
-export interface CreateApiOptions {
-  group: string;
-  version: string;
-  kind: string;
-  plural?: string;
-  namespaced?: boolean;
-  resource?: boolean;
+export interface CreateApiOptions extends ExternalTargetOptions {
   controller?: boolean;
   force?: boolean;
   dryRun?: boolean;
-  externalApiPath?: string;
-  externalApiDomain?: string;
-  externalApiModule?: string;
   helmChart?: string;
   helmChartRepo?: string;
   helmChartVersion?: string;
