@@ -1,3 +1,4 @@
+import type { Kind } from '../api/kind.js';
 import { AdmissionDenied, isBug } from './deny.js';
 import { jsonPatch } from './json-patch.js';
 import type { AdmissionRequest, AdmissionResponse, Defaulter, ValidationResult, Validators, WebhookContext } from './types.js';
@@ -82,5 +83,21 @@ export function validatingHandler<T>(validators: Validators<T>): AdmissionHandle
       return refused(request, error);
     }
     return allowed(request.uid, result?.warnings);
+  };
+}
+
+/**
+ * `handler`, answering only requests for `kind`: a webhook configuration whose rules send it
+ * another kind (a copied rule, a wrong path) would hand the handler objects of a shape it
+ * does not know, so such a request is refused with 400 saying what was sent where. Any
+ * version of the kind passes: the configuration's rules name the versions.
+ */
+export function forKind(kind: Pick<Kind, 'group' | 'kind'>, handler: AdmissionHandler): AdmissionHandler {
+  return (request, context) => {
+    const sent = request.kind;
+    if (sent.group === kind.group && sent.kind === kind.kind) return handler(request, context);
+    const name = (k: { group: string; kind: string }) => (k.group ? `${k.kind}.${k.group}` : k.kind);
+    const message = `this webhook serves ${name(kind)}, but the API server sent ${name(sent)}: check the rules of the webhook configuration that points at it`;
+    return Promise.resolve({ uid: request.uid, allowed: false, status: { code: 400, message, reason: 'BadRequest' } });
   };
 }

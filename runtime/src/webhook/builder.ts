@@ -3,7 +3,7 @@ import { apiVersionOf } from '../api/kind.js';
 import type { Manager } from '../manager/types.js';
 import type { CertificateKeyPair } from '../manager/self-signed-cert.js';
 import { servingCertificate, type CertificateFiles, type ServingCertificate } from '../manager/serving-cert.js';
-import { defaultingHandler, validatingHandler } from './admission.js';
+import { defaultingHandler, forKind, validatingHandler } from './admission.js';
 import { builtInCertificate, type BuiltInCertificateOptions } from './builtin-certs.js';
 import { conversionKey, type SpokeConversion } from './conversion.js';
 import { reportConversionDeadlock } from './conversion-deadlock.js';
@@ -149,11 +149,11 @@ export function webhook(mgr: Manager): WebhookFor {
     for<T>(kind: Kind<T>, paths: { defaulting?: string; validation?: string } = {}) {
       const builder: WebhookBuilder<T> = {
         default(fn) {
-          server.register(paths.defaulting ?? mutatePath(kind), defaultingHandler(fn));
+          server.register(paths.defaulting ?? mutatePath(kind), forKind(kind, defaultingHandler(fn)));
           return builder;
         },
         validate(validators) {
-          server.register(paths.validation ?? validatePath(kind), validatingHandler(validators));
+          server.register(paths.validation ?? validatePath(kind), forKind(kind, validatingHandler(validators)));
           return builder;
         },
       };

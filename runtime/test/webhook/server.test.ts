@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/index.js';
 import type { HttpServer } from '../../src/manager/http-server.js';
 import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
-import { defaultingHandler, validatingHandler } from '../../src/webhook/admission.js';
+import { defaultingHandler, forKind, validatingHandler } from '../../src/webhook/admission.js';
 import { deny } from '../../src/webhook/deny.js';
 import { webhookMetrics } from '../../src/webhook/metrics.js';
 import { mutatePath, validatePath } from '../../src/webhook/paths.js';
@@ -48,11 +48,14 @@ beforeAll(async () => {
   });
   server.register(
     mutatePath(ShelfV2),
-    defaultingHandler<Shelf>((shelf) => {
-      if (shelf.spec.image === 'crash') (undefined as unknown as { x: number }).x = 1;
-      shelf.spec.image ??= 'nginx:1.27';
-      shelf.spec.replicas ??= 1;
-    }),
+    forKind(
+      ShelfV2,
+      defaultingHandler<Shelf>((shelf) => {
+        if (shelf.spec.image === 'crash') (undefined as unknown as { x: number }).x = 1;
+        shelf.spec.image ??= 'nginx:1.27';
+        shelf.spec.replicas ??= 1;
+      }),
+    ),
   );
   server.register(
     validatePath(ShelfV2),
@@ -123,6 +126,19 @@ describe('admission reviews', () => {
     expect(json.response).toMatchObject({ allowed: false, status: { code: 500, reason: 'InternalError' } });
     const after = (await registry.getSingleMetric('controller_runtime_webhook_panics_total')!.get()).values[0]?.value;
     expect(after).toBe(before + 1);
+  });
+
+  it('refuse a review of another kind than the webhook was registered for, saying so', async () => {
+    const other = JSON.parse(review('CREATE', { spec: {} }));
+    other.request.kind = { group: 'test.opgen.dev', version: 'v1alpha2', kind: 'Book' };
+    const { status, json } = await send(mutatePath(ShelfV2), JSON.stringify(other));
+    expect(status).toBe(200);
+    expect(json.response).toMatchObject({
+      uid: 'uid-CREATE',
+      allowed: false,
+      status: { code: 400, reason: 'BadRequest', message: 'this webhook serves Shelf.test.opgen.dev, but the API server sent Book.test.opgen.dev: check the rules of the webhook configuration that points at it' },
+    });
+    expect(json.response.patch).toBeUndefined();
   });
 
   it('refuse malformed reviews with 400, other content types with 400, bodies over 7 MiB with 413, and keep serving', async () => {
