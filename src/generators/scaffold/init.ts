@@ -33,6 +33,11 @@ export interface InitScaffold {
   boilerplate?: string;
 }
 
+/** What the project's README.md is rendered from; `edit --namespaced` renders it again. */
+export function readmeData(project: ProjectConfig): object {
+  return { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced, kubernetesVersion: KUBERNETES_VERSION };
+}
+
 /** Every file of a new project: "The generated project" of the architecture. */
 export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
   const { project } = scaffold;
@@ -54,7 +59,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('Dockerfile', render('init/Dockerfile', {})),
     user('.dockerignore', render('init/dockerignore', {})),
     user('.gitignore', render('init/gitignore', {})),
-    user('README.md', render('init/README.md', { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced, kubernetesVersion: KUBERNETES_VERSION })),
+    user('README.md', render('init/README.md', readmeData(project))),
     ...(boilerplate ? [user(boilerplatePath, boilerplate)] : []),
     user(
       'src/main.ts',

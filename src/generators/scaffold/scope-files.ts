@@ -3,7 +3,7 @@ import type { GeneratedFile } from '../../writer/index.js';
 import { apiFiles, setupAlias } from './api.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
-import { leaderElectionId } from './init.js';
+import { leaderElectionId, readmeData } from './init.js';
 import { kindNames } from './names.js';
 import { registerController } from './register-controller.js';
 import { render } from './render.js';
@@ -32,7 +32,7 @@ export function scopeDependentFiles(project: ProjectConfig, boilerplate: string)
     { path: 'src/main.ts', content: main, ownership: 'user' },
     {
       path: 'README.md',
-      content: render('init/README.md', { projectName: project.projectName, domain: project.domain, namespaced: project.namespaced }),
+      content: render('init/README.md', readmeData(project)),
       ownership: 'user',
     },
     {
