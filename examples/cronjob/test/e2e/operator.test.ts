@@ -1,70 +1,99 @@
-/*
-Copyright 2026.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
-
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildProject, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Operator } from '@opgen/runtime/testing';
+import { buildProject, consistently, eventually, kubectlFor, startControlPlane, startOperator, type ControlPlane, type Kubectl, type Operator } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-// The operator as it runs in a cluster: built (npm run build), started as `node dist/main.js`
-// against a real API server and etcd, as the manager's ServiceAccount after config/default
-// (what npm run deploy applies) is in place, so it gets exactly the RBAC opgen manifests wrote.
-// Without a scheduler the manager's Deployment never runs a Pod: this process stands in for it.
-// Add tests that create your kinds with kubectl and wait for what the operator does.
+// The operator as a user runs it: built, started as `node dist/main.js` against a real API
+// server with kube-controller-manager, whose Job controller turns the CronJob's Jobs into Pods
+// and marks them Complete, and whose garbage collector deletes what the CronJob owned. There is
+// no scheduler or kubelet: the test ends each Pod as a kubelet would (its status, Succeeded).
+// Time is real: `@every 5s` runs often enough for a test. The manager runs as its
+// ServiceAccount with the role config/rbac holds, webhooks off (src/webhooks tests them).
 const project = fileURLToPath(new URL('../..', import.meta.url));
-const namespace = 'cronjob-system';
+const poll = { timeout: 45_000, interval: 250 };
+const namespace = 'default';
+
+interface Job {
+  metadata: { name: string; uid: string; annotations?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string; uid: string; controller?: boolean }> };
+  status?: { conditions?: Array<{ type: string; status: string }> };
+}
 
 let controlPlane: ControlPlane | undefined;
 let operator: Operator | undefined;
+let kubectl: Kubectl;
 
 beforeAll(async () => {
-  [controlPlane] = await Promise.all([startControlPlane(), buildProject(project)]);
-  const kubectl = kubectlFor(controlPlane, { cwd: project });
-  // The CRDs of other projects' kinds this operator watches (create api --external-api-path).
-  if (existsSync(join(project, 'config/crd/external'))) await kubectl(['apply', '--server-side', '-f', 'config/crd/external']);
-  await kubectl(['apply', '--server-side', '-k', 'config/default']);
-  await kubectl(['wait', '--for=condition=Established', '--timeout=30s', 'crd', '--all']);
-  const manager = await controlPlane.serviceAccountKubeConfig(namespace, 'cronjob-controller-manager');
-  // POD_NAMESPACE as the manager's Deployment sets it: the webhooks' certificates live there.
-  operator = await startOperator({
-    dir: project,
-    kubeconfigPath: manager.kubeconfigPath,
-    ports: 'free',
-    env: { POD_NAMESPACE: namespace },
-  });
-});
+  [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), buildProject(project)]);
+  kubectl = kubectlFor(controlPlane, { cwd: project });
+  await kubectl(['apply', '--server-side', '-k', 'config/crd']);
+  // Polled, not `kubectl wait`: that fails while the new CRD has no status yet.
+  await eventually(async () => (await kubectl.get('crd', 'cronjobs.batch.tutorial.kubebuilder.io'))?.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True'), { timeoutMs: 30_000 });
+  await kubectl(['create', 'namespace', 'system']);
+  await kubectl(['apply', '--server-side', '-k', 'config/rbac']);
+  const manager = await controlPlane.serviceAccountKubeConfig('system', 'controller-manager');
+  operator = await startOperator({ dir: project, kubeconfigPath: manager.kubeconfigPath, env: { ENABLE_WEBHOOKS: 'false' } });
+}, 180_000);
+
+beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(operator?.output())));
 
 afterAll(async () => {
   await operator?.stop();
   await controlPlane?.stop();
 });
 
-beforeEach(({ onTestFailed }) => {
-  onTestFailed(() => console.error(`operator output:\n${operator?.output()}`));
-});
+const jobsOf = async (name: string) =>
+  (await kubectl.list<Job>('jobs', { namespace })).filter((job) => job.metadata.ownerReferences?.some((ref) => ref.kind === 'CronJob' && ref.name === name && ref.controller));
+const complete = (job: Job) => job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') ?? false;
 
-describe('the operator', () => {
-  it('starts with the RBAC of config/ and reports ready', async () => {
-    await operator!.waitForLog('Serving health probes', 60_000);
-    await expect.poll(async () => (await fetch(`http://127.0.0.1:${operator!.ports!.healthProbe}/readyz`)).status, { timeout: 60_000 }).toBe(200);
-    expect(operator!.logs().filter((line) => line.level === 'error')).toEqual([]);
+/** Ends the Pods of `job` as their kubelet would when the container exits 0. */
+async function succeed(job: Job): Promise<void> {
+  const selector = `batch.kubernetes.io/job-name=${job.metadata.name}`;
+  await expect.poll(async () => (await kubectl.list('pods', { namespace, selector })).length, poll).toBeGreaterThan(0);
+  for (const pod of await kubectl.list<{ metadata: { name: string } }>('pods', { namespace, selector })) {
+    await kubectl(['patch', 'pod', pod.metadata.name, '-n', namespace, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { phase: 'Succeeded' } })]);
+  }
+}
+
+describe('CronJob operator', { timeout: 150_000 }, () => {
+  it('runs the schedule as Jobs the Job controller completes, one at a time (Forbid), keeping one finished Job', async () => {
+    await kubectl.apply({
+      apiVersion: 'batch.tutorial.kubebuilder.io/v1',
+      kind: 'CronJob',
+      metadata: { name: 'ticker', namespace },
+      spec: {
+        schedule: '@every 5s',
+        concurrencyPolicy: 'Forbid',
+        successfulJobsHistoryLimit: 1,
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: 'tick', image: 'busybox:1.37', command: ['date'] }], restartPolicy: 'Never' } } } },
+      },
+    });
+    const cronJob = await kubectl.get('cronjob.batch.tutorial.kubebuilder.io', 'ticker', { namespace });
+
+    // The first run: a Job owned by the CronJob, annotated with its run, listed as active.
+    await expect.poll(async () => (await jobsOf('ticker')).length, poll).toBe(1);
+    const [first] = await jobsOf('ticker');
+    expect(first!.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'CronJob', name: 'ticker', uid: cronJob.metadata.uid, controller: true })]);
+    const scheduledAt = first!.metadata.annotations?.['batch.tutorial.kubebuilder.io/scheduled-at'];
+    expect(first!.metadata.name).toBe(`ticker-${Date.parse(scheduledAt!) / 1000}`);
+    await expect.poll(async () => (await kubectl.get('cronjob.batch.tutorial.kubebuilder.io', 'ticker', { namespace })).status, poll)
+      .toMatchObject({ active: [{ kind: 'Job', name: first!.metadata.name }], lastScheduleTime: scheduledAt });
+
+    // Forbid: runs come due while the first Job runs, and none starts.
+    await consistently(async () => expect((await jobsOf('ticker')).map((job) => job.metadata.name)).toEqual([first!.metadata.name]), { durationMs: 7_000, intervalMs: 500 });
+
+    // Its Pod succeeds: the Job controller completes it, the next run starts.
+    await succeed(first!);
+    await expect.poll(async () => complete((await jobsOf('ticker')).find((job) => job.metadata.uid === first!.metadata.uid)!), poll).toBe(true);
+    await expect.poll(async () => (await jobsOf('ticker')).filter((job) => !complete(job)).length, poll).toBe(1);
+    const second = (await jobsOf('ticker')).find((job) => !complete(job))!;
+
+    // The second completes too: with a history of one, the first is deleted.
+    await succeed(second);
+    await expect.poll(async () => (await jobsOf('ticker')).map((job) => job.metadata.uid).includes(first!.metadata.uid), poll).toBe(false);
+    expect((await jobsOf('ticker')).map((job) => job.metadata.uid)).toContain(second.metadata.uid);
   });
 
-  it('stops cleanly on SIGTERM', async () => {
-    expect(await operator!.stop()).toBe(0);
+  it('has its Jobs garbage-collected with it', async () => {
+    await kubectl(['delete', 'cronjob.batch.tutorial.kubebuilder.io', 'ticker', '-n', namespace]);
+    await expect.poll(async () => (await jobsOf('ticker')).length, poll).toBe(0);
   });
 });
