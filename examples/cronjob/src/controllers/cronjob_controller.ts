@@ -47,7 +47,7 @@ type ChildJob = Reconciled<Job>;
 export function setupCronJobController(mgr: Manager, { now = () => new Date() }: CronJobControllerOptions = {}): void {
   controller(mgr)
     .for(CronJob)
-    .owns(kinds.Job, { indexes: { owner: (job) => { const owner = controllerOf(job); return owner?.kind === 'CronJob' && owner.apiVersion === 'batch.tutorial.kubebuilder.io/v1' ? [owner.name] : []; } } })
+    .owns(kinds.Job, { indexes: { owner: cronJobOwning } })
     .reconcile(async (cronJob, ctx) => {
       const { name, namespace } = cronJob.metadata;
       const jobs = await ctx.client.list(kinds.Job, { namespace, index: { owner: name } });
@@ -110,16 +110,22 @@ export function setupCronJobController(mgr: Manager, { now = () => new Date() }:
           labels: { ...template?.labels },
           annotations: { ...template?.annotations, [scheduledTimeAnnotation]: rfc3339(missed) },
         },
-        spec: structuredClone(spec),
-      } as Job;
+        spec, // ctx.create writes a copy
+      };
       try {
         await ctx.create(kinds.Job, job);
-        ctx.log.info({ job: job.metadata?.name, run: missed }, 'created Job for CronJob run');
+        ctx.log.info({ job: job.metadata.name, run: missed }, 'created Job for CronJob run');
       } catch (error) {
         if (!isAlreadyExists(error)) throw error;
       }
       return untilNext;
     });
+}
+
+/** The index of Jobs by owner: the name of the CronJob controlling the Job, if one does. */
+function cronJobOwning(job: ChildJob): string[] {
+  const owner = controllerOf(job);
+  return owner?.kind === 'CronJob' && owner.apiVersion === 'batch.tutorial.kubebuilder.io/v1' ? [owner.name] : [];
 }
 
 /** The latest run missed since the last one (or the CronJob's creation) and the deadline, if any, and the next one after `now`. */
