@@ -55,13 +55,17 @@ const jobTemplate = {
 };
 const api = () => mgr!.client.uncached();
 
-/** The last whole hour before now, real time: a CronJob created now has `@hourly` runs after it. */
-const lastHour = () => Math.floor(Date.now() / hour) * hour;
-
-/** An hourly CronJob named `name`, created with the clock `hoursLater` hours and a half past the last whole hour. */
+/**
+ * An hourly CronJob named `name`, seen by the controller with the clock `hoursLater` hours and
+ * a half past the whole hour before its creation (`base`): that many runs are then due.
+ */
 async function hourlyCronJob(name: string, spec: Partial<CronJobSpec> = {}, hoursLater = 1) {
-  clock = new Date(lastHour() + (hoursLater + 0.5) * hour);
-  return api().create(CronJob, { metadata: { name, namespace }, spec: { schedule: '0 * * * *', jobTemplate, ...spec } });
+  clock = new Date(0); // before the CronJob's creation: nothing is due until the time is set below
+  const cronJob = await api().create(CronJob, { metadata: { name, namespace }, spec: { schedule: '0 * * * *', jobTemplate, ...spec } });
+  const base = Math.floor(Date.parse(cronJob.metadata.creationTimestamp!) / hour) * hour;
+  clock = new Date(base + (hoursLater + 0.5) * hour);
+  await advance(name, 0);
+  return { cronJob, base };
 }
 
 /** The Jobs `name` controls, oldest run first. */
@@ -94,8 +98,8 @@ async function finish(job: { metadata: { name: string } }, outcome: 'Complete' |
 
 describe('CronJob controller', () => {
   it('starts the latest missed run as a Job owned by the CronJob, with the scheduled time annotated, and reports it active', async () => {
-    const cronJob = await hourlyCronJob('hello', {}, 2);
-    const run = lastHour() + 2 * hour; // runs at +1h and +2h were missed; only the latest starts
+    const { cronJob, base } = await hourlyCronJob('hello', {}, 2);
+    const run = base + 2 * hour; // runs at +1h and +2h were missed; only the latest starts
 
     await expect.poll(() => jobNames('hello'), poll).toEqual([runName('hello', run)]);
     const [job] = await jobsOf('hello');
@@ -118,16 +122,16 @@ describe('CronJob controller', () => {
   });
 
   it('skips a missed run past startingDeadlineSeconds, and starts the next one on time', async () => {
-    await hourlyCronJob('late', { startingDeadlineSeconds: 600 });
+    const { base } = await hourlyCronJob('late', { startingDeadlineSeconds: 600 });
     await consistently(async () => expect(await jobNames('late')).toEqual([]), { durationMs: 3_000 });
 
     await advance('late', 0.55); // 3 minutes after the next run: within the deadline
-    await expect.poll(() => jobNames('late'), poll).toEqual([runName('late', lastHour() + 2 * hour)]);
+    await expect.poll(() => jobNames('late'), poll).toEqual([runName('late', base + 2 * hour)]);
   });
 
   it('Forbid: starts no run while one is active, then the latest missed run once it finished', async () => {
-    await hourlyCronJob('forbid', { concurrencyPolicy: 'Forbid' });
-    const first = lastHour() + hour;
+    const { base } = await hourlyCronJob('forbid', { concurrencyPolicy: 'Forbid' });
+    const first = base + hour;
     await expect.poll(() => jobNames('forbid'), poll).toEqual([runName('forbid', first)]);
 
     await advance('forbid', 1);
@@ -138,8 +142,8 @@ describe('CronJob controller', () => {
   });
 
   it('Replace: deletes the active Job and starts the new run', async () => {
-    await hourlyCronJob('replace', { concurrencyPolicy: 'Replace' });
-    const first = lastHour() + hour;
+    const { base } = await hourlyCronJob('replace', { concurrencyPolicy: 'Replace' });
+    const first = base + hour;
     await expect.poll(() => jobNames('replace'), poll).toEqual([runName('replace', first)]);
 
     await advance('replace', 1);
@@ -151,8 +155,8 @@ describe('CronJob controller', () => {
   });
 
   it('Allow: starts each run, whatever is still active', async () => {
-    await hourlyCronJob('allow', { concurrencyPolicy: 'Allow' });
-    const first = lastHour() + hour;
+    const { base } = await hourlyCronJob('allow', { concurrencyPolicy: 'Allow' });
+    const first = base + hour;
     await expect.poll(() => jobNames('allow'), poll).toEqual([runName('allow', first)]);
 
     await advance('allow', 1);
@@ -161,14 +165,14 @@ describe('CronJob controller', () => {
   });
 
   it('starts nothing while suspended, and the latest missed run once resumed', async () => {
-    const cronJob = await hourlyCronJob('paused', { suspend: true });
+    const { cronJob, base } = await hourlyCronJob('paused', { suspend: true });
     await expect.poll(async () => (await api().get(CronJob, 'paused', namespace))?.status?.conditions, poll)
       .toContainEqual(expect.objectContaining({ type: 'Available', status: 'False', reason: 'Suspended' }));
     await advance('paused', 1);
     await consistently(async () => expect(await jobNames('paused')).toEqual([]), { durationMs: 3_000 });
 
     await api().patch(CronJob, cronJob, { spec: { suspend: false } });
-    await expect.poll(() => jobNames('paused'), poll).toEqual([runName('paused', lastHour() + 2 * hour)]);
+    await expect.poll(() => jobNames('paused'), poll).toEqual([runName('paused', base + 2 * hour)]);
   });
 
   it('reports a schedule it cannot parse as Degraded, and starts nothing', async () => {
@@ -180,7 +184,7 @@ describe('CronJob controller', () => {
   });
 
   it('keeps the newest finished Jobs within the history limits, deleting the oldest first', async () => {
-    const cronJob = await hourlyCronJob('history', { suspend: true, successfulJobsHistoryLimit: 2, failedJobsHistoryLimit: 1 });
+    const { cronJob } = await hourlyCronJob('history', { suspend: true, successfulJobsHistoryLimit: 2, failedJobsHistoryLimit: 1 });
     const owner = { apiVersion: 'batch.tutorial.kubebuilder.io/v1', kind: 'CronJob', name: 'history', uid: cronJob.metadata.uid, controller: true };
     const started = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
     const runs: Array<[string, 'Complete' | 'Failed', Date]> = [
