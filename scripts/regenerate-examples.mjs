@@ -19,10 +19,14 @@ const skipped = (file) => /(^|\/)node_modules(\/|$)/.test(file) || file === 'pac
 const handWritten = [/^src\/api\/.*_types\.ts$/, /^src\/controllers\//, /^src\/webhooks\/(?!setup\.ts$)/, /^config\/samples\/(?!kustomization\.yaml$)/, /^test\//, /^README\.md$/];
 const isHandWritten = (file) => handWritten.some((re) => re.test(file));
 
-/** The `opgen …` lines between the README's `<!-- opgen:commands -->` markers. */
+/**
+ * The `opgen …` lines between the README's `<!-- opgen:commands -->` markers, and the
+ * `npm pkg set …` lines that record a library the hand-written code needs in package.json
+ * (offline and deterministic, unlike `npm install`).
+ */
 function commandsOf(readme) {
   const block = /<!-- opgen:commands -->([\s\S]*?)<!-- \/opgen:commands -->/.exec(readme)?.[1] ?? '';
-  return block.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('opgen '));
+  return block.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('opgen ') || line.startsWith('npm pkg set '));
 }
 
 function files(root, dir = root) {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * static-site is made from ../charts/static-site, the chart it is backed by.
  */
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const seeds = ['bookstore', 'demo-volume', 'echo', 'ovh-nginx', 'podset', 'static-site'];
+const seeds = ['bookstore', 'cronjob', 'demo-volume', 'echo', 'ovh-nginx', 'podset', 'static-site'];
 
 describe('seed examples', () => {
   it('are all present', () => {

@@ -1,0 +1,27 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { resolveBinaries } from '@opgen/runtime/testing';
+
+/**
+ * Runs once before the test files: finds etcd, kube-apiserver and kubectl in
+ * KUBEBUILDER_ASSETS or opgen's cache, or downloads and verifies them on the first run (with
+ * progress lines; README.md says from where), so no test file waits on that or races another
+ * to start it.
+ */
+export default async function setup(): Promise<void> {
+  await resolveBinaries({ kubectl: true });
+}
