@@ -5,6 +5,8 @@ import { defineConfig } from 'vitepress';
 export default defineConfig({
   title: 'The opgen book',
   description: 'Kubernetes operators in TypeScript with opgen',
+  // Without an icon link, browsers ask for /favicon.ico, which the site does not have.
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   cleanUrls: false,
   lastUpdated: false,
   // The pages link to each other only; a dead one fails the build.
