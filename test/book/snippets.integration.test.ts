@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createManager, kinds, type Client, type Manager } from '@opgen/runtime';
+import { kinds, type Client, type Manager } from '@opgen/runtime';
 import { eventually, installCRDs, startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
-import { FINALIZER, released, setupWidgetController } from '../../book/snippets/widget-controller.js';
+import { widgetManager } from '../../book/snippets/manager.js';
+import { FINALIZER, released } from '../../book/snippets/widget-controller.js';
 import { directClient, expectOversizedWidgetIgnored, expectWidgetReady } from '../../book/snippets/widget-testing.js';
 import { Widget } from '../../book/snippets/widget-types.js';
 
@@ -18,8 +19,13 @@ describe('the book’s Widget controller against a real API server', () => {
     cp = await startControlPlane();
     await installCRDs(cp.kubeConfig, new URL('./widget-crd.yaml', import.meta.url).pathname);
     client = directClient(cp);
-    mgr = createManager({ kubeConfig: cp.kubeConfig, handleSignals: false, logLevel: 'error', logDestination: { write: () => undefined } });
-    setupWidgetController(mgr);
+    // The manager of the book's main, metadata-only ConfigMaps and rate limit included.
+    mgr = widgetManager(['--metrics-bind-address=0', '--health-probe-bind-address=0'], {
+      kubeConfig: cp.kubeConfig,
+      handleSignals: false,
+      logLevel: 'error',
+      logDestination: { write: () => undefined },
+    });
     running = mgr.start();
     await mgr.elected();
   });
