@@ -68,7 +68,7 @@ describe('the book’s Widget controller against a real API server', () => {
 
   it('"Writing controllers": deleting a Widget runs the finalizer’s cleanup, then lets it go', async () => {
     await client.create(Widget, { metadata: { name: 'doomed', namespace: NS }, spec: { size: 2 } });
-    await eventually(async () => (await client.get(Widget, 'doomed', NS))?.metadata.finalizers?.includes(FINALIZER));
+    await eventually(async () => (await client.get(Widget, 'doomed', NS))?.metadata.finalizers?.includes(FINALIZER) === true);
     expect(released.has('doomed')).toBe(false);
     await client.delete(Widget, { metadata: { name: 'doomed', namespace: NS } });
     await eventually(async () => (await client.get(Widget, 'doomed', NS)) === undefined);
