@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitepress';
+
+// The opgen book. Code samples are never written in the pages: each is a region of a file
+// under snippets/, which test/book/ compiles and runs.
+export default defineConfig({
+  title: 'The opgen book',
+  description: 'Kubernetes operators in TypeScript with opgen',
+  // Without an icon link, browsers ask for /favicon.ico, which the site does not have.
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
+  cleanUrls: false,
+  lastUpdated: false,
+  // The pages link to each other only; a dead one fails the build.
+  ignoreDeadLinks: false,
+  srcExclude: ['snippets/**', 'README.md'],
+  themeConfig: {
+    nav: [{ text: 'Getting started', link: '/getting-started' }],
+    sidebar: [
+      {
+        text: 'The book',
+        items: [
+          { text: 'Getting started', link: '/getting-started' },
+          { text: 'Writing API types', link: '/api-types' },
+          { text: 'Writing controllers', link: '/controllers' },
+          { text: 'Testing', link: '/testing' },
+          { text: 'Webhooks and conversion', link: '/webhooks' },
+          { text: 'Deploying, Helm, OLM', link: '/deploying' },
+          { text: 'Upgrading', link: '/upgrading' },
+          { text: 'Running at scale', link: '/scale' },
+          { text: 'Coming from kubebuilder', link: '/kubebuilder' },
+          { text: 'The commands', link: '/commands' },
+        ],
+      },
+    ],
+    search: { provider: 'local' },
+  },
+});

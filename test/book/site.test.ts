@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokenLinks, htmlPages, pageProblems, serveSite } from './site-check.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const dist = join(root, 'book/.vitepress/dist');
+/** Debian's `chromium` package; `CHROMIUM` names another. */
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** The built book, loaded page by page in headless Chromium as a reader's browser would. */
+describe('the book’s site', () => {
+  let browser: Browser;
+  let site: Awaited<ReturnType<typeof serveSite>>;
+
+  beforeAll(async () => {
+    if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium, or set CHROMIUM`);
+    const vitepress = join(root, 'node_modules/vitepress/bin/vitepress.js');
+    // A dead internal link fails this build (ignoreDeadLinks: false).
+    await promisify(execFile)(process.execPath, [vitepress, 'build', join(root, 'book')], { cwd: root });
+    [browser, site] = await Promise.all([chromium.launch({ executablePath }), serveSite(dist)]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it('has every chapter and no link to a page or anchor it lacks', () => {
+    expect(htmlPages(dist)).toEqual(expect.arrayContaining(['index.html', 'getting-started.html', 'api-types.html', 'controllers.html', 'testing.html', 'webhooks.html', 'deploying.html', 'upgrading.html', 'scale.html', 'kubebuilder.html', 'commands.html']));
+    expect(brokenLinks(dist)).toEqual([]);
+  });
+
+  it('loads every page in Chromium without a console error, an uncaught exception or a failed request', async () => {
+    const problems: string[] = [];
+    for (const page of htmlPages(dist).filter((p) => p !== '404.html')) {
+      for (const problem of await pageProblems(browser, `${site.url}/${page}`)) problems.push(`${page}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('the checks catch a broken link, a missing anchor, a console error and a missing script', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'opgen-book-'));
+    try {
+      mkdirSync(join(bad, 'sub'));
+      writeFileSync(join(bad, 'index.html'), '<h1 id="top">x</h1><a href="/gone.html">a</a><a href="sub/page.html#nowhere">b</a><a href="#top">c</a>');
+      writeFileSync(join(bad, 'sub/page.html'), '<script>console.error("boom")</script><script src="/missing.js"></script>');
+      expect(brokenLinks(bad)).toEqual(['index.html: /gone.html', 'index.html: sub/page.html#nowhere (no such anchor)', 'sub/page.html: /missing.js']);
+      const served = await serveSite(bad);
+      try {
+        const problems = await pageProblems(browser, `${served.url}/sub/page.html`);
+        expect(problems).toEqual(expect.arrayContaining(['console error: boom', `HTTP 404: ${served.url}/missing.js`]));
+      } finally {
+        await served.close();
+      }
+    } finally {
+      rmSync(bad, { recursive: true, force: true });
+    }
+  });
+});
