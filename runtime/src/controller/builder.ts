@@ -1,12 +1,14 @@
 import type { Kind } from '../api/kind.js';
 import type { Cached, Informer } from '../cache/types.js';
 import type { KubeObject, Stored } from '../object.js';
-import { createWorkQueue, type RateLimiter } from '../queue/index.js';
+import type { Logger } from '../log/index.js';
+import { createWorkQueue, type Priority, type RateLimiter, type WorkQueue } from '../queue/index.js';
 import { enqueueControllerOwner, enqueueMapped, enqueueObject, type EventMapper } from './handlers.js';
 import type { Predicate, WatchEvent } from './predicates.js';
 import { objectContext } from './object-context.js';
 import { runReconcileLoop, type ReconcileLoopOptions } from './reconcile-loop.js';
 import { keyOf, type Request } from './request.js';
+import { consume, every, periodMs, requestOfItem, type EventSource } from './sources.js';
 import type { Controller, ControllerHost, ErrorPolicy, ObjectReconciler, Reconciled, Reconciler, RequestContext } from './types.js';
 
 /** Options of {@link controller}. */
@@ -62,6 +64,38 @@ export interface ControllerBuilder<T extends KubeObject = KubeObject, Namespaced
   owns<C extends KubeObject>(kind: Kind<C>, options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
   /** Any kind: events enqueue what `map` returns for the object. */
   watches<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, map: (object: Reconciled<C, N>) => Request[], options?: WatchOptions<C>): ControllerBuilder<T, Namespaced>;
+  /**
+   * An external event source, kube-rs's `reconcile_on`, controller-runtime's
+   * `source.Channel`: an async iterable (an async generator, a {@link channel}) of
+   * requests or objects, each enqueued as a real change. It is read from the manager's
+   * start, on a standby replica too (what arrives before it leads is reconciled once it
+   * does), and told to return when the controller stops; a source that throws is logged
+   * and enqueues nothing more.
+   *
+   * @example
+   * const pushes = channel<Request>();
+   * controller(mgr).for(Site).watches(pushes).reconcile(deploySite);
+   * gitWebhook.on('push', (repo) => pushes.send({ namespace: 'sites', name: repo }));
+   */
+  watches(source: EventSource): ControllerBuilder<T, Namespaced>;
+  /**
+   * Reconciles every cached object of the `for` kind each time `trigger` yields, kube-rs's
+   * `reconcile_all_on`; at low priority, so real changes go first.
+   *
+   * @example
+   * controller(mgr).for(Site).reconcileAllOn(vaultRotations()).reconcile(deploySite);
+   */
+  reconcileAllOn(trigger: AsyncIterable<unknown>): ControllerBuilder<T, Namespaced>;
+  /**
+   * Reconciles every cached object of the `for` kind once per `period` (a Go duration
+   * string such as `'10m'`, or milliseconds), at low priority behind real changes: for
+   * state outside Kubernetes that sends no events. The first round comes one period
+   * after the start.
+   *
+   * @example
+   * controller(mgr).for(DnsRecord).reconcileAllEvery('10m').reconcile(syncRecord);
+   */
+  reconcileAllEvery(period: string | number): ControllerBuilder<T, Namespaced>;
   /** Predicates applied to the events of every watched kind. */
   withPredicates(...predicates: Predicate[]): ControllerBuilder<T, Namespaced>;
   /**
@@ -121,6 +155,47 @@ interface Watch {
 
 type Indexes = Watch['indexes'];
 
+/** A source of requests besides the watched kinds, read from the controller's warm-up until it stops. */
+interface ExternalSource {
+  name: string;
+  /** Reads the source, enqueueing through `add`, until `signal` aborts or it ends. */
+  run(add: (request: Request, priority: Priority) => void, signal: AbortSignal, log: Logger, forInformer: Informer<KubeObject>): Promise<void>;
+}
+
+function watchedSource(source: EventSource): ExternalSource {
+  return {
+    name: 'watches',
+    run: (add, signal, log) =>
+      consume(
+        source,
+        (item) => {
+          const request = requestOfItem(item);
+          if (request) add(request, 'normal');
+          else log.error({ item }, 'Source yielded neither a request nor a named object: ignored');
+        },
+        signal,
+        log,
+        'watches',
+      ),
+  };
+}
+
+function reconcileAllSource(name: string, trigger: (signal: AbortSignal) => AsyncIterable<unknown>): ExternalSource {
+  return {
+    name,
+    run: (add, signal, log, forInformer) =>
+      consume(
+        trigger(signal),
+        () => {
+          for (const object of forInformer.list()) add({ name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) }, 'low');
+        },
+        signal,
+        log,
+        name,
+      ),
+  };
+}
+
 /**
  * Starts declaring a controller on `mgr`, controller-runtime's builder in TypeScript:
  *
@@ -137,6 +212,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   let primary: Watch | undefined;
   const secondary: Watch[] = [];
   const global: Predicate[] = [];
+  const external: ExternalSource[] = [];
   let errorPolicy: ErrorPolicy<KubeObject> | undefined;
 
   /** Builds and registers the controller; `reconcile` gets the `for` kind. */
@@ -151,7 +227,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     for (const w of [primary, ...secondary]) {
       for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
     }
-    const built = buildController(mgr, forKind, watches, reconcile(forKind), onError, options);
+    const built = buildController(mgr, forKind, watches, external, reconcile(forKind), onError, options);
     mgr.addController(built);
     return built;
   };
@@ -166,13 +242,28 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
       secondary.push({ kind: kind as Kind<KubeObject>, owned: true, predicates: [...((watchOptions?.predicates ?? []) as Predicate[])], indexes: watchOptions?.indexes as Indexes });
       return builder;
     },
-    watches(kind, map, watchOptions) {
+    watches(kindOrSource: Kind<KubeObject> | EventSource, map?: (object: never) => Request[], watchOptions?: WatchOptions<KubeObject>) {
+      if (isEventSource(kindOrSource)) {
+        external.push(watchedSource(kindOrSource));
+        return builder;
+      }
+      const kind = kindOrSource;
+      if (!map) throw new Error(`controller: .watches(${kind.kind}) needs a map function from the object to the requests it enqueues`);
       secondary.push({
         kind: kind as Kind<KubeObject>,
         map: enqueueMapped(map as never),
         predicates: [...((watchOptions?.predicates ?? []) as Predicate[])],
         indexes: watchOptions?.indexes as Indexes,
       });
+      return builder;
+    },
+    reconcileAllOn(trigger) {
+      external.push(reconcileAllSource('reconcileAllOn', () => trigger));
+      return builder;
+    },
+    reconcileAllEvery(period) {
+      const ms = periodMs(period, 'controller: .reconcileAllEvery()');
+      external.push(reconcileAllSource('reconcileAllEvery', (signal) => every(ms, signal)));
       return builder;
     },
     withPredicates(...predicates) {
@@ -233,6 +324,7 @@ function buildController(
   mgr: ControllerHost,
   forKind: Kind<KubeObject>,
   watches: ResolvedWatch[],
+  external: ExternalSource[],
   reconcile: LoopReconcile,
   onError: LoopOptions['onError'],
   options: ControllerOptions,
@@ -245,42 +337,80 @@ function buildController(
   // Asking for the informers now lets the cache list them while this process waits to lead.
   const informers = watches.map((w) => mgr.cache.informerFor(w.kind) as Informer<KubeObject>);
 
+  /** Real changes queued before the controller ran, with when each was last seen; undefined once it runs. */
+  let warm: Map<string, number> | undefined;
+  /** The queue and what feeds it, opened once: at warm-up, or when the controller runs. */
+  let fed: { queue: WorkQueue; close(): void } | undefined;
+  const open = (): { queue: WorkQueue; close(): void } => {
+    if (fed) return fed;
+    const queue = createWorkQueue({
+      rateLimiter: options.rateLimiter,
+      metrics: mgr.metrics.workQueues.forQueue(name, () => queue.inFlight()),
+    });
+    const add = (request: Request, priority: Priority): void => {
+      const key = keyOf(request);
+      if (warm && priority === 'normal') {
+        // Not running yet: most likely a change the leader serves. Queued with the backlog,
+        // and moved up at the start if it came too late for the leader to have served it.
+        warm.delete(key);
+        warm.set(key, performance.now());
+        queue.add(key, 'low');
+      } else queue.add(key, priority);
+    };
+    const enqueue = (watch: ResolvedWatch) => (event: WatchEvent) => {
+      if (!watch.predicates.every((p) => p(event))) return;
+      const priority = backlog(event) ? 'low' : 'normal';
+      for (const request of watch.map(event)) add(request, priority);
+    };
+    const unsubscribe = watches.map((watch, i) => {
+      const handle = enqueue(watch);
+      return informers[i]!.addHandler({
+        add: (object, initialList) => handle({ type: 'create', object, initialList }),
+        update: (oldObject, object) => handle({ type: 'update', object, oldObject }),
+        delete: (object) => handle({ type: 'delete', object }),
+      });
+    });
+    const sourcesStop = new AbortController();
+    for (const source of external) void source.run(add, sourcesStop.signal, log, informers[0]!);
+    log.info({ sources: [...watches.map((w) => w.kind.kind), ...external.map((s) => s.name)] }, 'Starting EventSources');
+    fed = {
+      queue,
+      close() {
+        if (sourcesStop.signal.aborted) return;
+        sourcesStop.abort();
+        queue.shutDown();
+        for (const off of unsubscribe) off();
+      },
+    };
+    return fed;
+  };
+
   return {
     name,
+    warmup(signal) {
+      if (signal.aborted || fed) return;
+      warm = new Map();
+      const { close } = open();
+      signal.addEventListener('abort', close, { once: true });
+    },
     async run(signal, runOptions = {}) {
       const { cancel, fence } = runOptions;
       const precondition = fence && (() => {
         if (!fence()) throw new Error('not the leader any more');
       });
       const metrics = mgr.metrics.controllers.forController(name, workers);
-      const queue = createWorkQueue({
-        rateLimiter: options.rateLimiter,
-        metrics: mgr.metrics.workQueues.forQueue(name, () => queue.inFlight()),
-      });
-      const stop = (): void => queue.shutDown();
-      if (signal.aborted) stop();
-      else signal.addEventListener('abort', stop, { once: true });
-
-      const enqueue = (watch: ResolvedWatch) => (event: WatchEvent) => {
-        if (!watch.predicates.every((p) => p(event))) return;
-        const priority = backlog(event) ? 'low' : 'normal';
-        for (const request of watch.map(event)) queue.add(keyOf(request), priority);
-      };
-      const unsubscribe = watches.map((watch, i) => {
-        const handle = enqueue(watch);
-        return informers[i]!.addHandler({
-          add: (object, initialList) => handle({ type: 'create', object, initialList }),
-          update: (oldObject, object) => handle({ type: 'update', object, oldObject }),
-          delete: (object) => handle({ type: 'delete', object }),
-        });
-      });
+      const { queue, close } = open();
+      for (const [key, seenAt] of warm ?? []) if (runOptions.changesSince === undefined || seenAt >= runOptions.changesSince) queue.add(key, 'normal');
+      warm = undefined;
+      if (signal.aborted) close();
+      else signal.addEventListener('abort', close, { once: true });
 
       try {
         log.info({ sources: watches.map((w) => w.kind.kind) }, 'Starting Controller');
         const synced = await waitForSync(informers, options.cacheSyncTimeoutMs ?? 120_000, signal);
         if (signal.aborted) return;
         if (!synced) throw new Error(`controller ${name}: timed out waiting for cache to be synced`);
-        log.info({ workerCount: workers }, 'Starting workers');
+        log.info({ workerCount: workers, queued: queue.len() }, 'Starting workers');
         await runReconcileLoop<Holder>({
           queue,
           reconcile,
@@ -304,9 +434,8 @@ function buildController(
         });
         log.info('All workers finished');
       } finally {
-        signal.removeEventListener('abort', stop);
-        queue.shutDown();
-        for (const off of unsubscribe) off();
+        signal.removeEventListener('abort', close);
+        close();
       }
     },
   };
@@ -326,6 +455,10 @@ async function waitForSync(informers: Informer<KubeObject>[], timeoutMs: number,
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
+}
+
+function isEventSource(value: Kind<KubeObject> | EventSource): value is EventSource {
+  return typeof (value as Partial<EventSource>)[Symbol.asyncIterator] === 'function';
 }
 
 /**

@@ -3,6 +3,7 @@ export { createExpectations, type Expectations, type ExpectationsOptions } from 
 export { TerminalError, terminal, isTerminal } from './errors.js';
 export { generationChanged, annotationChanged, labelChanged, labelSelector, type Predicate, type WatchEvent } from './predicates.js';
 export type { Request } from './request.js';
+export { channel, type Channel, type EventSource, type SourceItem } from './sources.js';
 export { requeue, type Action, type Result } from './requeue.js';
 export type {
   Controller,
@@ -18,4 +19,5 @@ export type {
   RequestContext,
   StatusOf,
   StatusWriter,
+  ControllerRunOptions,
 } from './types.js';

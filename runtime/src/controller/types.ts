@@ -220,11 +220,26 @@ export interface ControllerRunOptions {
    * run before any timer could notice the lease is gone.
    */
   fence?: () => boolean;
+  /**
+   * After a {@link Controller.warmup}: real changes queued during it that were seen at or
+   * after this time (`performance.now()`) are reconciled first; earlier ones, which the
+   * previous leader had time to serve, wait with the backlog. Default: all of them first.
+   */
+  changesSince?: number;
 }
 
 /** A running unit of a manager, e.g. a controller. */
 export interface Controller {
   readonly name: string;
+  /**
+   * Starts what feeds the controller's queue (handlers on the cache, event sources) before
+   * this process leads, controller-runtime's warm replicas: a standby's queue then holds
+   * every object at low priority, so after a failover `run` starts at once, without
+   * replaying the cache, and serves first the changes the previous leader may have missed
+   * (see {@link ControllerRunOptions.changesSince}). Stops when `signal` aborts, unless
+   * `run` took over. Optional: `run` starts the same when it was not called.
+   */
+  warmup?(signal: AbortSignal): void;
   /**
    * Watches, waits for the cache, and reconciles until `signal` aborts; then stops taking
    * work and resolves once in-flight reconciles have finished.

@@ -19,6 +19,8 @@ interface Registered {
   name: string;
   run: Runnable;
   leader: boolean;
+  /** Runs from the cache's start, on standby replicas too (a controller's queue and sources). */
+  warmup?: (signal: AbortSignal) => void;
 }
 
 /** Creates a manager; see {@link ManagerOptions} and `managerOptionsFromArgs`. */
@@ -51,6 +53,10 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // Whether this process may still act as leader, checked right before each reconcile and
   // each of its API calls; replaced by the elector's monotonic-clock fence once elected.
   let stillLeading = (): boolean => true;
+  // Changes a standby saw before this were the previous leader's to serve: it was seen
+  // renewing the lease at most a lease duration and one jittered retry (× 2.2) before the
+  // takeover. Later ones are served first; undefined without leader election: all first.
+  let changesSince: number | undefined;
   const recorders = new Map<string, EventRecorder>();
 
   const registered: Registered[] = [];
@@ -136,6 +142,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     let leading = false;
     // Added after start(): run at once (leader work only once elected), as controller-runtime does.
     launchLate = (r) => {
+      r.warmup?.(othersStop.signal);
       if (!r.leader) launch(r, othersStop.signal, otherRuns);
       else if (leading) launch(r, leaderStop.signal, leaderRuns);
     };
@@ -161,6 +168,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
       }
       for (const startServer of extraServers) servers.push(await startServer());
       cache.start(cacheStop.signal);
+      // Controllers queue their events from now on, while this process may still wait to lead.
+      for (const r of registered) r.warmup?.(othersStop.signal);
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
 
       const synced = await untilAborted(cache.waitForSync(options.cacheSyncTimeoutMs ?? 120_000), stopRequest.signal);
@@ -180,6 +189,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
               stillLeading = fence;
+              changesSince = performance.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
               leaseSignal.addEventListener(
                 'abort',
                 () => {
@@ -255,7 +265,13 @@ export function createManager(options: ManagerOptions = {}): Manager {
       if (names.has(controller.name)) {
         throw new Error(`a controller named "${controller.name}" already exists: give one of them another name`);
       }
-      register({ name: controller.name, run: (signal) => controller.run(signal, { cancel: cancelReconciles.signal, fence: () => stillLeading() }), leader: true });
+      const warmup = controller.warmup?.bind(controller);
+      register({
+        name: controller.name,
+        run: (signal) => controller.run(signal, { cancel: cancelReconciles.signal, fence: () => stillLeading(), ...(changesSince !== undefined ? { changesSince } : {}) }),
+        leader: true,
+        ...(warmup ? { warmup } : {}),
+      });
       names.add(controller.name);
     },
     addRunnable(runnable, runnableOptions = {}) {

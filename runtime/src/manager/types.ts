@@ -75,7 +75,9 @@ export interface Manager extends ControllerHost {
   readonly stopping: AbortSignal;
   /**
    * Serves probes and metrics, starts the cache, waits for it to sync, then (once elected,
-   * with leader election) runs the controllers. Resolves after a graceful stop (`stop()`,
+   * with leader election) runs the controllers. Their queues and event sources start with
+   * the cache, so a standby replica is warm: after it takes the lease it reconciles at once,
+   * changes the previous leader may have missed first. Resolves after a graceful stop (`stop()`,
    * SIGTERM or SIGINT); rejects when something failed (a controller could not start, the
    * lease was lost, shutdown exceeded its timeout). After a rejection the process should
    * exit non-zero at once, as `main` does in Go: reconciles still running keep Node alive.

@@ -1,2 +1,2 @@
-export { createWorkQueue, type WorkQueue, type WorkQueueOptions, type WorkQueueMetrics, type InFlight } from './work-queue.js';
+export { createWorkQueue, type WorkQueue, type WorkQueueOptions, type WorkQueueMetrics, type InFlight, type Priority } from './work-queue.js';
 export { exponentialBackoff, type RateLimiter, type ExponentialBackoffOptions } from './rate-limiter.js';
