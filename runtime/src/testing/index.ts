@@ -35,4 +35,4 @@ export { freePort } from './ports.js';
 export { eventually, consistently, type EventuallyOptions, type ConsistentlyOptions, type Probe } from './poll.js';
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 // A test's webhook server needs a certificate the API server can be told to trust.
-export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../manager/self-signed-cert.js';
+export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../certs/self-signed-cert.js';

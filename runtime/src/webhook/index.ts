@@ -31,7 +31,8 @@
  *
  * @module
  */
-export { webhook, conversion, serveWebhooks, type WebhookServerOptions, type WebhookBuilder, type WebhookFor, type ConversionFor, type ConversionSpokes } from './builder.js';
+export { webhook, conversion, serveWebhooks, type WebhookHost, type WebhookBuilder, type WebhookFor, type ConversionFor, type ConversionSpokes } from './builder.js';
+export type { WebhookServerOptions } from './managed-server.js';
 export { deny, AdmissionDenied } from './deny.js';
 export { invalid, InvalidFields, type FieldError, type FieldErrorType } from './invalid.js';
 export { stash, unstash, STASH_ANNOTATION } from './stash.js';
