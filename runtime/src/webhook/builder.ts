@@ -5,7 +5,6 @@ import { conversionKey, type SpokeConversion } from './conversion.js';
 import type { WebhookServerOptions } from './managed-server.js';
 import { mutatePath, validatePath } from './paths.js';
 import type { WebhookServer } from './server.js';
-
 import type { Defaulter, Validators } from './types.js';
 
 /** What `webhook`, `conversion` and `serveWebhooks` need of a manager (a `Manager` is one): its webhook server. */
@@ -15,9 +14,12 @@ export interface WebhookHost {
 }
 
 /**
- * Configures the manager's webhook server; call it before `webhook(mgr)` and
- * `conversion(mgr)` to change the defaults. The server starts with the manager, before
- * its caches, on every replica; `/readyz` fails until it answers a TLS handshake.
+ * Configures the manager's webhook server (`mgr.webhookServer(options)`); call it before
+ * `webhook(mgr)` and `conversion(mgr)` to change the defaults. The server starts with the
+ * manager, before its caches, on every replica; `/readyz` fails until it answers a TLS handshake.
+ *
+ * @example
+ * serveWebhooks(mgr, { port: 9443, certificate: { dir: '/tmp/k8s-webhook-server/serving-certs' } });
  */
 export function serveWebhooks(mgr: WebhookHost, options: WebhookServerOptions = {}): WebhookServer {
   return mgr.webhookServer(options);

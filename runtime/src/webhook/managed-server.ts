@@ -1,8 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { Cache } from '../cache/index.js';
-import type { CertificateKeyPair, CertificateFiles, ServingCertificate } from '../certs/index.js';
-import { servingCertificate } from '../certs/index.js';
+import { servingCertificate, type CertificateFiles, type CertificateKeyPair, type ServingCertificate } from '../certs/index.js';
 import type { ClientOptions } from '../client/index.js';
 import type { Logger } from '../log/index.js';
 import { builtInCertificate, type BuiltInCertificateOptions } from './builtin-certs.js';
