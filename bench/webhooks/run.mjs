@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient, kinds } from '../../runtime/dist/index.js';
-import { selfSignedCertificate } from '../../runtime/dist/manager/self-signed-cert.js';
+import { selfSignedCertificate } from '../../runtime/dist/certs/self-signed-cert.js';
 import { startControlPlane } from '../../runtime/dist/testing/index.js';
 
 const { values } = parseArgs({

@@ -1,6 +1,6 @@
 // The Widget kind the book's chapters build on, as `opgen create api --group web --version v1 --kind Widget` writes it.
 // #region types
-import { defineKind } from '@opgen/runtime';
+import { defineKind } from '@opgen/runtime/api';
 import type { Condition, ObjectMeta } from '@opgen/runtime/api';
 
 /** WidgetSpec is what the user wants. */

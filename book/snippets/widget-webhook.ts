@@ -1,5 +1,6 @@
 // The Widget's defaulting, validating and conversion webhooks of the "Webhooks and conversion" chapter.
-import { conversion, defineKind, invalid, webhook, type Manager } from '@opgen/runtime';
+import { conversion, invalid, webhook, type Manager } from '@opgen/runtime';
+import { defineKind } from '@opgen/runtime/api';
 import type { ObjectMeta } from '@opgen/runtime/api';
 import { Widget } from './widget-types.js';
 

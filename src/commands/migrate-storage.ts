@@ -88,10 +88,12 @@ function projectRuntime(root: string): RuntimeMigration {
   for (let dir = root; ; dir = dirname(dir)) {
     const manifest = join(dir, 'node_modules/@opgen/runtime/package.json');
     if (existsSync(manifest)) {
-      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string; exports?: { '.'?: { import?: string } } };
-      const entry = pkg.exports?.['.']?.import ?? './dist/index.js';
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string; exports?: Record<string, { import?: string } | undefined> };
+      // 0.1.0 exported both from its root; later runtimes from their subpaths.
+      const entry = (subpath: string) => pkg.exports?.[subpath]?.import ?? pkg.exports?.['.']?.import ?? './dist/index.js';
       // require, not import(): the bundled CLI runs from the compile cache, where import() fails; Node ≥ 20.19 requires ES modules.
-      const runtime = createRequire(manifest)(join(dirname(manifest), entry)) as Partial<RuntimeMigration>;
+      const load = (subpath: string) => createRequire(manifest)(join(dirname(manifest), entry(subpath))) as Partial<RuntimeMigration>;
+      const runtime: Partial<RuntimeMigration> = { migrateStorageVersions: load('./storageversion').migrateStorageVersions, loadKubeConfig: load('./manager').loadKubeConfig };
       if (typeof runtime.migrateStorageVersions !== 'function' || typeof runtime.loadKubeConfig !== 'function') {
         throw new UserError(`@opgen/runtime ${pkg.version ?? ''} in ${dirname(manifest)} cannot migrate storage versions`, undefined, 'update @opgen/runtime');
       }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { InvalidFields } from '@opgen/runtime';
+import { InvalidFields } from '@opgen/runtime/webhook';
 import { defaultWidget, fromHub, toHub, validateWidget } from '../../book/snippets/widget-webhook.js';
 import type { Widget } from '../../book/snippets/widget-types.js';
 

@@ -38,7 +38,8 @@ const read = async (path: string) => JSON.parse(await readFile(join(dir!, path),
 /** The metric families @opgen/runtime registers, read from its sources. */
 async function runtimeFamilies(): Promise<string[]> {
   const sources = [
-    ...(await readdir(join(repo, 'runtime/src/metrics'))).map((f) => `runtime/src/metrics/${f}`),
+    // index.ts re-exports, and its example registers a metric of the user's.
+    ...(await readdir(join(repo, 'runtime/src/metrics'))).filter((f) => f !== 'index.ts').map((f) => `runtime/src/metrics/${f}`),
     'runtime/src/webhook/metrics.ts',
   ];
   const names = new Set<string>();

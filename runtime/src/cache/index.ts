@@ -13,6 +13,19 @@
  *   `waitForSync(ms)`, `health()`. Cached objects are shared: read, never change them.
  * - `backoffDelay(failures, options?)`: the retry delay a failing watch waits.
  *
+ *
+ * Imported as `@opgen/runtime/cache`; a manager's own cache is `mgr.cache`.
+ *
+ * @example
+ * import { createCache } from '@opgen/runtime/cache';
+ * import { kinds } from '@opgen/runtime';
+ *
+ * const cache = createCache(kubeConfig, { namespace: 'shop' });
+ * const pods = cache.informerFor(kinds.Pod);
+ * cache.start(signal);
+ * await cache.waitForSync(60_000);
+ * const running = pods.list({ labels: { app: 'web' } });
+ *
  * @module
  */
 export { createCache, type CacheOptions, type KindCache } from './cache.js';

@@ -18,6 +18,20 @@
  *   to share one bucket between clients and caches (`rateLimiter` of their options).
  * - `LoggerLike`: the logger the cluster-facing parts accept (pino satisfies it).
  *
+ *
+ * Imported as `@opgen/runtime/client`; `createClient`, `kinds` and the common `is…` checks
+ * are also in the root export. A manager's own client is `mgr.client`.
+ *
+ * @example
+ * import { createClient, createTokenBucket, retryOnConflict } from '@opgen/runtime/client';
+ * import { kinds } from '@opgen/runtime';
+ *
+ * const client = createClient(kubeConfig, { rateLimiter: createTokenBucket(20, 30) });
+ * await retryOnConflict(async () => {
+ *   const cm = await client.get(kinds.ConfigMap, 'settings', 'shop');
+ *   if (cm) await client.update(kinds.ConfigMap, { ...cm, data: { ...cm.data, mode: 'fast' } });
+ * });
+ *
  * @module
  */
 export { createClient, type BindOptions, type Client, type ClientOptions, type ListQuery, type ApplyOptions, type ApplyObject, type DeleteOptions, type MergePatch } from './client.js';

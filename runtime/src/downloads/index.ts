@@ -5,6 +5,11 @@
  * release tarballs. Mirrors: `OPGEN_ENVTEST_INDEX`, `OPGEN_K8S_RELEASE_URL`,
  * `OPGEN_HELM_RELEASE_URL`.
  *
+ * @example
+ * import { ensureHelm } from '@opgen/runtime/downloads';
+ *
+ * const helm = await ensureHelm(); // $HELM, else a helm on PATH, else a verified download
+ *
  * @module
  */
 export { downloadControlPlane, isExecutable, ENVTEST_BINARIES, type ControlPlaneBinary, type DownloadControlPlaneOptions } from './controlplane.js';

@@ -2,6 +2,14 @@
  * Chart-backed operators: operator-sdk's helm operator on the opgen runtime. A watches.yaml
  * maps kinds to charts; each CR's spec is its chart's values.
  *
+ * @example
+ * import { createManager, managerOptionsFromArgs } from '@opgen/runtime';
+ * import { watchCharts } from '@opgen/runtime/helm';
+ *
+ * const mgr = createManager(managerOptionsFromArgs());
+ * await watchCharts(mgr, { watchesFile: 'watches.yaml' });
+ * await mgr.start();
+ *
  * @module
  */
 export { watchCharts, type WatchChartsOptions } from './controllers.js';

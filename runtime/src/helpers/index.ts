@@ -13,6 +13,20 @@
  *   `{ result: 'created' | 'updated' | 'unchanged', object }`, as controller-runtime's.
  * - `compareQuantities(a, b)`: orders `10Gi`, `1100M`, `500m` exactly, like Go's `Quantity.Cmp`.
  *
+ *
+ * Imported as `@opgen/runtime/helpers`; `controllerOf`, `setCondition` and
+ * `compareQuantities` are also in the root export. A reconcile's `ctx` already owns
+ * children and manages finalizers: these are for code outside it.
+ *
+ * @example
+ * import { createOrUpdate, setControllerReference } from '@opgen/runtime/helpers';
+ * import { kinds } from '@opgen/runtime';
+ *
+ * const { result } = await createOrUpdate(client, kinds.ConfigMap, { metadata: { name: 'web', namespace: 'shop' } }, (cm) => {
+ *   cm.data = { mode: 'fast' };
+ *   setControllerReference(store, BookStore, cm);
+ * });
+ *
  * @module
  */
 export { AlreadyOwnedError, controllerOf, setControllerReference, setOwnerReference } from './owner.js';

@@ -9,6 +9,18 @@
  *   onStoppedLeading({ lost }), onNewLeader?(identity) })`: resolves when leadership is
  *   lost (`lost: true`: the process should exit non-zero) or `signal` aborts (lease released).
  *
+ *
+ * Imported as `@opgen/runtime/leaderelection`; a manager created with `leaderElection: true`
+ * runs it for you, so use this only for a process without a manager.
+ *
+ * @example
+ * import { runLeaderElection } from '@opgen/runtime/leaderelection';
+ *
+ * await runLeaderElection(kubeConfig, { id: 'my-job.example.com', signal }, {
+ *   onStartedLeading: (leading) => void work(leading),
+ *   onStoppedLeading: ({ lost }) => { if (lost) process.exit(1); },
+ * });
+ *
  * @module
  */
 export { runLeaderElection, type ElectionClock, type LeaderCallbacks, type LeaderElectionRun } from './elector.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isLogLevel } from '../log/index.js';
-import { parseBindAddress } from './bind-address.js';
+import { parseBindAddress } from '../http/bind-address.js';
 import { durationFlag } from './duration-flag.js';
 import type { ManagerOptions } from './options.js';
 

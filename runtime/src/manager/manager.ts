@@ -4,8 +4,8 @@ import { tokenBucketFor } from '../rest/token-bucket.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';
 import { createLogger } from '../log/index.js';
 import { createMetrics } from '../metrics/index.js';
-import { parseBindAddress } from './bind-address.js';
-import { listen, type HttpServer } from './http-server.js';
+import { parseBindAddress } from '../http/bind-address.js';
+import { listen, type HttpServer } from '../http/http-server.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import { campaign } from './leader.js';
 import { metricsSecurity, serveMetrics } from './metrics-server.js';
@@ -14,6 +14,8 @@ import { probesHandler, type Checks } from './probes.js';
 import { onShutdownSignals } from './signals.js';
 import type { Manager, Runnable } from './types.js';
 import { settleBy, untilAborted } from './wait.js';
+import { managedWebhookServer } from '../webhook/managed-server.js';
+import type { WebhookServer } from '../webhook/server.js';
 
 interface Registered {
   name: string;
@@ -97,6 +99,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   let healthProbeAddress: string | undefined;
 
   const stop = (): void => stopRequest.abort();
+  let webhookServer: WebhookServer | undefined;
 
   async function start(): Promise<void> {
     if (started) throw new Error('a manager can be started only once');
@@ -279,6 +282,18 @@ export function createManager(options: ManagerOptions = {}): Manager {
     },
     addServer(startServer) {
       extraServers.push(startServer);
+    },
+    webhookServer(webhookOptions) {
+      if (webhookServer) {
+        if (webhookOptions) throw new Error('the webhook server of this manager is already configured: call serveWebhooks before webhook() and conversion()');
+        return webhookServer;
+      }
+      const managed = managedWebhookServer({ kubeConfig, log, metrics, cache, stopping: stopRequest.signal, transport }, webhookOptions);
+      webhookServer = managed.server;
+      extraServers.push(() => managed.start());
+      readyz.set('webhook', () => managed.server.ready());
+      register({ name: 'webhook-conversion-check', run: (signal) => managed.watchConversions(signal), leader: false });
+      return webhookServer;
     },
     addHealthzCheck(name, check) {
       healthz.set(name, check);

@@ -5,12 +5,12 @@ import type { Registry } from 'prom-client';
 import { createTransport, type TransportOptions } from '../rest/transport.js';
 import type { Logger } from '../log/index.js';
 import { cachedAccessReviews } from './access-reviews.js';
-import type { BindAddress } from './bind-address.js';
-import { listen, type HttpServer } from './http-server.js';
+import type { BindAddress } from '../http/bind-address.js';
+import { listen, type HttpServer } from '../http/http-server.js';
 import type { ManagerOptions } from './options.js';
 import { requireAuthorization, type Guard } from './metrics-auth.js';
-import type { CertificateKeyPair } from './self-signed-cert.js';
-import { servingCertificate, type CertificateFiles } from './serving-cert.js';
+import type { CertificateKeyPair } from '../certs/self-signed-cert.js';
+import { servingCertificate, type CertificateFiles } from '../certs/serving-cert.js';
 
 /** How the metrics endpoint is protected. */
 export interface MetricsSecurity {

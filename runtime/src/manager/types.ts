@@ -5,6 +5,8 @@ import type { Controller, ControllerHost } from '../controller/types.js';
 import type { EventRecorder } from '../events/index.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
+import type { WebhookServerOptions } from '../webhook/managed-server.js';
+import type { WebhookServer } from '../webhook/server.js';
 import type { Check } from './probes.js';
 
 /** Extra work a manager runs: it should return (or resolve) once `signal` aborts. */
@@ -43,6 +45,19 @@ export interface Manager extends ControllerHost {
    * answer the informers' first list) and closed last; `start` resolves once it listens.
    */
   addServer(start: () => Promise<{ close(): Promise<void> }>): void;
+  /**
+   * The manager's webhook server, which `webhook(mgr)`, `conversion(mgr)` and
+   * `serveWebhooks(mgr, options)` serve on. Created on the first call, with `options` (a later
+   * call with options throws: the server is configured once), and owned by the manager from
+   * then on: started with it before the caches on every replica, checked by `/readyz/webhook`,
+   * drained and closed last.
+   *
+   * @example
+   * const server = mgr.webhookServer({ port: 9443, certificate: { dir: '/certs' } });
+   * await mgr.elected();
+   * console.log(server.url);
+   */
+  webhookServer(options?: WebhookServerOptions): WebhookServer;
   /** Adds (or replaces) a `/healthz` check; `/healthz` starts with `ping`. */
   addHealthzCheck(name: string, check: Check): void;
   /**

@@ -74,7 +74,8 @@ const MERGE_PATCH = 'application/merge-patch+json';
  * meanwhile is skipped; one created meanwhile is stored in the new version anyway.
  *
  * @example
- * import { migrateStorageVersions, loadKubeConfig } from '@opgen/runtime';
+ * import { loadKubeConfig } from '@opgen/runtime/manager';
+ * import { migrateStorageVersions } from '@opgen/runtime/storageversion';
  * import { BookStore } from './api/v1alpha2/bookstore_types.js';
  *
  * await migrateStorageVersions([BookStore], { kubeConfig: loadKubeConfig() });

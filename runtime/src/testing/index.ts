@@ -8,6 +8,17 @@
  * use 1.36.3 -p path)`), else from opgen's cache or setup-envtest's, else they are downloaded
  * and verified as setup-envtest does (see `@opgen/runtime/downloads`), else built with Go.
  *
+ * @example
+ * import { installCRDs, startControlPlane } from '@opgen/runtime/testing';
+ *
+ * const cp = await startControlPlane();
+ * try {
+ *   await installCRDs(cp.kubeConfig, 'config/crd/bases');
+ *   // ... createManager({ kubeConfig: cp.kubeConfig }) and the test
+ * } finally {
+ *   await cp.stop();
+ * }
+ *
  * @module
  */
 export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './controlplane.js';
@@ -24,4 +35,4 @@ export { freePort } from './ports.js';
 export { eventually, consistently, type EventuallyOptions, type ConsistentlyOptions, type Probe } from './poll.js';
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 // A test's webhook server needs a certificate the API server can be told to trust.
-export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../manager/self-signed-cert.js';
+export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../certs/self-signed-cert.js';

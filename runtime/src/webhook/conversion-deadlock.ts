@@ -1,6 +1,6 @@
 import { kindLabel } from '../rest/paths.js';
 import type { Logger } from '../log/index.js';
-import type { Manager } from '../manager/types.js';
+import type { Cache } from '../cache/index.js';
 import type { ConversionRegistry } from './conversion.js';
 
 /** How often the unsynced informers are looked at. */
@@ -24,12 +24,12 @@ export interface ConversionCalls {
  * itself. The usual cause is a readiness probe that waits for the caches while the
  * Service routes the API server only to ready pods; the warning says so.
  */
-export async function reportConversionDeadlock(mgr: Pick<Manager, 'cache'>, server: ConversionCalls, log: Logger, signal: AbortSignal): Promise<void> {
+export async function reportConversionDeadlock(cache: Pick<Cache, 'health'>, server: ConversionCalls, log: Logger, signal: AbortSignal): Promise<void> {
   const warnedAt = new Map<string, number>();
   let calls = server.conversionReviews;
   let lastCallAt = performance.now();
   while (!signal.aborted) {
-    const health = mgr.cache.health();
+    const health = cache.health();
     if (health.length > 0 && health.every((h) => h.synced)) return;
     const now = performance.now();
     if (server.conversionReviews !== calls) {

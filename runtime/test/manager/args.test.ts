@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBindAddress } from '../../src/manager/bind-address.js';
+import { parseBindAddress } from '../../src/http/bind-address.js';
 import { managerOptionsFromArgs } from '../../src/manager/args.js';
 
 describe('managerOptionsFromArgs', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen, type HttpServer } from '../../src/manager/http-server.js';
+import { listen, type HttpServer } from '../../src/http/http-server.js';
 import { probesHandler, type Checks } from '../../src/manager/probes.js';
 
 let server: HttpServer | undefined;

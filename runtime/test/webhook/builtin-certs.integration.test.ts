@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
-import { issueCertificate } from '../../src/manager/self-signed-cert.js';
+import { issueCertificate } from '../../src/certs/self-signed-cert.js';
 import { freePort } from '../../src/testing/ports.js';
 import { installCRDs, kubectlFor, readCRDs, startControlPlane, type ControlPlane, type Kubectl } from '../../src/testing/index.js';
 import { conversion, serveWebhooks, webhook, type BuiltInCertificateOptions, type WebhookServer } from '../../src/webhook/index.js';

@@ -2,7 +2,7 @@ import { connect } from 'node:tls';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/index.js';
-import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
+import { selfSignedCertificate } from '../../src/certs/self-signed-cert.js';
 import { validatingHandler } from '../../src/webhook/admission.js';
 import { parseGoDuration } from '../../src/webhook/duration.js';
 import { webhookMetrics } from '../../src/webhook/metrics.js';

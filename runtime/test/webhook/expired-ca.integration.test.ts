@@ -4,7 +4,7 @@ import { loadAllYaml } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
-import { issueCertificate } from '../../src/manager/self-signed-cert.js';
+import { issueCertificate } from '../../src/certs/self-signed-cert.js';
 import { freePort } from '../../src/testing/ports.js';
 import { kubectlFor, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { conversion, serveWebhooks, webhook } from '../../src/webhook/index.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAllYaml } from '@kubernetes/client-node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '../../src/client/index.js';
-import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
+import { selfSignedCertificate } from '../../src/certs/self-signed-cert.js';
 import { freePort } from '../../src/testing/ports.js';
 import { kubectlFor, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { eventually } from '../fixtures/eventually.js';

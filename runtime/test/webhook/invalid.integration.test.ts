@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineKind } from '../../src/api/kind.js';
 import { ApiError, createClient, type Client } from '../../src/client/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
-import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
+import { selfSignedCertificate } from '../../src/certs/self-signed-cert.js';
 import { installCRDs, installWebhooks, kubectlFor, startControlPlane, type ControlPlane, type Kubectl } from '../../src/testing/index.js';
 import { invalid, serveWebhooks, webhook, type FieldError } from '../../src/webhook/index.js';
 import { SHELF_CRD, SHELF_WEBHOOKS, ShelfV2 } from '../fixtures/webhooks/shelf.js';

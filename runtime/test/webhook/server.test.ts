@@ -1,8 +1,8 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/index.js';
-import type { HttpServer } from '../../src/manager/http-server.js';
-import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
+import type { HttpServer } from '../../src/http/http-server.js';
+import { selfSignedCertificate } from '../../src/certs/self-signed-cert.js';
 import { defaultingHandler, forKind, validatingHandler } from '../../src/webhook/admission.js';
 import { deny } from '../../src/webhook/deny.js';
 import { webhookMetrics } from '../../src/webhook/metrics.js';

@@ -3,7 +3,7 @@ import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-n
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
-import { CLOCK_SKEW_MS } from '../../src/manager/self-signed-cert.js';
+import { CLOCK_SKEW_MS } from '../../src/certs/self-signed-cert.js';
 import { freePort } from '../../src/testing/ports.js';
 import { installCRDs, kubectlFor, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { serveWebhooks, webhook } from '../../src/webhook/index.js';

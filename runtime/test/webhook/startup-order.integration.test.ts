@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, kinds, type Client } from '../../src/client/index.js';
 import { controller } from '../../src/controller/index.js';
 import { createManager, type Manager } from '../../src/manager/index.js';
-import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
+import { selfSignedCertificate } from '../../src/certs/self-signed-cert.js';
 import { installCRDs, installWebhooks, kubectlFor, startControlPlane, type ControlPlane, type Kubectl } from '../../src/testing/index.js';
 import { conversion, serveWebhooks, webhook } from '../../src/webhook/index.js';
 import { eventually } from '../fixtures/eventually.js';

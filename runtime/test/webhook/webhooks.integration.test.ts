@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManager, type Manager } from '../../src/manager/index.js';
-import { selfSignedCertificate } from '../../src/manager/self-signed-cert.js';
+import { selfSignedCertificate } from '../../src/certs/self-signed-cert.js';
 import { installCRDs, installWebhooks, kubectlFor, startControlPlane, type ControlPlane, type Kubectl } from '../../src/testing/index.js';
 import { conversion, deny, serveWebhooks, webhook, type WebhookServer } from '../../src/webhook/index.js';
 import { eventually } from '../fixtures/eventually.js';

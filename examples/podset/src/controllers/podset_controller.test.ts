@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 import { fileURLToPath } from 'node:url';
-import { createCache, createManager, kinds, type Manager } from '@opgen/runtime';
+import { createManager, kinds, type Manager } from '@opgen/runtime';
+import { createCache } from '@opgen/runtime/cache';
 import { installCRDs, startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PodSet } from '../api/v1alpha1/podset_types.js';
