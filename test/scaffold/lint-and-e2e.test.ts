@@ -66,10 +66,10 @@ describe('the scaffold', () => {
 
     expect(runs(await read('lint.yml'))).toEqual(['npm ci', 'npm run lint', 'npx tsc --noEmit', 'npx opgen manifests --check']);
     const test = await read('test.yml');
-    expect(runs(test)).toEqual(['npm ci', 'npm test']);
+    expect(runs(test)).toEqual(['npm ci', 'npx opgen setup-envtest', 'npm test']);
     const cache = Object.values(test.jobs)[0]!.steps.find((step) => step.uses?.startsWith('actions/cache@'));
-    expect(cache?.with).toMatchObject({ path: '~/.cache/opgen', key: expect.stringContaining("hashFiles('package-lock.json')") as unknown });
-    expect(runs(await read('test-e2e.yml'))).toEqual(['npm ci', 'npm run test:e2e']);
+    expect(cache?.with).toMatchObject({ path: '~/.cache/opgen/controlplane', key: expect.stringContaining("hashFiles('package-lock.json')") as unknown });
+    expect(runs(await read('test-e2e.yml'))).toEqual(['npm ci', 'npx opgen setup-envtest', 'npm run test:e2e']);
   });
 
   it('passes its own npm test: the controller tests of a kind of its own (namespaced and cluster-scoped), a built-in kind and an external kind', { timeout: 300_000 }, async () => {
