@@ -26,6 +26,7 @@ export default defineConfig({
           { text: 'Deploying, Helm, OLM', link: '/deploying' },
           { text: 'Upgrading', link: '/upgrading' },
           { text: 'Running at scale', link: '/scale' },
+          { text: 'Tutorial: the CronJob operator', link: '/cronjob' },
           { text: 'Coming from kubebuilder', link: '/kubebuilder' },
           { text: 'The commands', link: '/commands' },
         ],

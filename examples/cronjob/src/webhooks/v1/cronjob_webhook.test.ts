@@ -15,7 +15,8 @@ limitations under the License.
 */
 
 import { fileURLToPath } from 'node:url';
-import { ApiError, createClient, createManager, serveWebhooks, type Client, type Manager } from '@opgen/runtime';
+import { createClient, createManager, serveWebhooks, type Client, type Manager } from '@opgen/runtime';
+import { ApiError } from '@opgen/runtime/client';
 import { installCRDs, installWebhooks, selfSignedCertificate, startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CronJob } from '../../api/v1/cronjob_types.js';

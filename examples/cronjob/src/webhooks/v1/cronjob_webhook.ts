@@ -14,7 +14,8 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { invalid, webhook, type FieldError, type Manager } from '@opgen/runtime';
+import { invalid, webhook, type Manager } from '@opgen/runtime';
+import type { FieldError } from '@opgen/runtime/webhook';
 import { CronJob } from '../../api/v1/cronjob_types.js';
 import { parseSchedule } from '../../controllers/schedule.js';
 
