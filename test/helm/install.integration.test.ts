@@ -69,7 +69,8 @@ async function getJson(...args: string[]): Promise<Record<string, any> | undefin
 }
 
 const leading = (l: LogLine) => l.msg === 'acquired the lease: leading';
-const reconciling = (l: LogLine) => l.msg === 'reconciling DemoVolume';
+// Workers start only on the replica that leads; a standby fills its queue but reconciles nothing.
+const reconciling = (l: LogLine) => l.msg === 'Starting workers';
 
 describe('the chart with --set replicaCount=2', () => {
   it('installs into a real control plane: the Deployment has two replicas and runs the manager with --leader-elect', async () => {
@@ -121,7 +122,7 @@ describe('the chart with --set replicaCount=2', () => {
       return volume?.status?.conditions?.find((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
     };
     await expect.poll(readyCondition, { timeout: 60_000, interval: 200 }).toBeDefined();
-    expect((await readyCondition()).reason).toBe('Reconciled');
+    expect((await readyCondition()).reason).toBe('ConfigMapInSync');
     expect(leader!.logs().some(reconciling)).toBe(true);
     expect(follower.logs().some(reconciling)).toBe(false);
     expect(follower.logs().some(leading)).toBe(false);

@@ -39,7 +39,7 @@ describe('a project with webhooks', () => {
         'v1 → v2 → v1 is the identity',
         'v2 → v1 → v2 keeps every field',
         'reads a Widget written as v1 as v2, and back unchanged',
-        'reports a new Widget as Ready',
+        'keeps a ConfigMap holding spec.foo, owned by the Widget, and reports Ready once it sees it',
       ]) {
         expect(test.all).toContain(name);
       }

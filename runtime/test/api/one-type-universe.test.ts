@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The reconcile of a CRD whose spec embeds `template` of type `templateType`. */
 function operator(templateType: string): string {
   return `
-import { controller, kinds, type ControllerHost } from '${src}index.js';
+import { controller, kinds, type Manager } from '${src}index.js';
 import { defineKind, type ObjectMeta, type PodTemplateSpec, type Quantity, type ResourceRequirements } from '${src}api/index.js';
 
 export interface WebApp {
@@ -27,7 +27,7 @@ export interface WebApp {
 }
 export const WebApp = defineKind<WebApp, true>({ group: 'example.com', version: 'v1', kind: 'WebApp', plural: 'webapps', namespaced: true });
 
-export function setup(mgr: ControllerHost): void {
+export function setup(mgr: Manager): void {
   controller(mgr)
     .for(WebApp)
     .owns(kinds.Deployment)
