@@ -60,8 +60,8 @@ const MIN_WATCH_MS = 1_000;
  * - when a watch stays open and silent past its server-side timeout (a half-open
  *   connection) logs the stall and reconnects from the last resourceVersion;
  * - every failure backs off exponentially 0.8 s → 30 s with jitter, reset once a watch
- *   proves healthy; a watch the server ends normally reopens at once; the list is not
- *   retried inside its call besides (only where the server asks, 429 or Retry-After);
+ *   proves healthy; a watch the server ends normally reopens at once; a list the server
+ *   cannot be reached for is not retried inside its call besides;
  * - a backoff after an outage ends when the server is ready again (the transport's one
  *   `/readyz` probe), plus a jitter of at most the first delay.
  */

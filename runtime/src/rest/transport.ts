@@ -29,9 +29,10 @@ export interface HttpRequest {
   /** Default `application/json`; metadata-only reads ask for `PartialObjectMetadata`. */
   accept?: string;
   /**
-   * The caller backs off on failure itself (an informer's list): the call is then retried
-   * only where the server asked for it (429, `Retry-After`), never for a broken connection
-   * or a plain 5xx, so no retry loop inside the call outlives the caller's own backoff.
+   * The caller backs off on failure itself (an informer's list): a server that cannot be
+   * reached is then not retried inside the call, so no retry loop inside it outlives the
+   * caller's backoff, which the end of an outage ends (see `recovered`). A server that
+   * answers (5xx, 429) is retried as in any call.
    */
   ownBackoff?: boolean;
 }
@@ -236,8 +237,8 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
         failure = Object.assign(networkError, { message: networkError.message.startsWith(describe) ? networkError.message : `${describe}: ${networkError.message}` });
         outcome = { error: networkError, mayHaveBeenSent: !notSent(networkError) };
       }
-      const serverAsked = 'status' in outcome && (outcome.status === 429 || outcome.retryAfterSeconds !== undefined);
-      const delayMs = watch || (request.ownBackoff && !serverAsked) ? undefined : retryDelayMs(request.method, outcome, tries);
+      const unreachable = !('status' in outcome);
+      const delayMs = watch || (request.ownBackoff && unreachable) ? undefined : retryDelayMs(request.method, outcome, tries);
       if (delayMs === undefined || performance.now() + delayMs >= endsAt) throw failure;
       observer?.retry(request.method, 'status' in outcome ? String(outcome.status) : '<error>');
       reportRetry(describe, outcome, tries, delayMs, failure);
