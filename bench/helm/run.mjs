@@ -8,7 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createClient, createManager, defineKind, kinds } from '../../runtime/dist/index.js';
+import { createClient, createManager, kinds } from '../../runtime/dist/index.js';
+import { defineKind } from '../../runtime/dist/api/index.js';
 import { renderChart, watchCharts } from '../../runtime/dist/helm/index.js';
 import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
 

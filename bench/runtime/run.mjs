@@ -16,7 +16,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { controller, createCache, createClient, createManager, defineKind, kinds } from '../../runtime/dist/index.js';
+import { controller, createClient, createManager, kinds } from '../../runtime/dist/index.js';
+import { defineKind } from '../../runtime/dist/api/index.js';
+import { createCache } from '../../runtime/dist/cache/index.js';
 import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
 
 const { values } = parseArgs({

@@ -1,7 +1,8 @@
 // The opgen side of bench/webhooks, as an operator runs it: a manager serving one defaulter
 // that sets one label, and the conversion of Item between v1 and v2 (the hub) on /convert.
 // Usage: KUBECONFIG=… node opgen-server.mjs <port> <cert-dir>
-import { conversion, createManager, serveWebhooks, webhook, defineKind } from '../../runtime/dist/index.js';
+import { conversion, createManager, serveWebhooks, webhook } from '../../runtime/dist/index.js';
+import { defineKind } from '../../runtime/dist/api/index.js';
 
 const [port, certDir] = process.argv.slice(2);
 const ConfigMap = defineKind({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true });
