@@ -35,6 +35,11 @@ export interface HttpRequest {
    * answers (5xx, 429) is retried as in any call.
    */
   ownBackoff?: boolean;
+  /**
+   * `stream` only: take a token of the rate limiter first, as a list does. A streaming list
+   * (a watch with `sendInitialEvents`) is the list; a plain watch takes none.
+   */
+  takesToken?: boolean;
 }
 
 /** Receives every response and retry, for `rest_client_*` metrics. */
@@ -56,7 +61,8 @@ export interface Transport {
   request<T>(request: HttpRequest): Promise<T>;
   /**
    * A streaming GET (a watch), tried once: resolves with the open response once the server
-   * answered 200. Not rate-limited: client-go takes no token to start a watch.
+   * answered 200. Not rate-limited (client-go takes no token to start a watch) unless
+   * `takesToken` says it is a list.
    */
   stream(request: HttpRequest): Promise<IncomingMessage>;
   /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
@@ -217,7 +223,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       return error;
     };
     for (let tries = 1; ; tries++) {
-      if (bucket && !watch) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
+      if (bucket && (!watch || request.takesToken)) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
       if (signal?.aborted) throw explain(signal.reason);
       let outcome: TryOutcome;
       let failure: unknown;
@@ -247,10 +253,11 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
     }
   }
 
-  // `/readyz` answers 200 only once the server serves again, to anyone authenticated.
+  // `/readyz` answers 200 only once the server serves again, to anyone authenticated. Tried
+  // once, and it takes a token as any request: the limit bounds the probes too.
   const recovery = createRecoveryWatch(async (signal) => {
     try {
-      (await call({ method: 'GET', path: '/readyz', accept: 'text/plain', timeoutMs: 2_000, signal }, async (response) => response, true)).resume();
+      (await call({ method: 'GET', path: '/readyz', accept: 'text/plain', timeoutMs: 2_000, signal, takesToken: true }, async (response) => response, true)).resume();
       return true;
     } catch {
       return false;
