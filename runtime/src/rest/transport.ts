@@ -62,7 +62,13 @@ export interface Transport {
   /**
    * A streaming GET (a watch), tried once: resolves with the open response once the server
    * answered 200. Not rate-limited (client-go takes no token to start a watch) unless
-   * `takesToken` says it is a list.
+   * `takesToken` says it is a list. An informer's list is a watch with
+   * `sendInitialEvents=true&resourceVersionMatch=NotOlderThan` and no `resourceVersion`: a
+   * transport serving it sends every object as `ADDED`, then a `BOOKMARK` whose metadata has
+   * the annotation `k8s.io/initial-events-end: "true"`, then the changes; one that does not
+   * serve it must refuse it (400 or 422, as kube-apiserver with `WatchList` off), and the
+   * informer lists in pages instead. Ignoring the parameter stalls the informer until the
+   * watch's `timeoutSeconds`.
    */
   stream(request: HttpRequest): Promise<IncomingMessage>;
   /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
