@@ -96,6 +96,8 @@ try {
     const run = await child('reconcile');
     console.log(`opgen runtime, 4 workers:     caches synced ${seconds(run.syncedMs)} s after start, all ${N} reconciled after ${seconds(run.reconciledMs)} s (${rate(N, run.reconciledMs)} objects/s), peak RSS ${run.peakRssMb} MB`);
     if (peerBinary) {
+      // The peer starts from Widgets without status too: the opgen run's statuses are removed.
+      await inLanes(await client.list(Widget, { namespace: NS }), 16, (w) => client.patchStatus(Widget, w, { status: null }));
       const p = await peer(4, true);
       console.log(`controller-runtime, 4 workers: all ${N} reconciled after ${seconds(p.ms)} s (${rate(N, p.ms)} objects/s; process start and cache sync included), peak RSS ${p.peakRssMb} MB, ${p.errors} reconcile errors`);
     }
@@ -155,7 +157,7 @@ try {
   // Built once per version of its sources into ~/.cache/opgen/tools (see build.sh).
   const peerBinary = values['no-peer'] || values['memory-only'] ? undefined : execFileSync('bash', [join(peerDir, 'build.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 
-  /** `keep`: reconcile the Widgets as they are (the --large mode made them fresh already). */
+  /** `keep`: reconcile the Widgets as they are (the --large mode has cleared their status). */
   async function peer(workers, keep = false) {
     if (!keep) await freshWidgets();
     // Watched, not polled: lists of N objects would slow the API server the peer talks to.
