@@ -7,6 +7,7 @@ import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
 import type { Cache, KindCacheOptions } from './types.js';
+import type { Clock } from '../time/clock.js';
 
 /** {@link KindCacheOptions} for one kind. */
 export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
@@ -33,6 +34,8 @@ export interface CacheOptions {
    * watches take no token, as in client-go. Off by default; the manager shares its one bucket.
    */
   rateLimiter?: TokenBucket;
+  /** Time of the resyncs; default real time. */
+  clock?: Clock;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
           namespace: options.namespace,
           logger,
           backoff: options.backoff,
+          ...(options.clock ? { clock: options.clock } : {}),
         });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);

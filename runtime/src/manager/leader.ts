@@ -4,6 +4,7 @@ import type { TransportOptions } from '../rest/transport.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
+import type { Clock } from '../time/clock.js';
 
 /** What {@link campaign} needs: the lease settings and what to do when leading starts or is lost. */
 export interface Campaign {
@@ -14,6 +15,8 @@ export interface Campaign {
   metrics: Metrics;
   /** How the lease's requests reach the API server: the manager's one rate limiter and its `rest_client_*` observer. */
   transport: Pick<TransportOptions, 'rateLimiter' | 'observer'>;
+  /** The lease's time: the manager's clock. */
+  clock: Clock;
   /** Ends the campaign; abort it only after the work started by `onLeading` has stopped. */
   signal: AbortSignal;
   /** Stops renewing without releasing the lease (shutdown timed out with work running). */
@@ -42,6 +45,7 @@ export function campaign(c: Campaign): Promise<void> {
       releaseOnCancel: options.leaderElectionReleaseOnCancel,
       signal: c.signal,
       abandon: c.abandon,
+      clock: c.clock,
       logger: c.log,
       ...c.transport,
     },

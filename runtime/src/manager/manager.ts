@@ -15,6 +15,7 @@ import { onShutdownSignals } from './signals.js';
 import type { Manager, Runnable } from './types.js';
 import { settleBy, untilAborted } from './wait.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import type { WebhookServer } from '../webhook/server.js';
 
 interface Registered {
@@ -38,11 +39,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const metrics = createMetrics();
+  // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
+  // backoff, resyncs and leases run on the time the server stamps its objects with.
+  const clock: Clock = systemClock;
   const observer = metrics.restClient(new URL(kubeConfig.getCurrentCluster()?.server ?? 'https://unknown').host);
   // One bucket for every request of the manager: client, events, cache lists, leader
   // election, metrics access reviews. `--kube-api-qps` then bounds the process as a whole.
   const transport = { observer, rateLimiter: tokenBucketFor(options.qps, options.burst) };
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), ...transport, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), ...transport, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs, clock });
   const client = createClient(kubeConfig, {
     cache,
     ...transport,
@@ -188,11 +192,12 @@ export function createManager(options: ManagerOptions = {}): Manager {
             log: log.child({ logger: 'leader-election' }),
             metrics,
             transport,
+            clock,
             signal: electionStop.signal,
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
               stillLeading = fence;
-              changesSince = performance.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
+              changesSince = clock.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
               leaseSignal.addEventListener(
                 'abort',
                 () => {
@@ -251,6 +256,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
 
   return {
     kubeConfig,
+    clock,
     client,
     cache,
     log,

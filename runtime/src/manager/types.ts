@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics/index.js';
 import type { WebhookServerOptions } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
 import type { Check } from './probes.js';
+import type { Clock } from '../time/clock.js';
 
 /** Extra work a manager runs: it should return (or resolve) once `signal` aborts. */
 export type Runnable = (signal: AbortSignal) => void | Promise<void>;
@@ -25,6 +26,8 @@ export interface RunnableOptions {
  */
 export interface Manager extends ControllerHost {
   readonly kubeConfig: KubeConfig;
+  /** The time the manager's controllers, cache and leader election run on: its cluster's clock. */
+  readonly clock: Clock;
   readonly client: Client;
   readonly cache: Cache;
   readonly log: Logger;
