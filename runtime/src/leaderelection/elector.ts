@@ -5,7 +5,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Lease } from '../client/kinds.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
-import { createTransport, type TransportObserver } from '../rest/transport.js';
+import type { TransportObserver } from '../rest/transport.js';
+import { clusterOf, type Cluster } from '../rest/cluster.js';
 import { everyOn, sleepOn, systemClock, type Clock } from '../time/clock.js';
 import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
@@ -59,9 +60,9 @@ export interface LeaderElectionRun {
   logger?: LoggerLike;
   /** Default: `performance.now()`, `new Date()` and `setTimeout`. */
   clock?: ElectionClock;
-  /** Client-side rate limit of the Lease reads and writes; the manager shares its one bucket. Off by default. */
+  /** Client-side rate limit of the Lease reads and writes, with a kubeconfig only (a {@link Cluster} has its own). Off by default. */
   rateLimiter?: TokenBucket;
-  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics). */
+  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics); with a kubeconfig only. */
   observer?: TransportObserver;
 }
 
@@ -91,7 +92,7 @@ type Attempt = 'held' | 'refused' | 'other-holder';
  * the run's signal aborts.
  */
 export async function runLeaderElection(
-  kubeConfig: KubeConfig,
+  cluster: Cluster | KubeConfig,
   options: LeaderElectionOptions & LeaderElectionRun,
   callbacks: LeaderCallbacks,
 ): Promise<void> {
@@ -107,7 +108,8 @@ export async function runLeaderElection(
   const given = options.clock ?? systemClock;
   const clock: Clock = { now: () => given.now(), wall: () => given.wall(), setTimer: given.setTimer ? given.setTimer.bind(given) : systemClock.setTimer };
   const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
-  const lock = createLeaseLock(createTransport(kubeConfig, { rateLimiter: options.rateLimiter, observer: options.observer }), namespace, options.id);
+  const { transport } = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const lock = createLeaseLock(transport, namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 
   let lease: Lease | undefined;
