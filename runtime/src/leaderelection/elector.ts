@@ -5,7 +5,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Lease } from '../client/kinds.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
-import { createTransport, type TransportObserver } from '../rest/transport.js';
+import type { TransportObserver } from '../rest/transport.js';
+import { clusterOf, type Cluster } from '../rest/cluster.js';
 import { sleep } from '../rest/sleep.js';
 import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
@@ -54,9 +55,9 @@ export interface LeaderElectionRun {
   logger?: LoggerLike;
   /** Default: `performance.now()` and `new Date()`. */
   clock?: ElectionClock;
-  /** Client-side rate limit of the Lease reads and writes; the manager shares its one bucket. Off by default. */
+  /** Client-side rate limit of the Lease reads and writes, with a kubeconfig only (a {@link Cluster} has its own). Off by default. */
   rateLimiter?: TokenBucket;
-  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics). */
+  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics); with a kubeconfig only. */
   observer?: TransportObserver;
 }
 
@@ -87,7 +88,7 @@ type Attempt = 'held' | 'refused' | 'other-holder';
  * the run's signal aborts.
  */
 export async function runLeaderElection(
-  kubeConfig: KubeConfig,
+  cluster: Cluster | KubeConfig,
   options: LeaderElectionOptions & LeaderElectionRun,
   callbacks: LeaderCallbacks,
 ): Promise<void> {
@@ -102,7 +103,8 @@ export async function runLeaderElection(
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
-  const lock = createLeaseLock(createTransport(kubeConfig, { rateLimiter: options.rateLimiter, observer: options.observer }), namespace, options.id);
+  const { transport } = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const lock = createLeaseLock(transport, namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 
   let lease: Lease | undefined;

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache } from '../cache/index.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { Client, TokenBucket } from '../client/index.js';
 import type { Controller, ControllerHost } from '../controller/types.js';
 import type { EventRecorder } from '../events/index.js';
@@ -24,15 +25,22 @@ export interface RunnableOptions {
  * then `await mgr.start()`.
  */
 export interface Manager extends ControllerHost {
-  readonly kubeConfig: KubeConfig;
+  /**
+   * The one connection every request of the manager goes through (client, cache, leader
+   * election, events, access reviews, built-in certificates); build your own clients on it
+   * (`createClient(mgr.cluster)`) so that they share its rate limit and request metrics.
+   */
+  readonly cluster: Cluster;
+  /** The cluster's kubeconfig; undefined for a cluster on a transport of its own (in-process). */
+  readonly kubeConfig: KubeConfig | undefined;
   readonly client: Client;
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: Metrics;
   /**
    * The one client-side token bucket of `qps` / `burst` (`--kube-api-qps`), which every
-   * request of the manager takes from; undefined when off. Pass it as `rateLimiter` to a
-   * client or cache of your own so that it counts against the same limit.
+   * request of the manager takes from; undefined when off. The same as `cluster.rateLimiter`:
+   * a client or cache built on `mgr.cluster` takes from it.
    */
   readonly rateLimiter: TokenBucket | undefined;
   /** Records Kubernetes Events as `component` (e.g. a controller's name). */
