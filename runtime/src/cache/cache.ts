@@ -8,6 +8,7 @@ import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
 import type { Cache, KindCacheOptions } from './types.js';
+import type { Clock } from '../time/clock.js';
 
 /** {@link KindCacheOptions} for one kind. */
 export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
@@ -35,6 +36,8 @@ export interface CacheOptions {
    * {@link Cluster}'s bucket is the cluster's.
    */
   rateLimiter?: TokenBucket;
+  /** Time of the resyncs; default real time. */
+  clock?: Clock;
 }
 
 /**
@@ -65,6 +68,7 @@ export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions
           namespace: options.namespace,
           logger,
           backoff: options.backoff,
+          ...(options.clock ? { clock: options.clock } : {}),
         });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);

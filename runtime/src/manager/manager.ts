@@ -42,7 +42,10 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // cache lists, leader election, access reviews, built-in certificates. Its bucket
   // (`--kube-api-qps`) then bounds the process as a whole, and its metrics count everything.
   cluster.observe(metrics.restClient(cluster.host));
-  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
+  // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
+  // backoff, resyncs and leases run on the time the server stamps its objects with.
+  const clock = cluster.clock;
+  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs, clock });
   const client = createClient(cluster, {
     cache,
     logger: log.child({ logger: 'client' }),
@@ -186,11 +189,12 @@ export function createManager(options: ManagerOptions = {}): Manager {
             leaseName: leaderElectionId,
             log: log.child({ logger: 'leader-election' }),
             metrics,
+            clock,
             signal: electionStop.signal,
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
               stillLeading = fence;
-              changesSince = performance.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
+              changesSince = clock.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
               leaseSignal.addEventListener(
                 'abort',
                 () => {
@@ -250,6 +254,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   return {
     cluster,
     kubeConfig: cluster.kubeConfig,
+    clock,
     client,
     cache,
     log,

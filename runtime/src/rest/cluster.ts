@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { LoggerLike } from './logger.js';
 import { tokenBucketFor, type TokenBucket } from './token-bucket.js';
 import { createTransport, type HttpRequest, type Transport, type TransportObserver } from './transport.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * One connection to one API server, shared by everything of a process: the client, the
@@ -27,6 +28,12 @@ export interface Cluster {
    * metrics); returns its removal.
    */
   observe(observer: TransportObserver): () => void;
+  /**
+   * The cluster's time, which a manager on it runs its queues, requeues, resyncs and leases
+   * on: real time, or an in-process server's fake clock, so that the manager and the server
+   * stamping its objects agree on what time it is and a test can move both at once.
+   */
+  readonly clock: Clock;
 }
 
 /** Options of {@link createCluster}. */
@@ -61,6 +68,8 @@ export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 
   kubeConfig?: KubeConfig;
   /** The `host` label of `rest_client_*` metrics; default the kubeconfig server's `host:port`, else `in-process`. */
   host?: string;
+  /** The time of the server behind the transport (a memory cluster's fake clock); default real time. */
+  clock?: Clock;
 }
 
 /**
@@ -104,11 +113,11 @@ export function createCluster(first: KubeConfig | ClusterOnTransportOptions, sec
       throw new Error('createCluster: a rate limit needs a transport built from the wiring (pass a function as transport)');
     }
     const transport = typeof own.transport === 'function' ? own.transport(wiring) : own.transport;
-    return { kubeConfig: own.kubeConfig, transport, host: own.host ?? serverHost(own.kubeConfig) ?? 'in-process', rateLimiter, observe };
+    return { kubeConfig: own.kubeConfig, transport, host: own.host ?? serverHost(own.kubeConfig) ?? 'in-process', rateLimiter, observe, clock: own.clock ?? systemClock };
   }
   const kubeConfig = first as KubeConfig;
   const transport = createTransport(kubeConfig, { ...wiring, timeoutMs: options.timeoutMs, responseTimeoutMs: options.responseTimeoutMs });
-  return { kubeConfig, transport, host: serverHost(kubeConfig) ?? 'unknown', rateLimiter, observe };
+  return { kubeConfig, transport, host: serverHost(kubeConfig) ?? 'unknown', rateLimiter, observe, clock: systemClock };
 }
 
 /** The `host:port` of a kubeconfig's current server; undefined without one. */
