@@ -30,6 +30,8 @@ export interface MemoryServer {
   handle(request: HttpRequest): MemoryResponse;
   /** Resolves once the background controllers have nothing left to do. */
   idle(): Promise<void>;
+  /** Whether controllers are due to run or a watch holds events its reader has not taken yet. */
+  busy(): boolean;
   /** Ends open watches and stops the controllers. */
   close(): void;
   readonly state: ServerState;
@@ -80,6 +82,7 @@ export function createMemoryServer(options: MemoryServerOptions = {}): MemorySer
         return { code: 500, body: failure.status };
       }
     },
+    busy: () => scheduled !== undefined || [...streams].some((stream) => stream.readableLength > 0),
     idle() {
       if (!scheduled) return Promise.resolve();
       return new Promise((resolve) => waiters.push(resolve));

@@ -6,10 +6,10 @@
  * lists are replaced; `$retainKeys`, `$deleteFromPrimitiveList/<field>` and
  * `$setElementOrder/<field>` directives are honoured.
  *
- * Patch strategies and merge keys come from a {@link PatchTypes} source: the built-in
- * kinds' OpenAPI schemas (see `setPatchTypes`). Without one for the kind the patch is
- * refused with 501, never applied as a plain merge.
+ * Patch strategies and merge keys come from the built-in kinds' OpenAPI schemas (the types
+ * part, `../types`). A kind without them is refused with 501, never applied as a plain merge.
  */
+import { builtinKindType, fieldType, resolve, type KindType, type TypeRef } from '../types/index.js';
 import { badRequest, notImplemented } from './errors.js';
 import type { ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
@@ -26,14 +26,24 @@ export interface PatchNode {
   mergeKey?: string;
 }
 
-/** Gives the root schema node of a built-in kind, or undefined when it has none. */
-export type PatchTypes = (apiVersion: string, kind: string) => PatchNode | undefined;
-
-let patchTypes: PatchTypes | undefined;
-
-/** Installs the type source strategic merge patch reads (the types part's generated data). */
-export function setPatchTypes(source: PatchTypes): void {
-  patchTypes = source;
+/** The node of `ref` in a kind's type table; the patch directives a field carries sit on its reference. */
+function nodeOf(ref: TypeRef, type: KindType): PatchNode {
+  const info = typeof ref === 'object' ? ref : {};
+  const resolved = resolve(ref, type.table);
+  return {
+    patchStrategy: info.patchStrategy,
+    mergeKey: info.patchMergeKey,
+    field(name) {
+      if (resolved.kind !== 'map') return undefined;
+      const child = fieldType(resolved.type, name);
+      return child === undefined ? undefined : nodeOf(child, type);
+    },
+    items() {
+      if (resolved.kind === 'list') return nodeOf(resolved.type.list, type);
+      if (resolved.kind === 'map' && resolved.type.values !== undefined) return nodeOf(resolved.type.values, type);
+      return undefined;
+    },
+  };
 }
 
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,7 +51,8 @@ const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' &
 export function strategicMergePatch(info: ResourceInfo, live: Obj, patch: unknown): Obj {
   if (!isObject(patch)) throw badRequest('the body of a strategic merge patch must be a JSON object');
   const apiVersion = info.group === '' ? info.version : `${info.group}/${info.version}`;
-  const root = patchTypes?.(apiVersion, info.kind);
+  const type = builtinKindType(apiVersion, info.kind);
+  const root = type && nodeOf(type.root, type);
   if (!root) throw notImplemented(`strategic merge patch of ${info.kind} (no patch type information for it; use a JSON merge patch or server-side apply)`);
   return mergeMap(structuredClone(live), patch, root);
 }
@@ -66,14 +77,14 @@ function mergeMap(original: Obj, patch: Obj, node: PatchNode | undefined): Obj {
       delete out[key];
       continue;
     }
-    const child = node?.field(key) ?? node?.items();
+    const child = node?.field(key);
     out[key] = mergeValue(out[key], value, child);
   }
   if (retainKeys) for (const key of Object.keys(out)) if (!retainKeys.includes(key) && !(key in patch)) delete out[key];
   for (const [key, order] of Object.entries(patch)) {
     if (key.startsWith('$setElementOrder/') && Array.isArray(order)) {
       const field = key.slice('$setElementOrder/'.length);
-      const mergeKey = (node?.field(field) ?? node?.items())?.mergeKey;
+      const mergeKey = node?.field(field)?.mergeKey;
       if (Array.isArray(out[field])) out[field] = reorder(out[field], order, mergeKey);
     }
   }
