@@ -46,3 +46,5 @@ export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../certs/self-signed-cert.js';
 // The in-memory API server: controller tests in milliseconds, the API server's semantics.
 export { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions, type SeedObject } from './memory/cluster.js';
+// One test file on either tier: OPGEN_TEST_TIER=controlplane switches it to the real one.
+export { startTestCluster, type TestCluster, type TestClusterOptions, type TestTier } from './tier.js';

@@ -4,28 +4,24 @@ vi.setConfig({ testTimeout: 15_000 });
 import { controller, kinds, requeue, type Manager } from '../../src/index.js';
 import { Lease } from '../../src/client/kinds.js';
 import { createManager } from '../../src/manager/index.js';
-import { createCluster, type Cluster } from '../../src/rest/cluster.js';
+import type { Cluster } from '../../src/rest/cluster.js';
+import { createMemoryCluster } from '../../src/testing/memory/cluster.js';
 import { createFakeClock, type FakeClock } from '../../src/testing/memory/clock.js';
 import { runUntilIdle } from '../../src/testing/memory/idle.js';
 import { reconcileOnce } from '../../src/testing/memory/reconcile-once.js';
-import { createMemoryServer } from '../../src/testing/memory/server/server.js';
-import { memoryTransport } from '../../src/testing/memory/server/transport.js';
-import { trackedTransport } from '../../src/testing/memory/tracked-transport.js';
 
-// A manager on the memory server with a fake clock: the same wiring as createMemoryCluster.
+// Managers on a memory cluster whose fake clock starts at a known time.
 interface World {
   clock: FakeClock;
   cluster: Cluster;
+  close(): void;
   managers: Array<{ mgr: Manager; running?: Promise<void> }>;
 }
 let world: World | undefined;
 
-function memoryWorld(): World {
-  const clock = createFakeClock({ start: '2026-03-01T12:00:00Z' });
-  const server = createMemoryServer({ now: () => clock.wall().getTime() });
-  server.handle({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } } });
-  const { transport } = trackedTransport(memoryTransport(server), clock);
-  world = { clock, cluster: createCluster({ transport, clock, host: 'memory' }), managers: [] };
+async function memoryWorld(): Promise<World> {
+  const memory = await createMemoryCluster({ clock: createFakeClock({ start: '2026-03-01T12:00:00Z' }) });
+  world = { clock: memory.clock, cluster: memory.cluster, close: () => memory.close(), managers: [] };
   return world;
 }
 
@@ -46,12 +42,13 @@ afterEach(async () => {
     mgr.stop();
     await running?.catch(() => {});
   }
+  world?.close();
   world = undefined;
 });
 
 describe('a manager on the memory cluster runs on its fake clock', () => {
   it('reconciles a new object in one runUntilIdle, and reaches requeue.after only once time gets there', async () => {
-    const w = memoryWorld();
+    const w = await memoryWorld();
     const mgr = manager(w);
     const seen: Array<{ at: number; wall: string }> = [];
     controller(mgr)
@@ -78,7 +75,7 @@ describe('a manager on the memory cluster runs on its fake clock', () => {
   });
 
   it('follows a reconcile through its writes and their watch events: the owned child and the status are there when it returns', async () => {
-    const w = memoryWorld();
+    const w = await memoryWorld();
     const mgr = manager(w);
     controller(mgr)
       .for(kinds.ConfigMap, { predicates: [({ object }) => !object.metadata?.name?.endsWith('-child')] })
@@ -97,7 +94,7 @@ describe('a manager on the memory cluster runs on its fake clock', () => {
   });
 
   it('retries a failing reconcile on the fake clock: 5 ms, 10 ms, 20 ms of backoff', async () => {
-    const w = memoryWorld();
+    const w = await memoryWorld();
     const mgr = manager(w);
     const at: number[] = [];
     controller(mgr)
@@ -113,7 +110,7 @@ describe('a manager on the memory cluster runs on its fake clock', () => {
   });
 
   it('renews the lease on the fake clock, and a standby takes over a lease duration after the leader stopped renewing', async () => {
-    const w = memoryWorld();
+    const w = await memoryWorld();
     const election = { leaderElection: true, leaderElectionId: 'clock-test', leaderElectionNamespace: 'default', leaderElectionReleaseOnCancel: false };
     const leader = manager(w, election);
     const standby = manager(w, election);
@@ -142,7 +139,7 @@ describe('a manager on the memory cluster runs on its fake clock', () => {
 
 describe('reconcileOnce', () => {
   it('runs one reconcile of a controller whose manager is not started, and hands back its result', async () => {
-    const w = memoryWorld();
+    const w = await memoryWorld();
     const mgr = manager(w);
     const pages = controller(mgr)
       .for(kinds.ConfigMap)
@@ -158,7 +155,7 @@ describe('reconcileOnce', () => {
   });
 
   it('refuses a controller whose manager runs it: its workers would reconcile too', async () => {
-    const w = memoryWorld();
+    const w = await memoryWorld();
     const mgr = manager(w);
     const pages = controller(mgr).for(kinds.ConfigMap).reconcile(() => {});
     void start(w, mgr);
