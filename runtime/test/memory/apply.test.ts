@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { apply, ApplyConflictError, ApplyBadRequestError, managerFromRequest, trackUpdate, type FieldManagerContext } from '../../src/testing/memory/apply/index.js';
+import * as ssa from '../../src/testing/memory/apply/index.js';
+import { ApplyConflictError, ApplyBadRequestError, managerFromRequest, type FieldManagerContext } from '../../src/testing/memory/apply/index.js';
 import { builtinKindType, crdKindType, type CrdLike } from '../../src/testing/memory/types/index.js';
 
 type Obj = Record<string, any>;
+// The tests read deep into the results.
+const apply = (input: ssa.ApplyInput) => ssa.apply(input) as { object: Obj; changed: boolean };
+const trackUpdate = (input: ssa.UpdateInput): Obj => ssa.trackUpdate(input);
 const T1 = '2026-01-01T00:00:01Z';
 const T2 = '2026-01-01T00:00:02Z';
 const T3 = '2026-01-01T00:00:03Z';
@@ -319,7 +323,7 @@ describe('status subresource', () => {
 
   it('a status update is recorded with the subresource, and a conflict names it', () => {
     const live = stored(apply({ ...widget(), live: undefined, applied: w({ replicas: 1 }), manager: 'user' }).object);
-    const updated = trackUpdate({ ...widget('status'), now: T2, live, updated: { ...live, status: { ready: 1 } }, manager: 'controller' });
+    const updated: Obj = trackUpdate({ ...widget('status'), now: T2, live, updated: { ...live, status: { ready: 1 } }, manager: 'controller' });
     expect(updated.metadata.managedFields[1]).toEqual({
       manager: 'controller',
       operation: 'Update',
