@@ -12,7 +12,9 @@ import type { Outcome } from './run.js';
  *   compare, while the gaps other writers leave in etcd's revisions (the real control
  *   plane is shared by all scenarios and its controllers) do not. A list's or a
  *   bookmark's resourceVersion is the store's current revision, which those writers move
- *   too: it becomes `<current>`.
+ *   too: it becomes `<current>`;
+ * - what the API server allocates at random (a Service's cluster IPs and node ports, the
+ *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`.
  */
 export function normalize(outcomes: Outcome[]): Outcome[] {
   const ranks = rankVersions(outcomes);
@@ -26,6 +28,7 @@ const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp']);
 const TOO_OLD = /too old resource version: (\d+) \((\d+)\)/g;
 /** A failed precondition names both versions. */
 const PRECONDITION = /(ResourceVersion in the precondition|ResourceVersion in record) \((\d+)\)/g;
+const IP = /^[0-9a-f.:]+$/;
 /** `generateName` gets five random characters. */
 const GENERATED = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 
@@ -34,6 +37,7 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     if (key === 'resourceVersion') return versionToken(value, parent, ranks);
     if (TIMESTAMP_KEYS.has(key ?? '') || (key === 'time' && parent && 'manager' in parent)) return '<time>';
     if (key === 'continue' && value !== '') return '<continue>';
+    if (key === 'clusterIP' && IP.test(value)) return '<ip>';
     return value
       .replace(UID, (uid) => {
         if (!uids.has(uid)) uids.set(uid, `<uid:${uids.size + 1}>`);
@@ -42,7 +46,8 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
       .replace(TOO_OLD, (_all, asked: string) => `too old resource version: ${asked} (<current>)`)
       .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`);
   }
-  if (Array.isArray(value)) return value.map((item) => walk(item, undefined, ranks, uids));
+  if (typeof value === 'number' && (key === 'nodePort' || key === 'healthCheckNodePort')) return '<port>';
+  if (Array.isArray(value)) return value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     const entries = Object.entries(object).map(([k, v]) => [k, walk(v, k, ranks, uids, object)]);

@@ -7,6 +7,24 @@ import type { Scenario } from './scenario.js';
 /** Scenarios run this many at a time on the real control plane: they wait on watches and the garbage collector more than on the CPU. */
 const PARALLEL = 8;
 
+// The claim protection controller lifts the finalizer the API server's admission puts on every PVC.
+const KEPT_CONTROLLERS = new Set(['garbage-collector-controller', 'namespace-controller', 'serviceaccount-controller', 'persistentvolumeclaim-protection-controller']);
+/** kube-controller-manager 1.36's controllers (its --help), less the kept ones. */
+const OTHER_CONTROLLERS = [
+  'certificatesigningrequest-approving-controller', 'certificatesigningrequest-cleaner-controller', 'certificatesigningrequest-signing-controller',
+  'cloud-node-lifecycle-controller', 'clusterrole-aggregation-controller', 'cronjob-controller', 'daemonset-controller', 'deployment-controller',
+  'device-taint-eviction-controller', 'disruption-controller', 'endpoints-controller', 'endpointslice-controller', 'endpointslice-mirroring-controller',
+  'ephemeral-volume-controller', 'horizontal-pod-autoscaler-controller', 'job-controller', 'kube-apiserver-serving-clustertrustbundle-publisher-controller',
+  'legacy-serviceaccount-token-cleaner-controller', 'node-ipam-controller', 'node-lifecycle-controller', 'node-route-controller',
+  'persistentvolume-attach-detach-controller', 'persistentvolume-binder-controller', 'persistentvolume-expander-controller',
+  'persistentvolume-protection-controller', 'persistentvolumeclaim-protection-controller', 'pod-garbage-collector-controller',
+  'podcertificaterequest-cleaner-controller', 'podgroup-protection-controller', 'replicaset-controller', 'replicationcontroller-controller',
+  'resourceclaim-controller', 'resourcepoolstatusrequest-controller', 'resourcequota-controller', 'root-ca-certificate-publisher-controller',
+  'service-cidr-controller', 'service-lb-controller', 'serviceaccount-token-controller', 'statefulset-controller',
+  'storage-version-migrator-controller', 'storageversion-garbage-collector-controller', 'taint-eviction-controller', 'ttl-after-finished-controller',
+  'ttl-controller', 'validatingadmissionpolicy-status-controller', 'volumeattributesclass-protection-controller',
+].filter((name) => !KEPT_CONTROLLERS.has(name));
+
 export interface RealSide {
   controlPlane: ControlPlane;
   /** Each scenario's recording, by name; the error when it could not run at all. */
@@ -27,7 +45,8 @@ export async function runRealSide(scenarios: Array<{ scenario: Scenario; namespa
     // Only the controllers the memory cluster stands in for, and the ServiceAccount one,
     // without which no Pod can be created: the others (root CA publisher, Deployment,
     // ReplicaSet, Job...) would write to the scenarios' objects while they run.
-    extraArgs: { kubeControllerManager: ['--controllers=garbagecollector,namespace,serviceaccount'] },
+    // (The flag's values add up: the harness's `*` stays, and each other controller is taken away.)
+    extraArgs: { kubeControllerManager: [`--controllers=${OTHER_CONTROLLERS.map((name) => `-${name}`).join(',')}`] },
   });
   const startMs = performance.now() - started;
   try {

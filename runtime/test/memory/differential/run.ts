@@ -179,7 +179,10 @@ async function settle(transport: Transport, step: SettleStep, resolve: (value: u
   const deadline = Date.now() + (step.timeoutMs ?? 60_000);
   for (;;) {
     const outcome = await send(transport, { method: 'GET', path, timeoutMs: 10_000 }, label);
-    const settled = step.until === 'gone' ? outcome.status === 404 : outcome.status === '2xx' && equalJson(field(outcome.body, step.until.field), step.until.equals);
+    const until = step.until;
+    const value = until === 'gone' ? undefined : field(outcome.body, until.field);
+    const settled =
+      until === 'gone' ? outcome.status === 404 : outcome.status === '2xx' && ('exists' in until ? (value !== undefined) === until.exists : equalJson(value, until.equals));
     if (settled || Date.now() >= deadline) return { ...outcome, settled };
     await sleep(SETTLE_POLL_MS);
   }

@@ -61,13 +61,13 @@ export interface EventsStep {
 
 /**
  * Asynchronous work of the cluster (garbage collection, namespace deletion) settles:
- * polls `path` until it answers 404 (`until: 'gone'`) or its body's `field` equals
- * `equals`, then records the last answer. Not settling in time is recorded as such.
+ * polls `path` until it answers 404 (`until: 'gone'`), or its body's `field` equals
+ * `equals`, or is there or not (`exists`), then records the last answer. Not settling in time is recorded as such.
  */
 export interface SettleStep {
   op: 'settle';
   path: string;
-  until: 'gone' | { field: string; equals: unknown };
+  until: 'gone' | { field: string; equals: unknown } | { field: string; exists: boolean };
   /** Default 60 s: kube-controller-manager's garbage collector is slow on a loaded machine. */
   timeoutMs?: number;
 }

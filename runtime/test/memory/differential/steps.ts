@@ -62,6 +62,10 @@ export function settleField(path: string, field: string, equals: unknown): Settl
   return { op: 'settle', path, until: { field, equals } };
 }
 
+export function settleExists(path: string, field: string, exists = true): SettleStep {
+  return { op: 'settle', path, until: { field, exists } };
+}
+
 /** A ConfigMap named `name` with `data`, and `metadata` merged in. */
 export function configMap(name: string, data: Record<string, string> = {}, metadata: Record<string, unknown> = {}): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...metadata }, data };
