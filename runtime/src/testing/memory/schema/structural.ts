@@ -29,7 +29,8 @@ export function validateStructural(value: Json, schema: SchemaNode, path = '', b
 function jsonType(value: Json): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  // Go decodes a JSON number as int64 when it is whole and fits, else as float64.
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? 'integer' : 'number';
   if (typeof value === 'object') return 'object';
   return typeof value;
 }
@@ -86,14 +87,13 @@ function stringChecks(value: string, schema: SchemaNode, fieldPath: string, body
   if (schema.format !== undefined && matchesFormat(schema.format, value) === false) {
     errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} must be of type ${schema.format}: ${goQuote(value)}` });
   }
+  // The string validator stops at its first failure: length bounds, then the pattern.
   const length = [...value].length;
   if (schema.minLength !== undefined && length < schema.minLength) {
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} should be at least ${schema.minLength} chars long` });
-  }
-  if (schema.maxLength !== undefined && length > schema.maxLength) {
+  } else if (schema.maxLength !== undefined && length > schema.maxLength) {
     errors.push({ type: 'FieldValueTooLong', field: fieldPath, detail: `may not be more than ${schema.maxLength} bytes` });
-  }
-  if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
+  } else if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} should match '${schema.pattern}'` });
   }
 }
@@ -143,6 +143,12 @@ function objectChecks(value: { [key: string]: Json }, old: Json | undefined, sch
   }
   for (const name of schema.required ?? []) {
     if (!(name in value)) errors.push({ type: 'FieldValueRequired', field: path === '' ? name : `${path}.${name}` });
+  }
+  // An embedded resource must say what it is (apiextensions' embedded-resource validation).
+  if (schema['x-kubernetes-embedded-resource'] === true) {
+    for (const name of ['apiVersion', 'kind']) {
+      if (typeof value[name] !== 'string' || value[name] === '') errors.push({ type: 'FieldValueRequired', field: path === '' ? name : `${path}.${name}` });
+    }
   }
   const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   for (const [name, child] of Object.entries(value)) {
