@@ -2,11 +2,13 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Kind } from '../api/kind.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
-import { createTransport, type TransportObserver } from '../rest/transport.js';
+import type { TransportObserver } from '../rest/transport.js';
+import { clusterOf, type Cluster } from '../rest/cluster.js';
 import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
 import type { Cache, KindCacheOptions } from './types.js';
+import type { Clock } from '../time/clock.js';
 
 /** {@link KindCacheOptions} for one kind. */
 export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
@@ -26,22 +28,26 @@ export interface CacheOptions {
   resyncPeriodMs?: number;
   /** How particular kinds are cached: selectors, metadata only, a transform; every other kind whole. */
   byKind?: KindCache[];
-  /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics). */
+  /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics); with a kubeconfig only (a cluster has its own). */
   observer?: TransportObserver;
   /**
    * Client-side rate limit of the cache's lists (every page, every relist after a 410 Gone);
-   * watches take no token, as in client-go. Off by default; the manager shares its one bucket.
+   * watches take no token, as in client-go. Off by default; with a kubeconfig only: a
+   * {@link Cluster}'s bucket is the cluster's.
    */
   rateLimiter?: TokenBucket;
+  /** Time of the resyncs; default real time. */
+  clock?: Clock;
 }
 
 /**
  * Creates a cache of shared informers: one list+watch per kind however many controllers
  * ask for it. Informers asked for before `start` begin with it; later ones begin at once.
+ * It sends through `cluster`'s transport (a manager passes its one {@link Cluster}); a
+ * kubeconfig gets a connection of its own.
  */
-export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}): Cache {
-  // A list page of a large collection can take a while on a busy server.
-  const transport = createTransport(kubeConfig, { timeoutMs: 60_000, observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger });
+export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions = {}): Cache {
+  const { transport } = clusterOf(cluster, { observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger }, 'createCache');
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;
@@ -62,6 +68,7 @@ export function createCache(kubeConfig: KubeConfig, options: CacheOptions = {}):
           namespace: options.namespace,
           logger,
           backoff: options.backoff,
+          ...(options.clock ? { clock: options.clock } : {}),
         });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);

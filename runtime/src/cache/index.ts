@@ -5,7 +5,8 @@
  * and handler events, `reflector.ts`).
  *
  * Public surface:
- * - `createCache(kubeConfig, { namespace?, logger?, backoff?, byKind? })` → {@link Cache}:
+ * - `createCache(clusterOrKubeConfig, { namespace?, logger?, backoff?, byKind? })` → {@link Cache}
+ *   (on a `Cluster` from `@opgen/runtime/rest`, e.g. `mgr.cluster`, it shares that connection):
  *   `byKind` caches given kinds by label/field selector, metadata only, or transformed;
  *   `informerFor(kind)`, `has(kind)`, `start(signal)`, `waitForSync(ms)`, `health()`.
  * - {@link Informer}: `addHandler({ add, update, delete })`, `addIndex(name, fn)`,

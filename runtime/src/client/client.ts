@@ -8,7 +8,8 @@ import type { LoggerLike } from '../rest/logger.js';
 import { createOwnWrites, type OwnWrites } from './own-writes.js';
 import { kindLabel, requireScope, resourcePath } from '../rest/paths.js';
 import { tokenBucketFor, type TokenBucket } from '../rest/token-bucket.js';
-import { createTransport, type Transport, type TransportObserver } from '../rest/transport.js';
+import type { Transport, TransportObserver } from '../rest/transport.js';
+import { clusterOf, isCluster, withTimeout, type Cluster } from '../rest/cluster.js';
 
 /**
  * A JSON merge patch (RFC 7386) of `T`: objects merge key by key, `null` deletes a key,
@@ -164,15 +165,17 @@ export interface ClientOptions {
 const APPLY_PATCH = 'application/apply-patch+yaml';
 const MERGE_PATCH = 'application/merge-patch+json';
 
-/** Creates a {@link Client} for the kubeconfig's current context. */
-export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): Client {
-  const transport = createTransport(kubeConfig, {
-    timeoutMs: options.timeoutMs,
-    responseTimeoutMs: options.responseTimeoutMs,
-    rateLimiter: rateLimiterOf(options),
-    observer: options.observer,
-    logger: options.logger,
-  });
+/**
+ * Creates a {@link Client} sending through `cluster`'s transport (a manager passes its one
+ * {@link Cluster}), or for a kubeconfig's current context on a connection of its own.
+ * `qps`, `burst`, `rateLimiter`, `observer` and `responseTimeoutMs` are the connection's:
+ * with a cluster, set them in `createCluster`.
+ */
+export function createClient(cluster: Cluster | KubeConfig, options: ClientOptions = {}): Client {
+  const connection = isCluster(cluster)
+    ? clusterOf(cluster, { qps: options.qps, burst: options.burst, rateLimiter: options.rateLimiter, observer: options.observer, responseTimeoutMs: options.responseTimeoutMs }, 'createClient')
+    : clusterOf(cluster, { responseTimeoutMs: options.responseTimeoutMs, rateLimiter: rateLimiterOf(options), observer: options.observer, logger: options.logger }, 'createClient');
+  const transport = withTimeout(connection.transport, options.timeoutMs);
   const waitMs = options.readYourWritesMs ?? 5_000;
   const ownWrites = options.cache && waitMs > 0 ? createOwnWrites(waitMs) : undefined;
   return buildClient({ transport, cache: options.cache, ownWrites }, options.fieldManager ?? 'opgen', {});

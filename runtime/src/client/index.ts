@@ -2,13 +2,15 @@
  * The client: typed reads and writes of any kind against the API server.
  *
  * Public surface:
- * - `createClient(kubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, rateLimiter?, observer?, readYourWritesMs? })` → {@link Client}:
+ * - `createClient(clusterOrKubeConfig, { fieldManager?, cache?, timeoutMs?, responseTimeoutMs?, qps?, burst?, rateLimiter?, observer?, readYourWritesMs? })` → {@link Client}:
  *   `get` (undefined when missing), `list`, `create`, `update`, `patch` (JSON merge patch),
  *   `delete` (a missing object is fine), `updateStatus`, `patchStatus`, `apply` /
  *   `applyStatus` (server-side apply, forced by default), `withFieldManager(name)`,
  *   `uncached()` (reads straight from the API server), `withSignal(signal)` (calls cancelled
  *   with it). 429s and 5xx are retried inside each call, honouring `Retry-After`. Cached
- *   reads wait for the cache to show this client's own writes (read-your-writes).
+ *   reads wait for the cache to show this client's own writes (read-your-writes). On a
+ *   `Cluster` (`@opgen/runtime/rest`, e.g. `mgr.cluster`) it shares that connection, its
+ *   rate limit and metrics; the connection options then belong to the cluster.
  * - Errors: `ApiError` and `isNotFound`, `isConflict`, `isAlreadyExists`, `isGone`,
  *   `isInvalid`, `isForbidden`, `isTooManyRequests`; `retryOnConflict(fn)` for read-modify-write loops.
  * - `kinds`: handles and object types of built-in kinds (`kinds.Pod`, `kinds.Deployment`…).

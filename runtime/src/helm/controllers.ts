@@ -37,7 +37,7 @@ export async function watchCharts(mgr: Manager, options: WatchChartsOptions): Pr
   const watches = options.watches ?? (await readWatches(options.watchesFile!));
   // A new project's watches.yaml is empty until create api adds a kind: the manager still runs.
   if (watches.length === 0) mgr.log.info({ watchesFile: options.watchesFile }, 'no watches: this operator reconciles nothing yet');
-  const resolveKind = kindResolver(mgr.kubeConfig, mgr.rateLimiter);
+  const resolveKind = kindResolver(mgr.cluster);
   const controllers: Controller[] = [];
   for (const watch of watches) {
     const crKind = (await resolveKind(`${watch.group}/${watch.version}`, watch.kind)) as Kind<ChartResource>;

@@ -1,7 +1,5 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { defineKind, type Kind } from '../api/kind.js';
-import type { TokenBucket } from '../rest/token-bucket.js';
-import { createTransport, type Transport } from '../rest/transport.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { KubeObject } from '../object.js';
 
 interface ResourceList {
@@ -15,10 +13,10 @@ export type KindResolver = (apiVersion: string, kind: string, signal?: AbortSign
  * A chart may render any kind, so its objects' resource names and scopes come from the API
  * server's discovery documents, one request per group version, remembered for the process
  * (a kind that is not served yet is asked again next time: its CRD may arrive later).
- * Each request takes a token from `rateLimiter` when one is given (the manager's).
+ * The requests go through `cluster` (the manager's): its tokens, its request metrics.
  */
-export function kindResolver(kubeConfig: KubeConfig, rateLimiter?: TokenBucket): KindResolver {
-  const transport: Transport = createTransport(kubeConfig, { rateLimiter });
+export function kindResolver(cluster: Cluster): KindResolver {
+  const { transport } = cluster;
   const groups = new Map<string, ResourceList>();
   return async (apiVersion, kind, signal) => {
     let list = groups.get(apiVersion);

@@ -5,8 +5,9 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Lease } from '../client/kinds.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
-import { createTransport, type TransportObserver } from '../rest/transport.js';
-import { sleep } from '../rest/sleep.js';
+import type { TransportObserver } from '../rest/transport.js';
+import { clusterOf, type Cluster } from '../rest/cluster.js';
+import { everyOn, sleepOn, systemClock, type Clock } from '../time/clock.js';
 import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
 import type { LeaderElectionOptions } from './types.js';
@@ -30,12 +31,17 @@ export interface LeaderCallbacks {
   onNewLeader?(identity: string): void;
 }
 
-/** Time as the elector reads it; tests inject one to step the wall clock. */
+/**
+ * Time as the elector reads it; tests inject one to step the wall clock, or a memory
+ * cluster's fake clock, whose timers then drive the retries, renewals and the watchdog.
+ */
 export interface ElectionClock {
   /** Monotonic milliseconds: every duration is measured on this. */
   now(): number;
   /** Wall-clock time: only stamps `acquireTime` / `renewTime` for people reading the Lease. */
   wall(): Date;
+  /** Timers of the retry period and the watchdog; left out, real timers. */
+  setTimer?: Clock['setTimer'];
 }
 
 /** What a run of the elector needs besides its settings. */
@@ -52,11 +58,11 @@ export interface LeaderElectionRun {
    */
   abandon?: AbortSignal;
   logger?: LoggerLike;
-  /** Default: `performance.now()` and `new Date()`. */
+  /** Default: `performance.now()`, `new Date()` and `setTimeout`. */
   clock?: ElectionClock;
-  /** Client-side rate limit of the Lease reads and writes; the manager shares its one bucket. Off by default. */
+  /** Client-side rate limit of the Lease reads and writes, with a kubeconfig only (a {@link Cluster} has its own). Off by default. */
   rateLimiter?: TokenBucket;
-  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics). */
+  /** Receives each response, retry and rate-limiter wait (for `rest_client_*` metrics); with a kubeconfig only. */
   observer?: TransportObserver;
 }
 
@@ -68,7 +74,6 @@ const WATCHDOG_MS = 250;
 /** An event-loop stall this long is logged. */
 const STALL_WARN_MS = 1_000;
 
-const systemClock: ElectionClock = { now: () => performance.now(), wall: () => new Date() };
 
 /** How one try to take or keep the lease ended. */
 type Attempt = 'held' | 'refused' | 'other-holder';
@@ -87,7 +92,7 @@ type Attempt = 'held' | 'refused' | 'other-holder';
  * the run's signal aborts.
  */
 export async function runLeaderElection(
-  kubeConfig: KubeConfig,
+  cluster: Cluster | KubeConfig,
   options: LeaderElectionOptions & LeaderElectionRun,
   callbacks: LeaderCallbacks,
 ): Promise<void> {
@@ -100,9 +105,11 @@ export async function runLeaderElection(
   const namespace = options.namespace ?? podNamespace() ?? 'default';
   const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
   const logger = options.logger ?? silentLogger;
-  const clock = options.clock ?? systemClock;
+  const given = options.clock ?? systemClock;
+  const clock: Clock = { now: () => given.now(), wall: () => given.wall(), setTimer: given.setTimer ? given.setTimer.bind(given) : systemClock.setTimer };
   const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
-  const lock = createLeaseLock(createTransport(kubeConfig, { rateLimiter: options.rateLimiter, observer: options.observer }), namespace, options.id);
+  const { transport } = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const lock = createLeaseLock(transport, namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 
   let lease: Lease | undefined;
@@ -164,7 +171,7 @@ export async function runLeaderElection(
       renewedAt = sentAt;
       break;
     }
-    await sleep(retryPeriodMs * (1 + JITTER * Math.random()), signal);
+    await sleepOn(clock, retryPeriodMs * (1 + JITTER * Math.random()), signal);
   }
   if (signal.aborted) return;
 
@@ -183,20 +190,25 @@ export async function runLeaderElection(
     return !leadership.signal.aborted;
   };
   let lastTick = clock.now();
-  const watchdog = setInterval(() => {
-    const now = clock.now();
-    const stalledMs = now - lastTick - WATCHDOG_MS;
-    lastTick = now;
-    if (stalledMs >= STALL_WARN_MS) logger.warn({ ...where, stalledMs: Math.round(stalledMs) }, 'event loop was blocked: checking the lease deadline');
-    stillLeading();
-  }, WATCHDOG_MS);
-  watchdog.unref();
+  const watchdog = new AbortController();
+  everyOn(
+    clock,
+    WATCHDOG_MS,
+    () => {
+      const now = clock.now();
+      const stalledMs = now - lastTick - WATCHDOG_MS;
+      lastTick = now;
+      if (stalledMs >= STALL_WARN_MS) logger.warn({ ...where, stalledMs: Math.round(stalledMs) }, 'event loop was blocked: checking the lease deadline');
+      stillLeading();
+    },
+    watchdog.signal,
+  );
   callbacks.onStartedLeading(leadership.signal, stillLeading);
 
   // Renew every retryPeriod; each try may last only until the renew deadline.
   try {
     while (!signal.aborted && stillLeading()) {
-      await sleep(Math.min(retryPeriodMs, Math.max(0, renewedAt + renewDeadlineMs - clock.now())), AbortSignal.any([signal, leadership.signal]));
+      await sleepOn(clock, Math.min(retryPeriodMs, Math.max(0, renewedAt + renewDeadlineMs - clock.now())), AbortSignal.any([signal, leadership.signal]));
       if (signal.aborted || !stillLeading()) break;
       const sentAt = clock.now();
       const result = await attempt(renewedAt + renewDeadlineMs - sentAt);
@@ -204,7 +216,7 @@ export async function runLeaderElection(
       else if (result === 'other-holder') lose(`another holder took the lease: ${lease?.spec?.holderIdentity ?? ''}`);
     }
   } finally {
-    clearInterval(watchdog);
+    watchdog.abort();
   }
 
   const lost = lostBecause !== undefined;

@@ -3,7 +3,7 @@
  * one reconciles.
  *
  * Public surface:
- * - `runLeaderElection(kubeConfig, { id, namespace?, identity?, leaseDurationMs?,
+ * - `runLeaderElection(clusterOrKubeConfig, { id, namespace?, identity?, leaseDurationMs?,
  *   renewDeadlineMs?, retryPeriodMs?, releaseOnCancel?, signal, abandon?, logger?, clock? },
  *   { onStartedLeading(signal, stillLeading),
  *   onStoppedLeading({ lost }), onNewLeader?(identity) })`: resolves when leadership is

@@ -1,19 +1,20 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { runLeaderElection } from '../leaderelection/index.js';
-import type { TransportOptions } from '../rest/transport.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
+import type { Clock } from '../time/clock.js';
 
 /** What {@link campaign} needs: the lease settings and what to do when leading starts or is lost. */
 export interface Campaign {
-  kubeConfig: KubeConfig;
+  /** The manager's one cluster: the lease's requests take its tokens and show in its metrics. */
+  cluster: Cluster;
   options: ManagerOptions;
   leaseName: string;
   log: Logger;
   metrics: Metrics;
-  /** How the lease's requests reach the API server: the manager's one rate limiter and its `rest_client_*` observer. */
-  transport: Pick<TransportOptions, 'rateLimiter' | 'observer'>;
+  /** The lease's time: the manager's clock. */
+  clock: Clock;
   /** Ends the campaign; abort it only after the work started by `onLeading` has stopped. */
   signal: AbortSignal;
   /** Stops renewing without releasing the lease (shutdown timed out with work running). */
@@ -32,7 +33,7 @@ export function campaign(c: Campaign): Promise<void> {
   const { options, leaseName, metrics } = c;
   metrics.leaderStatus(leaseName, false);
   return runLeaderElection(
-    c.kubeConfig,
+    c.cluster,
     {
       id: leaseName,
       namespace: options.leaderElectionNamespace,
@@ -42,8 +43,8 @@ export function campaign(c: Campaign): Promise<void> {
       releaseOnCancel: options.leaderElectionReleaseOnCancel,
       signal: c.signal,
       abandon: c.abandon,
+      clock: c.clock,
       logger: c.log,
-      ...c.transport,
     },
     {
       onStartedLeading(leaseSignal, stillLeading) {

@@ -1,8 +1,8 @@
 import { createCache, type InformerHealth } from '../cache/index.js';
 import { createClient } from '../client/index.js';
-import { tokenBucketFor } from '../rest/token-bucket.js';
+import { createCluster, type Cluster } from '../rest/cluster.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';
-import { createLogger } from '../log/index.js';
+import { createLogger, type Logger } from '../log/index.js';
 import { createMetrics } from '../metrics/index.js';
 import { parseBindAddress } from '../http/bind-address.js';
 import { listen, type HttpServer } from '../http/http-server.js';
@@ -28,7 +28,7 @@ interface Registered {
 /** Creates a manager; see {@link ManagerOptions} and `managerOptionsFromArgs`. */
 export function createManager(options: ManagerOptions = {}): Manager {
   const log = createLogger({ format: options.logFormat, level: options.logLevel, destination: options.logDestination });
-  const kubeConfig = options.kubeConfig ?? loadKubeConfig(options.kubeconfigPath);
+  const cluster = managerCluster(options, log);
   const metricsBind = parseBindAddress(options.metricsBindAddress ?? '0');
   const probeBind = parseBindAddress(options.healthProbeBindAddress ?? '0');
   const leaderElectionId = options.leaderElection ? options.leaderElectionId : undefined;
@@ -38,14 +38,16 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
   const metrics = createMetrics();
-  const observer = metrics.restClient(new URL(kubeConfig.getCurrentCluster()?.server ?? 'https://unknown').host);
-  // One bucket for every request of the manager: client, events, cache lists, leader
-  // election, metrics access reviews. `--kube-api-qps` then bounds the process as a whole.
-  const transport = { observer, rateLimiter: tokenBucketFor(options.qps, options.burst) };
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), ...transport, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
-  const client = createClient(kubeConfig, {
+  // Every request of the manager goes through the cluster's one transport: client, events,
+  // cache lists, leader election, access reviews, built-in certificates. Its bucket
+  // (`--kube-api-qps`) then bounds the process as a whole, and its metrics count everything.
+  cluster.observe(metrics.restClient(cluster.host));
+  // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
+  // backoff, resyncs and leases run on the time the server stamps its objects with.
+  const clock = cluster.clock;
+  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs, clock });
+  const client = createClient(cluster, {
     cache,
-    ...transport,
     logger: log.child({ logger: 'client' }),
     ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}),
     ...(options.readYourWritesMs !== undefined ? { readYourWritesMs: options.readYourWritesMs } : {}),
@@ -164,7 +166,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       }
       if (metricsBind) {
         const secure = options.metricsSecure === true;
-        const server = await serveMetrics(metricsBind, metrics.registry, secure ? metricsSecurity(kubeConfig, options, log, transport) : undefined);
+        const server = await serveMetrics(metricsBind, metrics.registry, secure ? metricsSecurity(cluster, options, log) : undefined);
         servers.push(server);
         metricsAddress = server.address;
         log.info({ bindAddress: server.address, secure }, 'Serving metrics');
@@ -182,17 +184,17 @@ export function createManager(options: ManagerOptions = {}): Manager {
         log.info('Caches synced');
         if (leaderElectionId) {
           election = campaign({
-            kubeConfig,
+            cluster,
             options,
             leaseName: leaderElectionId,
             log: log.child({ logger: 'leader-election' }),
             metrics,
-            transport,
+            clock,
             signal: electionStop.signal,
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
               stillLeading = fence;
-              changesSince = performance.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
+              changesSince = clock.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
               leaseSignal.addEventListener(
                 'abort',
                 () => {
@@ -250,12 +252,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
   }
 
   return {
-    kubeConfig,
+    cluster,
+    kubeConfig: cluster.kubeConfig,
+    clock,
     client,
     cache,
     log,
     metrics,
-    rateLimiter: transport.rateLimiter,
+    rateLimiter: cluster.rateLimiter,
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {
@@ -288,7 +292,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
         if (webhookOptions) throw new Error('the webhook server of this manager is already configured: call serveWebhooks before webhook() and conversion()');
         return webhookServer;
       }
-      const managed = managedWebhookServer({ kubeConfig, log, metrics, cache, stopping: stopRequest.signal, transport }, webhookOptions);
+      const managed = managedWebhookServer({ cluster, log, metrics, cache, stopping: stopRequest.signal }, webhookOptions);
       webhookServer = managed.server;
       extraServers.push(() => managed.start());
       readyz.set('webhook', () => managed.server.ready());
@@ -318,6 +322,16 @@ export function createManager(options: ManagerOptions = {}): Manager {
       return healthProbeAddress;
     },
   };
+}
+
+/** The given cluster, or one built from the kubeconfig and rate limit the options name. */
+function managerCluster(options: ManagerOptions, log: Logger): Cluster {
+  if (!options.cluster) {
+    return createCluster(options.kubeConfig ?? loadKubeConfig(options.kubeconfigPath), { qps: options.qps, burst: options.burst, logger: log.child({ logger: 'rest' }) });
+  }
+  const conflicting = (['kubeConfig', 'kubeconfigPath', 'qps', 'burst'] as const).filter((key) => options[key] !== undefined);
+  if (conflicting.length > 0) throw new Error(`createManager: ${conflicting.join(', ')} belong to the cluster: give them to createCluster, or leave cluster out`);
+  return options.cluster;
 }
 
 /** Why informers have not synced, from what each last saw: a 403 reads as a 403. */

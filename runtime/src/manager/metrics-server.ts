@@ -1,8 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { createTransport, type TransportOptions } from '../rest/transport.js';
+import { withTimeout, type Cluster } from '../rest/cluster.js';
 import type { Logger } from '../log/index.js';
 import { cachedAccessReviews } from './access-reviews.js';
 import type { BindAddress } from '../http/bind-address.js';
@@ -14,21 +13,19 @@ import { servingCertificate, type CertificateFiles } from '../certs/serving-cert
 
 /** How the metrics endpoint is protected. */
 export interface MetricsSecurity {
-  /** The cluster whose API server authenticates and authorizes callers. */
-  kubeConfig: KubeConfig;
+  /** The cluster whose API server authenticates and authorizes callers: the reviews take its tokens and show in its metrics. */
+  cluster: Cluster;
   /** The serving certificate; a self-signed one when undefined. */
   certificate?: CertificateFiles;
   log: Logger;
-  /** How the access reviews reach the API server: the manager's one rate limiter and its `rest_client_*` observer. */
-  transport: Pick<TransportOptions, 'rateLimiter' | 'observer'>;
 }
 
 /** The {@link MetricsSecurity} a manager's options ask for. */
-export function metricsSecurity(kubeConfig: KubeConfig, options: ManagerOptions, log: Logger, transport: MetricsSecurity['transport']): MetricsSecurity {
+export function metricsSecurity(cluster: Cluster, options: ManagerOptions, log: Logger): MetricsSecurity {
   const certificate = options.metricsCertPath
     ? { dir: options.metricsCertPath, certName: options.metricsCertName, keyName: options.metricsCertKey }
     : undefined;
-  return { kubeConfig, certificate, log: log.child({ logger: 'metrics' }), transport };
+  return { cluster, certificate, log: log.child({ logger: 'metrics' }) };
 }
 
 // controller-runtime's TokenAccessReviewTimeout: a hung review must not hang the scrape.
@@ -62,7 +59,7 @@ export async function serveMetrics(bind: BindAddress, registry: Registry, securi
   if (!security) return listen(bind, metricsHandler(registry));
 
   const certificate = servingCertificate(security.certificate, security.log);
-  const reviews = cachedAccessReviews(createTransport(security.kubeConfig, { ...security.transport, timeoutMs: REVIEW_TIMEOUT_MS }));
+  const reviews = cachedAccessReviews(withTimeout(security.cluster.transport, REVIEW_TIMEOUT_MS));
   const handler = metricsHandler(registry, requireAuthorization(reviews, security.log));
   let tls: Server | undefined;
   const server = await listen(bind, handler, (h) => (tls = createServer(tlsOptions(certificate.current), h)));

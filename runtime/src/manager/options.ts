@@ -1,10 +1,17 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { LevelWithSilent } from 'pino';
 import type { KindCache } from '../cache/index.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { LoggerOptions, LogFormat } from '../log/index.js';
 
 /** Options of `createManager`. Durations are in milliseconds. */
 export interface ManagerOptions {
+  /**
+   * The one connection every request of the manager goes through (see `createCluster` in
+   * `@opgen/runtime/rest`), e.g. one on an in-process transport; not together with
+   * `kubeConfig`, `kubeconfigPath`, `qps` or `burst`, which build one otherwise.
+   */
+  cluster?: Cluster;
   /** The cluster to talk to; default: loaded from `kubeconfigPath`, `KUBECONFIG`, in-cluster or `~/.kube/config`. */
   kubeConfig?: KubeConfig;
   /** A kubeconfig file (the `--kubeconfig` flag). */

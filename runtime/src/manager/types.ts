@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache } from '../cache/index.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { Client, TokenBucket } from '../client/index.js';
 import type { Controller, ControllerHost } from '../controller/types.js';
 import type { EventRecorder } from '../events/index.js';
@@ -8,6 +9,7 @@ import type { Metrics } from '../metrics/index.js';
 import type { WebhookServerOptions } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
 import type { Check } from './probes.js';
+import type { Clock } from '../time/clock.js';
 
 /** Extra work a manager runs: it should return (or resolve) once `signal` aborts. */
 export type Runnable = (signal: AbortSignal) => void | Promise<void>;
@@ -24,15 +26,28 @@ export interface RunnableOptions {
  * then `await mgr.start()`.
  */
 export interface Manager extends ControllerHost {
-  readonly kubeConfig: KubeConfig;
+  /**
+   * The one connection every request of the manager goes through (client, cache, leader
+   * election, events, access reviews, built-in certificates); build your own clients on it
+   * (`createClient(mgr.cluster)`) so that they share its rate limit and request metrics.
+   */
+  readonly cluster: Cluster;
+  /** The cluster's kubeconfig; undefined for a cluster on a transport of its own (in-process). */
+  readonly kubeConfig: KubeConfig | undefined;
+  /**
+   * The time the manager's queues, requeues, resyncs and leader election run on: its
+   * cluster's clock (real time, or a memory cluster's fake clock). Stamp times your
+   * reconciles write with `clock.wall()` to keep them on the same time in tests.
+   */
+  readonly clock: Clock;
   readonly client: Client;
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: Metrics;
   /**
    * The one client-side token bucket of `qps` / `burst` (`--kube-api-qps`), which every
-   * request of the manager takes from; undefined when off. Pass it as `rateLimiter` to a
-   * client or cache of your own so that it counts against the same limit.
+   * request of the manager takes from; undefined when off. The same as `cluster.rateLimiter`:
+   * a client or cache built on `mgr.cluster` takes from it.
    */
   readonly rateLimiter: TokenBucket | undefined;
   /** Records Kubernetes Events as `component` (e.g. a controller's name). */

@@ -1,4 +1,5 @@
 import http, { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, type ApiStatus } from './errors.js';
@@ -56,9 +57,11 @@ export interface Transport {
   request<T>(request: HttpRequest): Promise<T>;
   /**
    * A streaming GET (a watch), tried once: resolves with the open response once the server
-   * answered 200. Not rate-limited: client-go takes no token to start a watch.
+   * answered 200. Not rate-limited: client-go takes no token to start a watch. The watch
+   * reads it as a `Readable` (data/end/error/close, `setEncoding`, `destroy`) only, so an
+   * in-process server (the memory cluster) can answer with a stream of its own.
    */
-  stream(request: HttpRequest): Promise<IncomingMessage>;
+  stream(request: HttpRequest): Promise<Readable>;
   /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
   recovered(signal: AbortSignal): Promise<void>;
 }
@@ -271,7 +274,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       );
     },
 
-    stream(request: HttpRequest): Promise<IncomingMessage> {
+    stream(request: HttpRequest): Promise<Readable> {
       return call(request, async (response) => response, true);
     },
   };

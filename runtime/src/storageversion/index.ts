@@ -4,7 +4,7 @@
  * removed from the CRD (what `opgen migrate-storage` runs).
  *
  * Public surface:
- * - `migrateStorageVersions(kinds, { kubeConfig, qps?, … })` → one {@link StorageMigrationResult} per kind.
+ * - `migrateStorageVersions(kinds, { kubeConfig | cluster, qps?, … })` → one {@link StorageMigrationResult} per kind.
  * - `migrateStorageVersionsWhenLeading(mgr, kinds, options?)`: the same as a leader-only runnable.
  *
  * Imported as `@opgen/runtime/storageversion`.

@@ -6,16 +6,25 @@ import { isConflict, isGone, isNotFound } from '../rest/errors.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
 import { createTransport, type Transport } from '../rest/transport.js';
 import { tokenBucketFor } from '../rest/token-bucket.js';
+import { paced, type Cluster } from '../rest/cluster.js';
 
 /** Options of {@link migrateStorageVersions}. */
 export interface StorageMigrationOptions {
-  /** The cluster; the manager passes its own. */
-  kubeConfig: KubeConfig;
-  /** Client-side rate limit of the rewrites, requests per second; default 20 (a migration must not starve the API server). */
+  /** The cluster, for a connection of the migration's own; or give `cluster`. */
+  kubeConfig?: KubeConfig;
+  /**
+   * The {@link Cluster} to send through instead of `kubeConfig` (the manager passes its own):
+   * its token bucket and request metrics then count every request of the migration.
+   */
+  cluster?: Cluster;
+  /**
+   * The migration's own pace, requests per second, default 20 (a migration must not starve
+   * the API server); on a {@link Cluster} it applies besides the cluster's own limit.
+   */
   qps?: number;
-  /** Burst of that limit; default `qps`. */
+  /** Burst of that pace; default `qps`. */
   burst?: number;
-  /** A token bucket shared with other clients instead (the manager's `--kube-api-qps` one); not together with `qps`. */
+  /** A token bucket for that pace instead (shared with other work); not together with `qps`. */
   rateLimiter?: TokenBucket;
   /** Objects per list page; default 100. */
   pageSize?: number;
@@ -83,13 +92,22 @@ const MERGE_PATCH = 'application/merge-patch+json';
 export async function migrateStorageVersions(kinds: readonly Kind[], options: StorageMigrationOptions): Promise<StorageMigrationResult[]> {
   if (options.rateLimiter && (options.qps || options.burst)) throw new Error('migrateStorageVersions: give either rateLimiter or qps/burst, not both');
   const qps = options.qps ?? 20;
-  const transport = createTransport(options.kubeConfig, { rateLimiter: options.rateLimiter ?? tokenBucketFor(qps, options.burst ?? qps) });
+  const pace = options.rateLimiter ?? tokenBucketFor(qps, options.burst ?? qps);
+  const transport = connection(options, pace);
   const rewrites = options.registry && counterIn(options.registry);
   const results: StorageMigrationResult[] = [];
   for (const name of new Set(kinds.map((kind) => `${kind.plural}.${kind.group}`))) {
     results.push(await migrateCrd(transport, name, options, (count) => rewrites?.inc({ crd: name }, count)));
   }
   return results;
+}
+
+/** The migration's transport, paced by `pace`: on the given cluster, or of its own for a kubeconfig. */
+function connection(options: StorageMigrationOptions, pace: TokenBucket | undefined): Transport {
+  if (options.cluster && options.kubeConfig) throw new Error('migrateStorageVersions: give either cluster or kubeConfig, not both');
+  if (options.cluster) return paced(options.cluster.transport, pace);
+  if (options.kubeConfig) return createTransport(options.kubeConfig, { rateLimiter: pace });
+  throw new Error('migrateStorageVersions: give cluster or kubeConfig');
 }
 
 function counterIn(registry: Registry): Counter<'crd'> {

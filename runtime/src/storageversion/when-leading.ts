@@ -10,7 +10,8 @@ export type LeaderMigrationOptions = Pick<StorageMigrationOptions, 'pageSize'> &
 
 /**
  * Runs {@link migrateStorageVersions} for `kinds` once this manager holds leadership (at
- * start without leader election), through the manager's connection, rate limit, logger and
+ * start without leader election), through the manager's cluster (its rate limit and request
+ * metrics count every request, besides the migration's own pace of 20 a second), logger and
  * metrics; a failed run is logged and tried again until it succeeds or the manager stops.
  *
  * @example
@@ -24,8 +25,7 @@ export function migrateStorageVersionsWhenLeading(mgr: Manager, kinds: readonly 
     while (!signal.aborted) {
       try {
         await migrateStorageVersions(kinds, {
-          kubeConfig: mgr.kubeConfig,
-          ...(mgr.rateLimiter ? { rateLimiter: mgr.rateLimiter } : {}),
+          cluster: mgr.cluster,
           pageSize: options.pageSize,
           logger: mgr.log,
           registry: mgr.metrics.registry,

@@ -36,3 +36,5 @@ export { eventually, consistently, type EventuallyOptions, type ConsistentlyOpti
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 // A test's webhook server needs a certificate the API server can be told to trust.
 export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../certs/self-signed-cert.js';
+// The in-memory API server: controller tests in milliseconds, the API server's semantics.
+export { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions, type SeedObject } from './memory/cluster.js';

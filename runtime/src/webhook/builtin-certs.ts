@@ -1,7 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { defineKind } from '../api/kind.js';
-import { createClient, isAlreadyExists, isConflict, kinds, retryOnConflict, type Client, type ClientOptions } from '../client/index.js';
+import { createClient, isAlreadyExists, isConflict, kinds, retryOnConflict, type Client } from '../client/index.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from '../log/index.js';
 import { CLOCK_SKEW_MS, issueCertificate, type CertificateKeyPair, type ServingCertificate } from '../certs/index.js';
@@ -259,18 +260,13 @@ async function injectCA(client: Client, options: BuiltInCertificateOptions, caPe
  * every `refreshMs` the Secret is re-read and renewed when the leaf nears its end, and
  * watchers get the new pair to serve without a restart.
  */
-export async function builtInCertificate(
-  kubeConfig: KubeConfig,
-  options: BuiltInCertificateOptions,
-  log: Logger,
-  transport: Pick<ClientOptions, 'observer' | 'rateLimiter'> = {},
-): Promise<BuiltInCertificate> {
+export async function builtInCertificate(cluster: Cluster | KubeConfig, options: BuiltInCertificateOptions, log: Logger): Promise<BuiltInCertificate> {
   if (caLifetimeMs(options) < leafLifetimeMs(options)) {
     throw new Error(`the webhook CA's validity (${caLifetimeMs(options)}ms) must not be shorter than the serving certificate's (${leafLifetimeMs(options)}ms)`);
   }
   // An uncached client: reading one Secret must not start a cluster-wide Secret informer. Its
-  // requests take the manager's tokens and show in its request metrics, as every other one does.
-  const client = createClient(kubeConfig, transport);
+  // requests go through the manager's cluster: its tokens, its request metrics.
+  const client = createClient(cluster);
   let bundle = await ensureBundle(client, options, log);
   // What the caBundles hold: compared with what they should hold now, which changes on
   // its own when a previous CA expires, not only when the Secret does.

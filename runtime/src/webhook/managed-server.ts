@@ -1,8 +1,7 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { Cache } from '../cache/index.js';
 import { servingCertificate, type CertificateFiles, type CertificateKeyPair, type ServingCertificate } from '../certs/index.js';
-import type { ClientOptions } from '../client/index.js';
+import type { Cluster } from '../rest/cluster.js';
 import type { Logger } from '../log/index.js';
 import { builtInCertificate, type BuiltInCertificateOptions } from './builtin-certs.js';
 import { reportConversionDeadlock } from './conversion-deadlock.js';
@@ -52,16 +51,15 @@ export interface WebhookServerOptions {
 
 const DEFAULT_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
 
-/** What of its manager a webhook server uses: the manager passes itself and its transport. */
+/** What of its manager a webhook server uses. */
 export interface WebhookServerHost {
-  readonly kubeConfig: KubeConfig;
+  /** The manager's one cluster: the built-in certificates' requests take its tokens and show in its metrics. */
+  readonly cluster: Cluster;
   readonly log: Logger;
   readonly metrics: { readonly registry: Registry };
   readonly cache: Pick<Cache, 'health'>;
   /** Aborted when the manager begins to stop: the server then fails `/readyz` and drains. */
   readonly stopping: AbortSignal;
-  /** The manager's rate limiter and request metrics: the built-in certificates' requests count against them. */
-  readonly transport: Pick<ClientOptions, 'observer' | 'rateLimiter'>;
 }
 
 /** A manager's webhook server and the runnables the manager registers for it. */
@@ -115,7 +113,7 @@ export function managedWebhookServer(host: WebhookServerHost, options: WebhookSe
     server,
     async start() {
       if (!(given && 'builtIn' in given)) return server.start();
-      const builtIn = await builtInCertificate(host.kubeConfig, given.builtIn, log, host.transport);
+      const builtIn = await builtInCertificate(host.cluster, given.builtIn, log);
       certificate = builtIn;
       const listening = await server.start();
       return {
