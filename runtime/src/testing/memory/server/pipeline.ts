@@ -24,6 +24,7 @@ import type { Obj } from './storage.js';
 import { strategicMergePatch } from './strategic-merge-patch.js';
 import { deepEqual, prepareForCreate, prepareForStatusUpdate, prepareForUpdate, validateCreateMeta, validateUpdateMeta } from './strategy.js';
 import { onCustomResourceDefinitionWritten } from './crd-lifecycle.js';
+import { decodeApplyBody, validateApplyOptions } from './field-manager.js';
 
 /** Query parameters the write handlers read. */
 export interface WriteQuery {
@@ -189,12 +190,14 @@ export function patch(state: ServerState, target: Target, body: unknown, content
 /** Server-side apply: the merge is the apply part's (`hooks.serverSideApply`); creating a missing object is allowed. */
 function apply(state: ServerState, target: Target, body: unknown, live: Obj | undefined, query: WriteQuery): Reply {
   const { info, namespace, name } = target;
-  if (!query.fieldManager) throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
-  const applied = decodeBody(info, body);
-  checkNameAndNamespace(info, applied, namespace, name);
+  validateApplyOptions(query.fieldManager);
+  // The apply patch is not decoded as the kind: the field manager checks its apiVersion and
+  // kind itself, and the object's name is checked on the result.
+  const applied = decodeApplyBody(body);
   const ctx = context(state, target, live ? 'UPDATE' : 'CREATE', live, query);
   if (!live && target.subresource) throw notFound(groupResource(info), name!);
-  let merged = state.hooks.serverSideApply(ctx, applied, query.force === 'true');
+  let merged = decodeBody(info, state.hooks.serverSideApply(ctx, applied, query.force === 'true'));
+  checkNameAndNamespace(info, merged, namespace, name);
   if (info.crd) merged = state.hooks.pruneAndDefault(ctx, merged);
   if (!live) return createDecoded(state, target, merged, query, 'APPLY');
   return updateDecoded(state, ctx, merged, live, query, true);
