@@ -108,7 +108,7 @@ async function overhead(n) {
       });
     const start = performance.now();
     const running = mgr.start();
-    await test.runUntilIdle();
+    await test.runUntilIdle({ timeoutMs: 300_000 });
     const total = performance.now() - start;
     mgr.stop();
     await running;

@@ -60,7 +60,7 @@ export function createObservedClock(): ObservedClock {
         while (systemClock.now() - quietSince < QUIET_MS) {
           await wait(POLL_MS);
           if (busyNames().length > 0) quietSince = systemClock.now();
-          if (systemClock.now() > giveUpAt) throw new Error(`runUntilIdle: still busy after ${options.timeoutMs ?? 30_000} ms: ${busyNames().join(', ') || 'timers keep firing'}`);
+          if (systemClock.now() > giveUpAt) throw new Error(`runUntilIdle: not idle after ${options.timeoutMs ?? 30_000} ms (${busyNames().join(', ') || 'timers within the horizon keep firing'})`);
         }
         const next = Math.min(...[...due].map((d) => d.at));
         if (!Number.isFinite(next) || next > limit) return;
