@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryCluster, type MemoryCluster } from '../../../src/testing/index.js';
 import { differentialCrds } from './crds.js';
 import { DIFFERENCES } from './differences.js';
+import { firstDifference } from './first-difference.js';
 import { KNOWN_GAPS } from './gaps.js';
 import { normalize } from './normalize.js';
 import { runRealSide, type RealSide } from './real-side.js';
@@ -95,6 +96,7 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       const theirs = normalize(recorded);
       const ours = normalize(await runScenario(memory.transport, scenario, namespace));
       memoryDump[scenario.name] = ours;
+      result.difference = firstDifference(theirs, ours);
       if (difference) {
         expect(ours, `the deliberate difference ${difference.id} no longer shows`).not.toEqual(theirs);
         expect(difference.mask(ours)).toEqual(difference.mask(theirs));
