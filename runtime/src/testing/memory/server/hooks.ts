@@ -11,6 +11,7 @@
 import type { FieldError, StatusError } from './errors.js';
 import { notImplemented } from './errors.js';
 import type { ResourceInfo } from './resources.js';
+import { pruneAndDefault, validateCustomResource, validateCustomResourceDefinition } from './schema-hooks.js';
 import type { Obj } from './storage.js';
 
 export type Operation = 'CREATE' | 'UPDATE';
@@ -66,12 +67,10 @@ export interface PipelineHooks {
 }
 
 export const DEFAULT_HOOKS: PipelineHooks = {
-  // Wired by wave3-schema. Until then custom objects are stored as sent.
-  pruneAndDefault: (_context, object) => object,
-  // Wired by wave3-schema. Until then only object metadata is validated (strategy.ts).
-  validateCustomResource: () => [],
-  // Wired by wave3-schema. Until then a CRD is accepted when its served resources can be registered.
-  validateCustomResourceDefinition: () => [],
+  // The schema part (schema-hooks.ts).
+  pruneAndDefault,
+  validateCustomResource,
+  validateCustomResourceDefinition,
   // Wired by wave3-ssa.
   serverSideApply: (): Obj => {
     throw notImplemented('server-side apply (PATCH application/apply-patch+yaml) yet') as StatusError;
