@@ -8,7 +8,7 @@
 //   npx tsc -b runtime && node hack/memory-types/update.mjs --check   exit 1 if it is stale
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { writeOrCheck } from '../lib/generated-file.mjs';
+import { sortKeys, writeOrCheck } from '../lib/generated-file.mjs';
 import { toTypeRef, UNTYPED_DEFINITIONS } from '../../runtime/dist/testing/memory/types/from-openapi.js';
 
 const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
@@ -36,6 +36,15 @@ while (pending.length > 0) {
   const schema = schemas[name];
   if (!schema) throw new Error(`${name} is referred to but not defined`);
   converted[name] = UNTYPED_DEFINITIONS.has(name) ? 'any' : toTypeRef(schema);
+  // A Go field without omitempty is never absent from the kind's zero value (a struct is `{}`,
+  // a slice or map null): the "live" object a create is compared with when the server records
+  // who set which field. openapi-gen gives such a struct `default: {}` and marks such a field required.
+  const zero = {};
+  for (const [field, property] of Object.entries(schema.properties ?? {})) {
+    if (JSON.stringify(property.default) === '{}') zero[field] = {};
+    else if ((schema.required ?? []).includes(field) && (property.type === 'array' || property.additionalProperties)) zero[field] = null;
+  }
+  if (Object.keys(zero).length > 0) converted[name] = { ...converted[name], zero: sortKeys(zero) };
   for (const ref of references(converted[name])) if (!(ref in converted)) pending.push(ref);
 }
 

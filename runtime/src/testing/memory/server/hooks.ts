@@ -5,12 +5,12 @@
  * API server does; each part replaces its entries in {@link DEFAULT_HOOKS} (or a test
  * passes its own to `createMemoryServer`).
  *
- * Until a part is wired in, its hook does what is written beside it, never a silent guess:
- * apply answers 501 naming what is missing; managedFields are left as stored.
+ * Until a part is wired in, its hook does what is written beside it, never a silent guess.
  */
-import type { FieldError, StatusError } from './errors.js';
-import { notImplemented } from './errors.js';
+import type { FieldError } from './errors.js';
+import { serverSideApply, updateManagedFields } from './field-manager.js';
 import type { ResourceInfo } from './resources.js';
+import { pruneAndDefault, validateCustomResource, validateCustomResourceDefinition } from './schema-hooks.js';
 import type { Obj } from './storage.js';
 
 export type Operation = 'CREATE' | 'UPDATE';
@@ -66,19 +66,11 @@ export interface PipelineHooks {
 }
 
 export const DEFAULT_HOOKS: PipelineHooks = {
-  // Wired by wave3-schema. Until then custom objects are stored as sent.
-  pruneAndDefault: (_context, object) => object,
-  // Wired by wave3-schema. Until then only object metadata is validated (strategy.ts).
-  validateCustomResource: () => [],
-  // Wired by wave3-schema. Until then a CRD is accepted when its served resources can be registered.
-  validateCustomResourceDefinition: () => [],
-  // Wired by wave3-ssa.
-  serverSideApply: (): Obj => {
-    throw notImplemented('server-side apply (PATCH application/apply-patch+yaml) yet') as StatusError;
-  },
-  // Wired by wave3-ssa. Until then managedFields stay as the client sent them (or as stored).
-  updateManagedFields: (context, object) => {
-    if (context.live?.metadata?.managedFields !== undefined && object.metadata.managedFields === undefined) object.metadata.managedFields = context.live.metadata.managedFields;
-    return object;
-  },
+  // The schema part (schema-hooks.ts).
+  pruneAndDefault,
+  validateCustomResource,
+  validateCustomResourceDefinition,
+  // Server-side apply and managedFields (field-manager.ts, from ../apply).
+  serverSideApply,
+  updateManagedFields,
 };

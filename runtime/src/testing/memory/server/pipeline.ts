@@ -24,6 +24,7 @@ import type { Obj } from './storage.js';
 import { strategicMergePatch } from './strategic-merge-patch.js';
 import { deepEqual, prepareForCreate, prepareForStatusUpdate, prepareForUpdate, validateCreateMeta, validateUpdateMeta } from './strategy.js';
 import { onCustomResourceDefinitionWritten } from './crd-lifecycle.js';
+import { decodeApplyBody, validateWriteOptions } from './field-manager.js';
 
 /** Query parameters the write handlers read. */
 export interface WriteQuery {
@@ -78,6 +79,7 @@ function validate(state: ServerState, ctx: WriteContext, object: Obj, old: Obj |
 /** POST to a collection. */
 export function create(state: ServerState, target: Target, body: unknown, query: WriteQuery): Reply {
   const { info, namespace } = target;
+  validateWriteOptions('CreateOptions', query);
   const object = decodeBody(info, body);
   checkNameAndNamespace(info, object, namespace, undefined);
   return createDecoded(state, target, object, query, 'POST');
@@ -104,6 +106,7 @@ function createDecoded(state: ServerState, target: Target, decoded: Obj, query: 
 /** PUT to an object or its `/status`. */
 export function update(state: ServerState, target: Target, body: unknown, query: WriteQuery): Reply {
   const { info, namespace, name } = target;
+  validateWriteOptions('UpdateOptions', query);
   const object = decodeBody(info, body);
   checkNameAndNamespace(info, object, namespace, name);
   const live = liveObject(state, info, namespace, name!);
@@ -171,6 +174,7 @@ export function patch(state: ServerState, target: Target, body: unknown, content
   const { info, namespace, name } = target;
   const type = (contentType ?? '').split(';')[0]!.trim();
   if (!patchTypes(info).includes(type)) throw unsupportedMediaType(patchTypes(info));
+  if (type !== APPLY_PATCH) validateWriteOptions('PatchOptions', query);
   const live = liveObject(state, info, namespace, name!);
   if (type === APPLY_PATCH) return apply(state, target, body, live, query);
   if (!live) throw notFound(groupResource(info), name!);
@@ -189,12 +193,14 @@ export function patch(state: ServerState, target: Target, body: unknown, content
 /** Server-side apply: the merge is the apply part's (`hooks.serverSideApply`); creating a missing object is allowed. */
 function apply(state: ServerState, target: Target, body: unknown, live: Obj | undefined, query: WriteQuery): Reply {
   const { info, namespace, name } = target;
-  if (!query.fieldManager) throw badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
-  const applied = decodeBody(info, body);
-  checkNameAndNamespace(info, applied, namespace, name);
+  validateWriteOptions('PatchOptions', query, true);
+  // The apply patch is not decoded as the kind: the field manager checks its apiVersion and
+  // kind itself, and the object's name is checked on the result.
+  const applied = decodeApplyBody(body);
   const ctx = context(state, target, live ? 'UPDATE' : 'CREATE', live, query);
   if (!live && target.subresource) throw notFound(groupResource(info), name!);
-  let merged = state.hooks.serverSideApply(ctx, applied, query.force === 'true');
+  let merged = decodeBody(info, state.hooks.serverSideApply(ctx, applied, query.force === 'true'));
+  checkNameAndNamespace(info, merged, namespace, name);
   if (info.crd) merged = state.hooks.pruneAndDefault(ctx, merged);
   if (!live) return createDecoded(state, target, merged, query, 'APPLY');
   return updateDecoded(state, ctx, merged, live, query, true);

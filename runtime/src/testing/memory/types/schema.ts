@@ -39,6 +39,11 @@ export interface ListType extends PatchInfo {
  */
 export interface MapType extends PatchInfo {
   fields?: Record<string, TypeRef>;
+  /**
+   * Built-in kinds: the fields a Go zero value holds (no omitempty): `{}` for a struct, null for
+   * a slice or map. The server compares a create with that zero value.
+   */
+  zero?: Record<string, Record<string, never> | null>;
   values?: TypeRef;
   mapType?: 'atomic';
 }

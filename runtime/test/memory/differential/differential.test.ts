@@ -1,0 +1,114 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as testing from '../../../src/testing/index.js';
+import type { Transport } from '../../../src/rest/transport.js';
+import { differentialCrds } from './crds.js';
+import { DIFFERENCES } from './differences.js';
+import { KNOWN_GAPS } from './gaps.js';
+import { normalize } from './normalize.js';
+import { runRealSide, type RealSide } from './real-side.js';
+import { createNamespace, runScenario, type Outcome } from './run.js';
+import { AREAS } from './scenarios/index.js';
+import { renderStatus, type Result } from './status.js';
+
+/**
+ * The differential suite (issue #25's proof): every scenario runs against the real
+ * kube-apiserver 1.36.3 (with kube-controller-manager) and against the memory cluster, and
+ * the normalized recordings must be equal, except the deliberate differences (differences.ts,
+ * explained in docs/memory-cluster-differences.md) and the known gaps (gaps.ts, expected to
+ * fail, listed in STATUS.md). `DIFF_STATUS=1` rewrites STATUS.md from this run's results;
+ * `DIFF_DUMP=<file>` writes the real side's normalized recordings there.
+ */
+
+const DOC = new URL('../../../../docs/memory-cluster-differences.md', import.meta.url);
+const STATUS = new URL('./STATUS.md', import.meta.url);
+
+const entries = AREAS.flatMap((area) => area.scenarios.map((scenario) => ({ area, scenario })));
+const named = entries.map((entry, index) => ({ ...entry, namespace: `diff-${String(index + 1).padStart(3, '0')}` }));
+const crds = differentialCrds();
+
+interface MemoryCluster {
+  transport: Transport;
+  close?(): Promise<void> | void;
+}
+type CreateMemoryCluster = (options: { crds: Array<Record<string, unknown>> }) => MemoryCluster | Promise<MemoryCluster>;
+
+const results: Result[] = [];
+
+describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
+  let real: RealSide | undefined;
+  let memory: MemoryCluster | undefined;
+  let memoryError: Error | undefined;
+
+  beforeAll(async () => {
+    real = await runRealSide(named, crds);
+    const { startMs, crdsMs, scenariosMs } = real.timings;
+    console.log(
+      `differential: real side ${named.length} scenarios in ${Math.round(scenariosMs)} ms ` +
+        `(control plane start ${Math.round(startMs)} ms, CRDs ${Math.round(crdsMs)} ms)`,
+    );
+    // For writing scenarios: what the real API server answered, normalized.
+    if (process.env.DIFF_DUMP) {
+      const dump = Object.fromEntries([...real.outcomes].map(([name, outcome]) => [name, outcome instanceof Error ? outcome.message : normalize(outcome)]));
+      writeFileSync(process.env.DIFF_DUMP, JSON.stringify(dump, null, 1));
+    }
+    const create = (testing as unknown as { createMemoryCluster?: CreateMemoryCluster }).createMemoryCluster;
+    try {
+      if (!create) throw new Error('@opgen/runtime/testing exports no createMemoryCluster yet');
+      memory = await create({ crds });
+    } catch (error) {
+      memoryError = error as Error;
+    }
+  }, 900_000);
+
+  afterAll(async () => {
+    await memory?.close?.();
+    await real?.controlPlane.stop();
+    if (process.env.DIFF_STATUS === '1') writeFileSync(STATUS, renderStatus(results, AREAS));
+  });
+
+  it('lists each scenario once, and only existing scenarios as gaps and differences', () => {
+    const names = entries.map(({ scenario }) => scenario.name);
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+    const listed = [...KNOWN_GAPS.map((gap) => gap.scenario), ...DIFFERENCES.flatMap((difference) => difference.scenarios)];
+    expect(listed.filter((name) => !names.includes(name))).toEqual([]);
+    expect(KNOWN_GAPS.filter((gap) => DIFFERENCES.some((d) => d.scenarios.includes(gap.scenario)))).toEqual([]);
+  });
+
+  it('explains every deliberate difference in the docs, and lists every one the docs explain', () => {
+    const headings = [...readFileSync(DOC, 'utf8').matchAll(/^## (\S+)/gm)].map((match) => match[1]);
+    expect(headings.sort()).toEqual(DIFFERENCES.map((difference) => difference.id).sort());
+  });
+
+  for (const { area, scenario, namespace } of named) {
+    const gap = KNOWN_GAPS.find((known) => known.scenario === scenario.name);
+    const difference = DIFFERENCES.find((listed) => listed.scenarios.includes(scenario.name));
+    const title = `${area.area}: ${scenario.name}${gap ? ` [known gap, ${gap.owner}: ${gap.note}]` : ''}`;
+    const test = gap ? it.fails : it;
+    test(title, async () => {
+      const result: Result = { area: area.area, owner: gap?.owner ?? area.owner, scenario: scenario.name, passed: false, gap: gap !== undefined };
+      results.push(result);
+      const recorded = real?.outcomes.get(scenario.name);
+      if (!recorded) throw new Error('the real side did not run (see the beforeAll error)');
+      if (recorded instanceof Error) throw new Error(`the scenario could not run on the real API server: ${recorded.message}`);
+      expectSound(recorded);
+      if (!memory) throw new Error(`no memory cluster: ${memoryError?.message}`);
+      if (!scenario.noNamespace) await createNamespace(memory.transport, namespace);
+      const theirs = normalize(recorded);
+      const ours = normalize(await runScenario(memory.transport, scenario, namespace));
+      if (difference) {
+        expect(ours, `the deliberate difference ${difference.id} no longer shows`).not.toEqual(theirs);
+        expect(difference.mask(ours)).toEqual(difference.mask(theirs));
+      } else {
+        expect(ours).toEqual(theirs);
+      }
+      result.passed = true;
+    });
+  }
+});
+
+/** A scenario whose real run timed out or errored is a wrong scenario, not a difference. */
+function expectSound(outcomes: Outcome[]): void {
+  const broken = outcomes.filter((outcome) => outcome.error !== undefined || outcome.settled === false);
+  expect(broken, 'the real API server did not do what the scenario waits for').toEqual([]);
+}
