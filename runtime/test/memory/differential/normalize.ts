@@ -38,11 +38,7 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     if (TIMESTAMP_KEYS.has(key ?? '') || (key === 'time' && parent && 'manager' in parent)) return '<time>';
     if (key === 'continue' && value !== '') return '<continue>';
     if (key === 'clusterIP' && IP.test(value)) return '<ip>';
-    return value
-      .replace(UID, (uid) => {
-        if (!uids.has(uid)) uids.set(uid, `<uid:${uids.size + 1}>`);
-        return uids.get(uid) as string;
-      })
+    return replaceUids(value, uids)
       .replace(TOO_OLD, (_all, asked: string) => `too old resource version: ${asked} (<current>)`)
       .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`);
   }
@@ -50,7 +46,8 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
   if (Array.isArray(value)) return value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    const entries = Object.entries(object).map(([k, v]) => [k, walk(v, k, ranks, uids, object)]);
+    // A managedFields key may name a uid (`k:{"uid":"..."}` of an owner reference).
+    const entries = Object.entries(object).map(([k, v]) => [k.includes('"uid"') ? replaceUids(k, uids) : k, walk(v, k, ranks, uids, object)]);
     const prefix = object.generateName;
     const name = object.name;
     if (typeof prefix === 'string' && typeof name === 'string' && name.startsWith(prefix) && GENERATED.test(name.slice(prefix.length))) {
@@ -59,6 +56,13 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+function replaceUids(text: string, uids: Map<string, string>): string {
+  return text.replace(UID, (uid) => {
+    if (!uids.has(uid)) uids.set(uid, `<uid:${uids.size + 1}>`);
+    return uids.get(uid) as string;
+  });
 }
 
 /** `parent` is the `metadata` holding the version; its marker says whose metadata it is. */
