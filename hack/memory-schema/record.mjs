@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Records how kube-apiserver answers the schema cases the memory cluster's tests replay:
-// runtime/test/memory/schema/{widget-crd,cases}.json in, recorded.json out. Run after
+// runtime/test/memory/schema/{widget-crd,cases,crd-cases}.json in, recorded.json out. Run after
 // `npx tsc -b runtime`, holding a control-plane slot:
 //   KUBEBUILDER_ASSETS=... /work/tools/cpslot node hack/memory-schema/record.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { startControlPlane, KUBERNETES_VERSION } from '../../runtime/dist/testin
 const dir = new URL('../../runtime/test/memory/schema/', import.meta.url);
 const crd = JSON.parse(readFileSync(new URL('widget-crd.json', dir), 'utf8'));
 const cases = JSON.parse(readFileSync(new URL('cases.json', dir), 'utf8'));
+const crdCases = JSON.parse(readFileSync(new URL('crd-cases.json', dir), 'utf8'));
 const base = `/apis/${crd.spec.group}/v1/namespaces/default/${crd.spec.names.plural}`;
 
 const cp = await startControlPlane();
@@ -46,7 +47,13 @@ try {
     }
     recorded.push({ label: c.label, ...answer(r) });
   }
-  writeFileSync(new URL('recorded.json', dir), `${JSON.stringify({ kubernetes: KUBERNETES_VERSION, recorded }, null, 1)}\n`);
+  const admission = [];
+  for (const c of crdCases) {
+    const r = await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', c.crd);
+    admission.push({ label: c.label, status: r.status, ...(r.status >= 300 ? { message: r.body.message, causes: r.body.details?.causes ?? [] } : {}) });
+    if (r.status === 201) await request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${c.crd.metadata.name}`);
+  }
+  writeFileSync(new URL('recorded.json', dir), `${JSON.stringify({ kubernetes: KUBERNETES_VERSION, recorded, admission }, null, 1)}\n`);
 } finally {
   await cp.stop();
 }

@@ -52,13 +52,18 @@ export interface ClusterOptions {
   timeoutMs?: number;
   /** How long one try waits for response headers before its connection is presumed dead; default 20 000 ms. */
   responseTimeoutMs?: number;
+  /**
+   * The time a manager on this cluster runs on; default real time. Tests pass the clock of
+   * an in-process server, or a real-time one that reports what is busy (`@opgen/runtime/testing`).
+   */
+  clock?: Clock;
 }
 
 /** What a transport of your own is wired to: the cluster's bucket, its observers, its logger. */
 export type TransportWiring = Pick<ClusterOptions, 'rateLimiter' | 'logger'> & { observer: TransportObserver };
 
 /** Options of {@link createCluster} on a transport of your own. */
-export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 'burst' | 'rateLimiter' | 'observer' | 'logger'> {
+export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 'burst' | 'rateLimiter' | 'observer' | 'logger' | 'clock'> {
   /**
    * The transport, or a function building it from the cluster's wiring: only a built one
    * can take from the cluster's token bucket and report to its observers.
@@ -68,8 +73,6 @@ export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 
   kubeConfig?: KubeConfig;
   /** The `host` label of `rest_client_*` metrics; default the kubeconfig server's `host:port`, else `in-process`. */
   host?: string;
-  /** The time of the server behind the transport (a memory cluster's fake clock); default real time. */
-  clock?: Clock;
 }
 
 /**
@@ -117,7 +120,7 @@ export function createCluster(first: KubeConfig | ClusterOnTransportOptions, sec
   }
   const kubeConfig = first as KubeConfig;
   const transport = createTransport(kubeConfig, { ...wiring, timeoutMs: options.timeoutMs, responseTimeoutMs: options.responseTimeoutMs });
-  return { kubeConfig, transport, host: serverHost(kubeConfig) ?? 'unknown', rateLimiter, observe, clock: systemClock };
+  return { kubeConfig, transport, host: serverHost(kubeConfig) ?? 'unknown', rateLimiter, observe, clock: options.clock ?? systemClock };
 }
 
 /** The `host:port` of a kubeconfig's current server; undefined without one. */

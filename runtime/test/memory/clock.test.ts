@@ -108,7 +108,7 @@ describe('runUntilIdle over a work queue on the fake clock', () => {
     const clock = createFakeClock();
     const loop = loopOn(clock, () => new Promise(() => {}));
     loop.queue.add('web');
-    await expect(runUntilIdle(clock, { timeoutMs: 200 })).rejects.toThrow(/still busy after 200 ms of real time: work queue test/);
+    await expect(runUntilIdle(clock, { timeoutMs: 200 })).rejects.toThrow(/not idle after 200 ms of real time \(busy: work queue test\)/);
     loop.queue.shutDown();
   });
 });

@@ -103,7 +103,7 @@ function walk(node: SchemaNode, path: string, correlatable: boolean, correlation
   const preserve = node['x-kubernetes-preserve-unknown-fields'];
   if (node.$ref !== undefined) errors.push({ type: 'FieldValueForbidden', field: `${path}.$ref`, detail: '$ref is not supported' });
   if (preserve === false) errors.push({ type: 'FieldValueInvalid', field: `${path}.x-kubernetes-preserve-unknown-fields`, value: 'false', detail: 'must be true or undefined' });
-  if (!node.type && !intOrString && preserve !== true && !path.endsWith('openAPIV3Schema')) {
+  if (!node.type && !intOrString && preserve !== true && node.$ref === undefined && !path.endsWith('openAPIV3Schema')) {
     errors.push({ type: 'FieldValueRequired', field: `${path}.type`, detail: 'must not be empty for specified object fields' });
   }
   if (node.type === 'array' && !node.items) errors.push({ type: 'FieldValueRequired', field: `${path}.items`, detail: 'must be specified' });
@@ -135,6 +135,9 @@ function walk(node: SchemaNode, path: string, correlatable: boolean, correlation
     if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
       errors.push({ type: 'FieldValueNotSupported', field: `${at}.reason`, value: goQuote(rule.reason), detail: `supported values: ${REASONS.map(goQuote).join(', ')}` });
     }
+    if (rule.fieldPath !== undefined && !validFieldPath(node, rule.fieldPath)) {
+      errors.push({ type: 'FieldValueInvalid', field: `${at}.fieldPath`, value: goQuote(rule.fieldPath), detail: 'must be a valid path' });
+    }
     if (/\boldSelf\b/.test(rule.rule) && !correlatable) {
       errors.push({ type: 'FieldValueInvalid', field: `${at}.rule`, value: goQuote(rule.rule), detail: `oldSelf cannot be used on the uncorrelatable portion of the schema within ${correlationRoot}` });
       return;
@@ -150,6 +153,20 @@ function walk(node: SchemaNode, path: string, correlatable: boolean, correlation
     const keeps = correlatable && node['x-kubernetes-list-type'] === 'map';
     walk(node.items, `${path}.items`, keeps, keeps ? correlationRoot : correlatable ? path : correlationRoot, errors);
   }
+}
+
+/** Whether `fieldPath` (`.a.b`, `['a.b']`, `.list[0]`) names a place the schema below `node` declares. */
+function validFieldPath(node: SchemaNode, fieldPath: string): boolean {
+  const segments = [...fieldPath.matchAll(/\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]/g)];
+  if (segments.map((m) => m[0]).join('') !== fieldPath || segments.length === 0) return false;
+  let at: SchemaNode | undefined = node;
+  for (const [, dotted, quoted, index] of segments) {
+    if (!at) return false;
+    if (at['x-kubernetes-preserve-unknown-fields'] === true && !at.properties) return true;
+    if (index !== undefined) at = at.items;
+    else at = at.properties?.[(dotted ?? quoted)!] ?? (typeof at.additionalProperties === 'object' ? at.additionalProperties : undefined);
+  }
+  return at !== undefined;
 }
 
 /** The rule as Go prints the internal ValidationRule struct. */
