@@ -66,6 +66,11 @@ export interface Transport {
   recovered(signal: AbortSignal): Promise<void>;
 }
 
+/** The transport to a real API server over HTTP: its watch response is the HTTP response itself (headers included). */
+export interface HttpTransport extends Transport {
+  stream(request: HttpRequest): Promise<IncomingMessage>;
+}
+
 export interface TransportOptions {
   /** Deadline of a call, all its tries included; default 60 000 ms. A hung call must not pin a worker. */
   timeoutMs?: number;
@@ -106,7 +111,7 @@ const FREE_SOCKET_TIMEOUT_MS = 15_000;
  * rotated client certificate opens new connections by itself. client-node's own request
  * path builds a new agent per call, which means a TLS handshake per request.
  */
-export function createTransport(kubeConfig: KubeConfig, options: TransportOptions = {}): Transport {
+export function createTransport(kubeConfig: KubeConfig, options: TransportOptions = {}): HttpTransport {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster: check its current-context');
   const server = new URL(cluster.server);
@@ -274,7 +279,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       );
     },
 
-    stream(request: HttpRequest): Promise<Readable> {
+    stream(request: HttpRequest): Promise<IncomingMessage> {
       return call(request, async (response) => response, true);
     },
   };

@@ -9,6 +9,7 @@ import type { Transport } from '../../rest/transport.js';
 import type { Clock } from '../../time/clock.js';
 import { createFakeClock, type FakeClock } from './clock.js';
 import { runUntilIdle, type RunUntilIdleOptions } from './idle.js';
+import { crdToWire } from './schema/wire.js';
 import type { PipelineHooks } from './server/hooks.js';
 import { createMemoryServer, type MemoryServer } from './server/server.js';
 import { memoryTransport } from './server/transport.js';
@@ -73,7 +74,8 @@ export async function createMemoryCluster(options: MemoryClusterOptions = {}): P
   const transport = memoryTransport(server);
   const untrack = clock.track?.('the memory API server', () => server.busy());
   for (const name of SYSTEM_NAMESPACES) await transport.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
-  for (const crd of options.crds ?? []) await seed(transport, CRD_PATH, crd, 'CustomResourceDefinition');
+  // CRDs read with readCRDs are client-node models: their schema keywords go back to their wire names.
+  for (const crd of options.crds ?? []) await seed(transport, CRD_PATH, crdToWire(crd), 'CustomResourceDefinition');
   const objects = options.objects ?? [];
   const namespacesFirst = [...objects.filter((o) => o.kind === 'Namespace'), ...objects.filter((o) => o.kind !== 'Namespace')];
   for (const object of namespacesFirst) await seed(transport, collectionPath(server, object), object, object.kind ?? '');

@@ -13,13 +13,40 @@ import type { Outcome } from './run.js';
  *   plane is shared by all scenarios and its controllers) do not. A list's or a
  *   bookmark's resourceVersion is the store's current revision, which those writers move
  *   too: it becomes `<current>`;
+ * - a 422's causes, and the list in its message, are sorted: the API server's own order
+ *   varies from one request to the next (it walks a schema's properties in Go's random map
+ *   order), so only which errors there are compares;
  * - what the API server allocates at random (a Service's cluster IPs and node ports, the
  *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`.
  */
 export function normalize(outcomes: Outcome[]): Outcome[] {
   const ranks = rankVersions(outcomes);
   const uids = new Map<string, string>();
-  return outcomes.map((outcome) => walk(outcome, undefined, ranks, uids) as Outcome);
+  return outcomes.map((outcome) => sortCauses(walk(outcome, undefined, ranks, uids)) as Outcome);
+}
+
+interface Cause {
+  field?: string;
+  message?: string;
+}
+
+/** Sorts every Status's causes, and the message's list of them when it is exactly that list. */
+function sortCauses(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortCauses);
+  if (value === null || typeof value !== 'object') return value;
+  const object = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, sortCauses(item)]));
+  const details = object.details as { causes?: Cause[] } | undefined;
+  if (object.kind !== 'Status' || !Array.isArray(details?.causes) || details.causes.length < 2) return object;
+  const line = (cause: Cause): string => `${cause.field ?? '<nil>'}: ${cause.message ?? ''}`;
+  const causes = [...details.causes].sort((a, b) => (line(a) < line(b) ? -1 : line(a) > line(b) ? 1 : 0));
+  const message = typeof object.message === 'string' ? object.message : '';
+  const open = message.indexOf(': [');
+  if (open >= 0 && message.endsWith(']')) {
+    const inner = message.slice(open + 3, -1);
+    const inOrder = [...details.causes].sort((a, b) => inner.indexOf(line(a)) - inner.indexOf(line(b)));
+    if (inOrder.map(line).join(', ') === inner) object.message = `${message.slice(0, open + 3)}${causes.map(line).join(', ')}]`;
+  }
+  return { ...object, details: { ...details, causes } };
 }
 
 const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -38,11 +65,7 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     if (TIMESTAMP_KEYS.has(key ?? '') || (key === 'time' && parent && 'manager' in parent)) return '<time>';
     if (key === 'continue' && value !== '') return '<continue>';
     if (key === 'clusterIP' && IP.test(value)) return '<ip>';
-    return value
-      .replace(UID, (uid) => {
-        if (!uids.has(uid)) uids.set(uid, `<uid:${uids.size + 1}>`);
-        return uids.get(uid) as string;
-      })
+    return replaceUids(value, uids)
       .replace(TOO_OLD, (_all, asked: string) => `too old resource version: ${asked} (<current>)`)
       .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`);
   }
@@ -50,7 +73,8 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
   if (Array.isArray(value)) return value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    const entries = Object.entries(object).map(([k, v]) => [k, walk(v, k, ranks, uids, object)]);
+    // A managedFields key may name a uid (`k:{"uid":"..."}` of an owner reference).
+    const entries = Object.entries(object).map(([k, v]) => [k.includes('"uid"') ? replaceUids(k, uids) : k, walk(v, k, ranks, uids, object)]);
     const prefix = object.generateName;
     const name = object.name;
     if (typeof prefix === 'string' && typeof name === 'string' && name.startsWith(prefix) && GENERATED.test(name.slice(prefix.length))) {
@@ -59,6 +83,13 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+function replaceUids(text: string, uids: Map<string, string>): string {
+  return text.replace(UID, (uid) => {
+    if (!uids.has(uid)) uids.set(uid, `<uid:${uids.size + 1}>`);
+    return uids.get(uid) as string;
+  });
 }
 
 /** `parent` is the `metadata` holding the version; its marker says whose metadata it is. */

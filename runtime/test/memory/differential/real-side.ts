@@ -26,7 +26,8 @@ const OTHER_CONTROLLERS = [
 ].filter((name) => !KEPT_CONTROLLERS.has(name));
 
 export interface RealSide {
-  controlPlane: ControlPlane;
+  /** Absent when the recordings were replayed from a file. */
+  controlPlane: ControlPlane | undefined;
   /** Each scenario's recording, by name; the error when it could not run at all. */
   outcomes: Map<string, Outcome[] | Error>;
   /** How long starting the control plane, installing the CRDs and running every scenario took. */

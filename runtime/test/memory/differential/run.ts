@@ -59,6 +59,9 @@ async function runStep(
       return collectEvents(step, watches);
     case 'settle':
       return settle(transport, step, resolve);
+    case 'pause':
+      await sleep(step.ms);
+      return { step: `PAUSE ${step.ms} ms` };
     default: {
       const outcome = await send(transport, toRequest(step, resolve), describe(step));
       if (step.name) responses.set(step.name, outcome.body);

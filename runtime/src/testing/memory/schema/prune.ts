@@ -1,9 +1,8 @@
 /**
  * Pruning as apiextensions-apiserver's decoder does it: fields a structural schema does not
  * specify are dropped, unless the node has `x-kubernetes-preserve-unknown-fields`. The root
- * and embedded resources keep `apiVersion`, `kind` and `metadata` whatever the schema says;
- * an embedded resource's metadata keeps only ObjectMeta's own fields (the root's is the
- * server's: it decodes ObjectMeta itself).
+ * and embedded resources keep `apiVersion`, `kind` and `metadata` whatever the schema says,
+ * their metadata only ObjectMeta's own fields.
  *
  * @module
  */
@@ -15,8 +14,8 @@ const OBJECT_META_FIELDS = new Set([
 ]);
 
 /**
- * Drops unknown fields in place; returns the paths dropped (`spec.foo`), which a request with
- * `fieldValidation=Strict` refuses and `Warn` reports.
+ * Drops unknown fields in place; returns the paths dropped (`spec.foo`), sorted, which a
+ * request with `fieldValidation=Strict` refuses and `Warn` reports.
  *
  * @example
  * const dropped = prune(object, schema); // ['spec.typo']
@@ -24,7 +23,7 @@ const OBJECT_META_FIELDS = new Set([
 export function prune(object: Json, schema: SchemaNode): string[] {
   const dropped: string[] = [];
   pruneNode(object, schema, true, '', dropped);
-  return dropped;
+  return dropped.sort();
 }
 
 function pruneNode(value: Json, schema: SchemaNode | undefined, resource: boolean, path: string, dropped: string[]): void {
@@ -40,7 +39,7 @@ function pruneNode(value: Json, schema: SchemaNode | undefined, resource: boolea
     const at = path === '' ? key : `${path}.${key}`;
     if ((resource || embedded) && (key === 'apiVersion' || key === 'kind')) continue;
     if ((resource || embedded) && key === 'metadata') {
-      if (embedded && isObject(value.metadata)) pruneObjectMeta(value.metadata, at, dropped);
+      if (isObject(value.metadata)) pruneObjectMeta(value.metadata, at, dropped);
       continue;
     }
     const property = schema?.properties?.[key] ?? additional;

@@ -85,7 +85,7 @@ export function conflict(resource: GroupResource, name: string, cause: string): 
 export interface FieldError {
   type: FieldErrorType;
   field: string;
-  /** Already formatted value text (see {@link formatValue}); left out for Required/Forbidden/TooMany. */
+  /** Already formatted value text (see {@link formatValue}); left out for Required/Forbidden/TooLong, and when the error omits its value. */
   value?: string;
   detail?: string;
 }
@@ -125,7 +125,8 @@ export function errorBody(error: FieldError): string {
     FieldValueTypeInvalid: 'Invalid value',
   };
   let body = label[error.type];
-  const omitsValue = error.type === 'FieldValueRequired' || error.type === 'FieldValueForbidden' || error.type === 'FieldValueTooLong' || error.type === 'FieldValueTooMany' || error.type === 'InternalError';
+  // TooMany prints its count (`Too many: 3: must have at most 2 items`), as kube-apiserver 1.36 does.
+  const omitsValue = error.type === 'FieldValueRequired' || error.type === 'FieldValueForbidden' || error.type === 'FieldValueTooLong' || error.type === 'InternalError';
   if (!omitsValue && error.value !== undefined) body += `: ${error.value}`;
   if (error.detail) body += `: ${error.detail}`;
   return body;

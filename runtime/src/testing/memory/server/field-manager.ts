@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { apply, ApplyBadRequestError, ApplyConflictError, managerFromRequest, trackUpdate } from '../apply/index.js';
 import { builtinKindType, crdKindType, type CrdLike, type KindType } from '../types/index.js';
-import { badRequest, internalError, invalid, notImplemented, StatusError, type StatusBody } from './errors.js';
+import { badRequest, formatValue, internalError, invalid, notImplemented, StatusError, type FieldError, type StatusBody } from './errors.js';
 import type { WriteContext } from './hooks.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
@@ -78,11 +78,26 @@ export function decodeApplyBody(body: unknown): Obj {
   return structuredClone(value) as Obj;
 }
 
-/** 422 for PATCH options the API server refuses (`validation.ValidatePatchOptions`). */
-export function validateApplyOptions(fieldManager: string | undefined): void {
-  if (!fieldManager) {
-    throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+/**
+ * 422 for write options the API server refuses (`ValidateCreateOptions`/`UpdateOptions`/
+ * `PatchOptions`): a fieldManager over 128 bytes or with unprintable characters, none for an
+ * apply, `force` on another patch.
+ */
+export function validateWriteOptions(options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', query: { fieldManager?: string; force?: string }, apply = false): void {
+  const errors: FieldError[] = [];
+  const manager = query.fieldManager ?? '';
+  if (options === 'PatchOptions') {
+    if (!apply && query.force !== undefined) errors.push({ type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' });
+    if (apply && manager === '') errors.push({ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' });
   }
+  if (Buffer.byteLength(manager) > 128) errors.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: 'may not be more than 128 bytes' });
+  [...manager].forEach((ch, i) => {
+    if (/\p{C}/u.test(ch)) {
+      const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      errors.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: formatValue(manager), detail: `invalid character ${code} (at position ${i})` });
+    }
+  });
+  if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: options }, '', errors);
 }
 
 export function serverSideApply(context: WriteContext, applied: Obj, force: boolean): Obj {

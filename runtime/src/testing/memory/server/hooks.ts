@@ -10,6 +10,7 @@
 import type { FieldError } from './errors.js';
 import { serverSideApply, updateManagedFields } from './field-manager.js';
 import type { ResourceInfo } from './resources.js';
+import { pruneAndDefault, validateCustomResource, validateCustomResourceDefinition } from './schema-hooks.js';
 import type { Obj } from './storage.js';
 
 export type Operation = 'CREATE' | 'UPDATE';
@@ -65,13 +66,11 @@ export interface PipelineHooks {
 }
 
 export const DEFAULT_HOOKS: PipelineHooks = {
-  // Wired by wave3-schema. Until then custom objects are stored as sent.
-  pruneAndDefault: (_context, object) => object,
-  // Wired by wave3-schema. Until then only object metadata is validated (strategy.ts).
-  validateCustomResource: () => [],
-  // Wired by wave3-schema. Until then a CRD is accepted when its served resources can be registered.
-  validateCustomResourceDefinition: () => [],
-  // server-side apply and managedFields (field-manager.ts, from ../apply).
+  // The schema part (schema-hooks.ts).
+  pruneAndDefault,
+  validateCustomResource,
+  validateCustomResourceDefinition,
+  // Server-side apply and managedFields (field-manager.ts, from ../apply).
   serverSideApply,
   updateManagedFields,
 };

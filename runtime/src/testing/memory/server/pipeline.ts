@@ -24,7 +24,7 @@ import type { Obj } from './storage.js';
 import { strategicMergePatch } from './strategic-merge-patch.js';
 import { deepEqual, prepareForCreate, prepareForStatusUpdate, prepareForUpdate, validateCreateMeta, validateUpdateMeta } from './strategy.js';
 import { onCustomResourceDefinitionWritten } from './crd-lifecycle.js';
-import { decodeApplyBody, validateApplyOptions } from './field-manager.js';
+import { decodeApplyBody, validateWriteOptions } from './field-manager.js';
 
 /** Query parameters the write handlers read. */
 export interface WriteQuery {
@@ -79,6 +79,7 @@ function validate(state: ServerState, ctx: WriteContext, object: Obj, old: Obj |
 /** POST to a collection. */
 export function create(state: ServerState, target: Target, body: unknown, query: WriteQuery): Reply {
   const { info, namespace } = target;
+  validateWriteOptions('CreateOptions', query);
   const object = decodeBody(info, body);
   checkNameAndNamespace(info, object, namespace, undefined);
   return createDecoded(state, target, object, query, 'POST');
@@ -105,6 +106,7 @@ function createDecoded(state: ServerState, target: Target, decoded: Obj, query: 
 /** PUT to an object or its `/status`. */
 export function update(state: ServerState, target: Target, body: unknown, query: WriteQuery): Reply {
   const { info, namespace, name } = target;
+  validateWriteOptions('UpdateOptions', query);
   const object = decodeBody(info, body);
   checkNameAndNamespace(info, object, namespace, name);
   const live = liveObject(state, info, namespace, name!);
@@ -172,6 +174,7 @@ export function patch(state: ServerState, target: Target, body: unknown, content
   const { info, namespace, name } = target;
   const type = (contentType ?? '').split(';')[0]!.trim();
   if (!patchTypes(info).includes(type)) throw unsupportedMediaType(patchTypes(info));
+  if (type !== APPLY_PATCH) validateWriteOptions('PatchOptions', query);
   const live = liveObject(state, info, namespace, name!);
   if (type === APPLY_PATCH) return apply(state, target, body, live, query);
   if (!live) throw notFound(groupResource(info), name!);
@@ -190,7 +193,7 @@ export function patch(state: ServerState, target: Target, body: unknown, content
 /** Server-side apply: the merge is the apply part's (`hooks.serverSideApply`); creating a missing object is allowed. */
 function apply(state: ServerState, target: Target, body: unknown, live: Obj | undefined, query: WriteQuery): Reply {
   const { info, namespace, name } = target;
-  validateApplyOptions(query.fieldManager);
+  validateWriteOptions('PatchOptions', query, true);
   // The apply patch is not decoded as the kind: the field manager checks its apiVersion and
   // kind itself, and the object's name is checked on the result.
   const applied = decodeApplyBody(body);

@@ -193,7 +193,8 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
   const errors: FieldError[] = [];
   if (info.namespaced && !meta.namespace) errors.push({ type: 'FieldValueRequired', field: 'metadata.namespace', detail: '' });
   if (!info.namespaced && meta.namespace) errors.push({ type: 'FieldValueForbidden', field: 'metadata.namespace', detail: 'not allowed on this type' });
-  const owners: Obj[] = meta.ownerReferences ?? [];
+  // A null item decodes into an empty reference, which then fails validation as the API server's does.
+  const owners: Obj[] = (meta.ownerReferences ?? []).map((ref: unknown) => (ref !== null && typeof ref === 'object' ? ref : {}));
   owners.forEach((ref, i) => {
     const field = `metadata.ownerReferences[${i}]`;
     if (!ref.apiVersion) errors.push({ type: 'FieldValueInvalid', field: `${field}.apiVersion`, value: formatValue(ref.apiVersion ?? ''), detail: 'version must not be empty' });

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as testing from '../../../src/testing/index.js';
-import type { Transport } from '../../../src/rest/transport.js';
+import { createMemoryCluster, type MemoryCluster } from '../../../src/testing/index.js';
 import { differentialCrds } from './crds.js';
 import { DIFFERENCES } from './differences.js';
+import { firstDifference } from './first-difference.js';
 import { KNOWN_GAPS } from './gaps.js';
 import { normalize } from './normalize.js';
 import { runRealSide, type RealSide } from './real-side.js';
@@ -17,7 +17,10 @@ import { renderStatus, type Result } from './status.js';
  * the normalized recordings must be equal, except the deliberate differences (differences.ts,
  * explained in docs/memory-cluster-differences.md) and the known gaps (gaps.ts, expected to
  * fail, listed in STATUS.md). `DIFF_STATUS=1` rewrites STATUS.md from this run's results;
- * `DIFF_DUMP=<file>` writes the real side's normalized recordings there.
+ * `DIFF_REAL_RECORDING=<file>` replays such a dump instead of starting a control plane (to work
+ * on the memory cluster in seconds; the recording must come from the same scenarios).
+ * `DIFF_DUMP=<file>` writes the real side's normalized recordings there (and the memory
+ * side's to `<file>.memory.json`).
  */
 
 const DOC = new URL('../../../../docs/memory-cluster-differences.md', import.meta.url);
@@ -27,13 +30,9 @@ const entries = AREAS.flatMap((area) => area.scenarios.map((scenario) => ({ area
 const named = entries.map((entry, index) => ({ ...entry, namespace: `diff-${String(index + 1).padStart(3, '0')}` }));
 const crds = differentialCrds();
 
-interface MemoryCluster {
-  transport: Transport;
-  close?(): Promise<void> | void;
-}
-type CreateMemoryCluster = (options: { crds: Array<Record<string, unknown>> }) => MemoryCluster | Promise<MemoryCluster>;
-
 const results: Result[] = [];
+/** The memory side's normalized recordings, for DIFF_DUMP. */
+const memoryDump: Record<string, Outcome[]> = {};
 
 describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
   let real: RealSide | undefined;
@@ -41,7 +40,8 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
   let memoryError: Error | undefined;
 
   beforeAll(async () => {
-    real = await runRealSide(named, crds);
+    const recording = process.env.DIFF_REAL_RECORDING;
+    real = recording ? replayRealSide(recording) : await runRealSide(named, crds);
     const { startMs, crdsMs, scenariosMs } = real.timings;
     console.log(
       `differential: real side ${named.length} scenarios in ${Math.round(scenariosMs)} ms ` +
@@ -52,18 +52,17 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       const dump = Object.fromEntries([...real.outcomes].map(([name, outcome]) => [name, outcome instanceof Error ? outcome.message : normalize(outcome)]));
       writeFileSync(process.env.DIFF_DUMP, JSON.stringify(dump, null, 1));
     }
-    const create = (testing as unknown as { createMemoryCluster?: CreateMemoryCluster }).createMemoryCluster;
     try {
-      if (!create) throw new Error('@opgen/runtime/testing exports no createMemoryCluster yet');
-      memory = await create({ crds });
+      memory = await createMemoryCluster({ crds });
     } catch (error) {
       memoryError = error as Error;
     }
   }, 900_000);
 
   afterAll(async () => {
-    await memory?.close?.();
-    await real?.controlPlane.stop();
+    memory?.close();
+    await real?.controlPlane?.stop();
+    if (process.env.DIFF_DUMP) writeFileSync(`${process.env.DIFF_DUMP}.memory.json`, JSON.stringify(memoryDump, null, 1));
     if (process.env.DIFF_STATUS === '1') writeFileSync(STATUS, renderStatus(results, AREAS));
   });
 
@@ -96,6 +95,8 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       if (!scenario.noNamespace) await createNamespace(memory.transport, namespace);
       const theirs = normalize(recorded);
       const ours = normalize(await runScenario(memory.transport, scenario, namespace));
+      memoryDump[scenario.name] = ours;
+      result.difference = firstDifference(theirs, ours);
       if (difference) {
         expect(ours, `the deliberate difference ${difference.id} no longer shows`).not.toEqual(theirs);
         expect(difference.mask(ours)).toEqual(difference.mask(theirs));
@@ -106,6 +107,21 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
     });
   }
 });
+
+/**
+ * For working on the memory cluster without a control plane: the real side's recordings
+ * as an earlier run wrote them with DIFF_DUMP (normalized, which normalizing again keeps).
+ * Never the suite's own mode: a recording goes stale when a scenario changes.
+ */
+function replayRealSide(file: string): RealSide {
+  const recorded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Outcome[] | string>;
+  const outcomes = new Map<string, Outcome[] | Error>();
+  for (const { scenario } of named) {
+    const outcome = recorded[scenario.name];
+    outcomes.set(scenario.name, outcome === undefined ? new Error(`not in the recording ${file}`) : typeof outcome === 'string' ? new Error(outcome) : outcome);
+  }
+  return { controlPlane: undefined, outcomes, timings: { startMs: 0, crdsMs: 0, scenariosMs: 0 } };
+}
 
 /** A scenario whose real run timed out or errored is a wrong scenario, not a difference. */
 function expectSound(outcomes: Outcome[]): void {
