@@ -285,7 +285,8 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
           if (!object) return; // gone: what it owned goes with it
           const stored = withRequestFields(object, request);
           holder.object = stored;
-          return reconciler(stored as never, objectContext(holder.base, forKind, stored) as never);
+          const clock = mgr.clock ?? systemClock;
+          return reconciler(stored as never, objectContext(holder.base, forKind, stored, () => clock.wall()) as never);
         },
         policy && ((error, _request, holder) => (holder.object ? policy(error, holder.object as never) : { requeue: true })),
       );

@@ -263,7 +263,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {
-        recorder = createEventRecorder(client, { reportingController: component, logger: log.child({ logger: 'events' }) });
+        recorder = createEventRecorder(client, { reportingController: component, logger: log.child({ logger: 'events' }), now: () => clock.wall() });
         recorders.set(component, recorder);
       }
       return recorder;

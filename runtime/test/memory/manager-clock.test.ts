@@ -93,6 +93,21 @@ describe('a manager on the memory cluster runs on its fake clock', () => {
     expect(mgr.cache.informerFor(kinds.ConfigMap).get('web-child', 'default')).toBeDefined();
   });
 
+  it('stamps the events a reconcile records on the fake clock', async () => {
+    const w = await memoryWorld();
+    const mgr = manager(w);
+    controller(mgr)
+      .for(kinds.ConfigMap)
+      .reconcile((cm, ctx) => ctx.recorder.event(cm, 'Normal', 'Seen', 'seen by the test'));
+    void start(w, mgr);
+    await mgr.client.create(kinds.ConfigMap, { metadata: { name: 'web', namespace: 'default' } });
+    await runUntilIdle(w.clock);
+    await mgr.eventRecorder('configmap').flush();
+    const [event] = await mgr.client.uncached().list(kinds.Event, { namespace: 'default' });
+    expect(event?.reason).toBe('Seen');
+    expect(event?.eventTime).toBe('2026-03-01T12:00:00.000000Z');
+  });
+
   it('retries a failing reconcile on the fake clock: 5 ms, 10 ms, 20 ms of backoff', async () => {
     const w = await memoryWorld();
     const mgr = manager(w);

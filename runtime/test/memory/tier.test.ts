@@ -13,6 +13,14 @@ describe('startTestCluster', () => {
     const began = performance.now();
     const cluster = await starterPasses('memory');
     expect(cluster.tier).toBe('memory');
+    // The condition is stamped on the cluster's fake clock, as the server's timestamps are.
+    const stored = await cluster.cluster.transport.request<{ metadata: { creationTimestamp: string }; status: { conditions: Array<{ lastTransitionTime: string }> } }>({
+      method: 'GET',
+      path: '/apis/bench.opgen.dev/v1/namespaces/default/gadgets/g',
+    });
+    const fakeNow = cluster.clock.wall().toISOString().replace(/\.\d+Z$/, 'Z');
+    expect(stored.metadata.creationTimestamp).toBe(fakeNow);
+    expect(stored.status.conditions[0]?.lastTransitionTime).toBe(fakeNow);
     expect(cluster.kubeConfig).toBeUndefined();
     // No process started, no port opened: the whole test is in-process.
     expect(performance.now() - began).toBeLessThan(5_000);
