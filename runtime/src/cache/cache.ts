@@ -8,7 +8,6 @@ import type { KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createInformer, type RunnableInformer } from './informer.js';
 import type { Cache, KindCacheOptions } from './types.js';
-import type { Clock } from '../time/clock.js';
 
 /** {@link KindCacheOptions} for one kind. */
 export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
@@ -36,8 +35,6 @@ export interface CacheOptions {
    * {@link Cluster}'s bucket is the cluster's.
    */
   rateLimiter?: TokenBucket;
-  /** Time of the resyncs; default real time. */
-  clock?: Clock;
 }
 
 /**
@@ -47,7 +44,8 @@ export interface CacheOptions {
  * kubeconfig gets a connection of its own.
  */
 export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions = {}): Cache {
-  const { transport } = clusterOf(cluster, { observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger }, 'createCache');
+  // The cluster's clock times the resyncs: real time, or a memory cluster's fake clock.
+  const { transport, clock } = clusterOf(cluster, { observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger }, 'createCache');
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;
@@ -68,7 +66,7 @@ export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions
           namespace: options.namespace,
           logger,
           backoff: options.backoff,
-          ...(options.clock ? { clock: options.clock } : {}),
+          clock,
         });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);

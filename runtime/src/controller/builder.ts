@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kind } from '../api/kind.js';
 import type { Cached, Informer } from '../cache/types.js';
 import type { KubeObject, Stored } from '../object.js';
@@ -10,7 +11,6 @@ import { runReconcileLoop, type ReconcileLoopOptions } from './reconcile-loop.js
 import { keyOf, type Request } from './request.js';
 import { consume, every, periodMs, requestOfItem, type EventSource } from './sources.js';
 import { systemClock, type Clock } from '../time/clock.js';
-import { randomUUID } from 'node:crypto';
 import { singlePass, type SinglePassController } from './once.js';
 import type { Controller, ControllerHost, ErrorPolicy, ObjectReconciler, Reconciled, Reconciler, RequestContext } from './types.js';
 
@@ -279,14 +279,15 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     },
     reconcile(reconciler) {
       const policy = errorPolicy;
+      // Conditions are stamped on the manager's clock: the memory cluster's time in tests.
+      const wall = (): Date => (mgr.clock ?? systemClock).wall();
       return complete(
         (forKind) => async (request, holder) => {
           const object = await holder.base.client.get(forKind, request.name, request.namespace);
           if (!object) return; // gone: what it owned goes with it
           const stored = withRequestFields(object, request);
           holder.object = stored;
-          const clock = mgr.clock ?? systemClock;
-          return reconciler(stored as never, objectContext(holder.base, forKind, stored, () => clock.wall()) as never);
+          return reconciler(stored as never, objectContext(holder.base, forKind, stored, wall) as never);
         },
         policy && ((error, _request, holder) => (holder.object ? policy(error, holder.object as never) : { requeue: true })),
       );

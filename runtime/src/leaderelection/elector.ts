@@ -58,7 +58,7 @@ export interface LeaderElectionRun {
    */
   abandon?: AbortSignal;
   logger?: LoggerLike;
-  /** Default: `performance.now()`, `new Date()` and `setTimeout`. */
+  /** Default: the cluster's clock (real time for a kubeconfig). */
   clock?: ElectionClock;
   /** Client-side rate limit of the Lease reads and writes, with a kubeconfig only (a {@link Cluster} has its own). Off by default. */
   rateLimiter?: TokenBucket;
@@ -105,10 +105,12 @@ export async function runLeaderElection(
   const namespace = options.namespace ?? podNamespace() ?? 'default';
   const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
   const logger = options.logger ?? silentLogger;
-  const given = options.clock ?? systemClock;
-  const clock: Clock = { now: () => given.now(), wall: () => given.wall(), setTimer: given.setTimer ? given.setTimer.bind(given) : systemClock.setTimer };
   const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
-  const { transport } = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const target = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const { transport } = target;
+  // The cluster's clock unless one is given: on a memory cluster, its fake time.
+  const given: ElectionClock = options.clock ?? target.clock;
+  const clock: Clock = { now: () => given.now(), wall: () => given.wall(), setTimer: given.setTimer ? given.setTimer.bind(given) : systemClock.setTimer };
   const lock = createLeaseLock(transport, namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 

@@ -3,7 +3,6 @@ import type { Cluster } from '../rest/cluster.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
-import type { Clock } from '../time/clock.js';
 
 /** What {@link campaign} needs: the lease settings and what to do when leading starts or is lost. */
 export interface Campaign {
@@ -13,8 +12,6 @@ export interface Campaign {
   leaseName: string;
   log: Logger;
   metrics: Metrics;
-  /** The lease's time: the manager's clock. */
-  clock: Clock;
   /** Ends the campaign; abort it only after the work started by `onLeading` has stopped. */
   signal: AbortSignal;
   /** Stops renewing without releasing the lease (shutdown timed out with work running). */
@@ -43,7 +40,6 @@ export function campaign(c: Campaign): Promise<void> {
       releaseOnCancel: options.leaderElectionReleaseOnCancel,
       signal: c.signal,
       abandon: c.abandon,
-      clock: c.clock,
       logger: c.log,
     },
     {

@@ -45,7 +45,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
   // backoff, resyncs and leases run on the time the server stamps its objects with.
   const clock = cluster.clock;
-  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs, clock });
+  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
   const client = createClient(cluster, {
     cache,
     logger: log.child({ logger: 'client' }),
@@ -189,7 +189,6 @@ export function createManager(options: ManagerOptions = {}): Manager {
             leaseName: leaderElectionId,
             log: log.child({ logger: 'leader-election' }),
             metrics,
-            clock,
             signal: electionStop.signal,
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
