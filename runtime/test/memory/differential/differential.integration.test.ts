@@ -7,7 +7,7 @@ import { firstDifference } from './first-difference.js';
 import { KNOWN_GAPS } from './gaps.js';
 import { normalize } from './normalize.js';
 import { runRealSide, type RealSide } from './real-side.js';
-import { createNamespace, runScenario, type Outcome } from './run.js';
+import { MEMORY_PATIENCE, createNamespace, runScenario, type Outcome } from './run.js';
 import { AREAS } from './scenarios/index.js';
 import { renderStatus, type Result } from './status.js';
 
@@ -94,7 +94,7 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       if (!memory) throw new Error(`no memory cluster: ${memoryError?.message}`);
       if (!scenario.noNamespace) await createNamespace(memory.transport, namespace);
       const theirs = normalize(recorded);
-      const ours = normalize(await runScenario(memory.transport, scenario, namespace));
+      const ours = normalize(await runScenario(memory.transport, scenario, namespace, MEMORY_PATIENCE));
       memoryDump[scenario.name] = ours;
       result.difference = firstDifference(theirs, ours);
       if (difference) {
