@@ -13,13 +13,40 @@ import type { Outcome } from './run.js';
  *   plane is shared by all scenarios and its controllers) do not. A list's or a
  *   bookmark's resourceVersion is the store's current revision, which those writers move
  *   too: it becomes `<current>`;
+ * - a 422's causes, and the list in its message, are sorted: the API server's own order
+ *   varies from one request to the next (it walks a schema's properties in Go's random map
+ *   order), so only which errors there are compares;
  * - what the API server allocates at random (a Service's cluster IPs and node ports, the
  *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`.
  */
 export function normalize(outcomes: Outcome[]): Outcome[] {
   const ranks = rankVersions(outcomes);
   const uids = new Map<string, string>();
-  return outcomes.map((outcome) => walk(outcome, undefined, ranks, uids) as Outcome);
+  return outcomes.map((outcome) => sortCauses(walk(outcome, undefined, ranks, uids)) as Outcome);
+}
+
+interface Cause {
+  field?: string;
+  message?: string;
+}
+
+/** Sorts every Status's causes, and the message's list of them when it is exactly that list. */
+function sortCauses(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortCauses);
+  if (value === null || typeof value !== 'object') return value;
+  const object = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, sortCauses(item)]));
+  const details = object.details as { causes?: Cause[] } | undefined;
+  if (object.kind !== 'Status' || !Array.isArray(details?.causes) || details.causes.length < 2) return object;
+  const line = (cause: Cause): string => `${cause.field ?? '<nil>'}: ${cause.message ?? ''}`;
+  const causes = [...details.causes].sort((a, b) => (line(a) < line(b) ? -1 : line(a) > line(b) ? 1 : 0));
+  const message = typeof object.message === 'string' ? object.message : '';
+  const open = message.indexOf(': [');
+  if (open >= 0 && message.endsWith(']')) {
+    const inner = message.slice(open + 3, -1);
+    const inOrder = [...details.causes].sort((a, b) => inner.indexOf(line(a)) - inner.indexOf(line(b)));
+    if (inOrder.map(line).join(', ') === inner) object.message = `${message.slice(0, open + 3)}${causes.map(line).join(', ')}]`;
+  }
+  return { ...object, details: { ...details, causes } };
 }
 
 const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;

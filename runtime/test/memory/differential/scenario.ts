@@ -72,7 +72,17 @@ export interface SettleStep {
   timeoutMs?: number;
 }
 
-export type Step = RequestStep | WatchStep | EventsStep | SettleStep;
+/**
+ * Waits `ms`: for what no request can observe. kube-controller-manager's garbage collector
+ * learns of a new dependent through its informers, a moment after it is created; an
+ * owner deleted before that moment is handled as if it had no dependents.
+ */
+export interface PauseStep {
+  op: 'pause';
+  ms: number;
+}
+
+export type Step = RequestStep | WatchStep | EventsStep | SettleStep | PauseStep;
 
 /** One scenario: a name saying what the API server does, and its steps. */
 export interface Scenario {

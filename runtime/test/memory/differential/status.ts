@@ -9,6 +9,8 @@ export interface Result {
   passed: boolean;
   /** Listed in gaps.ts. */
   gap: boolean;
+  /** Where the recordings first differ (see first-difference.ts), when they do. */
+  difference?: string;
 }
 
 /** STATUS.md: the scenarios that differ, by the owner who fixes them, and the counts per area. */
@@ -17,7 +19,7 @@ export function renderStatus(results: Result[], areas: Area[]): string {
   const lines = [
     '# Differential suite status',
     '',
-    'Written by `DIFF_STATUS=1 vitest run runtime/test/memory/differential/differential.test.ts`.',
+    'Written by `DIFF_STATUS=1 vitest run runtime/test/memory/differential/differential.integration.test.ts`.',
     `${results.length} scenarios ran; ${results.length - failing.length} agree with kube-apiserver 1.36.3, ${failing.length} differ.`,
     '',
     '| area | owner | scenarios | differ |',
@@ -31,6 +33,7 @@ export function renderStatus(results: Result[], areas: Area[]): string {
     lines.push('', `## ${owner}`, '');
     for (const result of failing.filter((r) => r.owner === owner)) {
       lines.push(`- ${result.area}: ${result.scenario}${result.gap ? ' (known gap, gaps.ts)' : ''}`);
+      if (result.difference) lines.push(`  - step ${result.difference.replaceAll('|', '\\|')}`);
     }
   }
   return `${lines.join('\n')}\n`;

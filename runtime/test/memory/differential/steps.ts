@@ -1,4 +1,4 @@
-import type { EventsStep, Ref, RequestStep, SettleStep, WatchStep } from './scenario.js';
+import type { EventsStep, PauseStep, Ref, RequestStep, SettleStep, WatchStep } from './scenario.js';
 
 /**
  * Short spellings of steps, so a scenario reads as the requests it makes. Paths and
@@ -61,6 +61,9 @@ export function settleGone(path: string, timeoutMs?: number): SettleStep {
 export function settleField(path: string, field: string, equals: unknown): SettleStep {
   return { op: 'settle', path, until: { field, equals } };
 }
+
+/** See {@link PauseStep}: enough for the garbage collector's informers on a loaded machine. */
+export const GC_SEES_DEPENDENTS: PauseStep = { op: 'pause', ms: 2_000 };
 
 export function settleExists(path: string, field: string, exists = true): SettleStep {
   return { op: 'settle', path, until: { field, exists } };

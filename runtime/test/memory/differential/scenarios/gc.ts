@@ -1,6 +1,6 @@
 import { GIZMOS, WIDGETS } from '../crds.js';
 import type { Area } from '../scenario.js';
-import { CONFIGMAPS, MERGE, configMap, create, get, ownerRef, patch, remove, settleExists, settleField, settleGone, widget } from '../steps.js';
+import { CONFIGMAPS, GC_SEES_DEPENDENTS, MERGE, configMap, create, get, ownerRef, patch, remove, settleExists, settleField, settleGone, widget } from '../steps.js';
 
 const W = `${WIDGETS}/w`;
 const FIN = 'diff.opgen.dev/cleanup';
@@ -43,6 +43,7 @@ export const gc: Area = {
       steps: [
         create(WIDGETS, widget('w'), 'owner'),
         create(CONFIGMAPS, owned('dep', { blockOwnerDeletion: true }, { finalizers: [FIN] })),
+        GC_SEES_DEPENDENTS,
         remove(W, options('Foreground')),
         settleExists(`${CONFIGMAPS}/dep`, 'metadata.deletionTimestamp'),
         get(W),
@@ -55,6 +56,7 @@ export const gc: Area = {
       steps: [
         create(WIDGETS, widget('w'), 'owner'),
         create(CONFIGMAPS, owned('dep', { controller: true })),
+        GC_SEES_DEPENDENTS,
         remove(W, options('Orphan')),
         settleGone(W),
         get(`${CONFIGMAPS}/dep`),
@@ -112,6 +114,7 @@ export const gc: Area = {
       steps: [
         create(WIDGETS, widget('w', {}, { finalizers: ['orphan'] }), 'owner'),
         create(CONFIGMAPS, owned('dep')),
+        GC_SEES_DEPENDENTS,
         remove(W),
         settleGone(W),
         get(`${CONFIGMAPS}/dep`),

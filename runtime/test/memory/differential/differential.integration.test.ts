@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryCluster, type MemoryCluster } from '../../../src/testing/index.js';
 import { differentialCrds } from './crds.js';
 import { DIFFERENCES } from './differences.js';
+import { firstDifference } from './first-difference.js';
 import { KNOWN_GAPS } from './gaps.js';
 import { normalize } from './normalize.js';
 import { runRealSide, type RealSide } from './real-side.js';
-import { createNamespace, runScenario, type Outcome } from './run.js';
+import { MEMORY_PATIENCE, createNamespace, runScenario, type Outcome } from './run.js';
 import { AREAS } from './scenarios/index.js';
 import { renderStatus, type Result } from './status.js';
 
@@ -93,8 +94,9 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       if (!memory) throw new Error(`no memory cluster: ${memoryError?.message}`);
       if (!scenario.noNamespace) await createNamespace(memory.transport, namespace);
       const theirs = normalize(recorded);
-      const ours = normalize(await runScenario(memory.transport, scenario, namespace));
+      const ours = normalize(await runScenario(memory.transport, scenario, namespace, MEMORY_PATIENCE));
       memoryDump[scenario.name] = ours;
+      result.difference = firstDifference(theirs, ours);
       if (difference) {
         expect(ours, `the deliberate difference ${difference.id} no longer shows`).not.toEqual(theirs);
         expect(difference.mask(ours)).toEqual(difference.mask(theirs));
