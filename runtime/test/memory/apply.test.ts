@@ -172,6 +172,12 @@ describe('server-side apply: lists', () => {
     expect(item['f:ports']).toEqual({ 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } });
   });
 
+  it('keys an item that leaves out a key field by that field\'s schema default (ServicePort protocol TCP)', () => {
+    const service: FieldManagerContext = { type: builtinKindType('v1', 'Service')!, apiVersion: 'v1', kind: 'Service', now: T1 };
+    const result = apply({ ...service, live: undefined, applied: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ name: 'http', port: 80 }] } }, manager: 'alice' });
+    expect(result.object.metadata.managedFields[0].fieldsV1).toEqual({ 'f:spec': { 'f:ports': { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {} } } } });
+  });
+
   it('replaces an atomic list whole and owns it as one field', () => {
     const first = apply({ ...widget(), live: undefined, applied: w({ args: ['a', 'b'] }), manager: 'alice' });
     expect(first.object.metadata.managedFields[0].fieldsV1).toEqual({ 'f:spec': { 'f:args': {} } });
