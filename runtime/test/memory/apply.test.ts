@@ -289,6 +289,18 @@ describe('managedFields of updates', () => {
     expect(updated.metadata.managedFields.map((e: Obj) => e.manager)).toEqual(['creator', 'editor']);
   });
 
+  it('keeps at most ten Update entries: the two oldest of eleven merge into ancient-changes', () => {
+    let live = stored(trackUpdate({ ...configMap, now: '2026-01-01T00:00:00Z', live: undefined, updated: cm({ k0: '0' }), manager: 'm00' }));
+    for (let i = 1; i <= 10; i++) {
+      const now = `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`;
+      live = stored(trackUpdate({ ...configMap, now, live, updated: { ...live, data: { ...live.data, [`k${i}`]: String(i) } }, manager: `m${String(i).padStart(2, '0')}` }));
+    }
+    const entries = live.metadata.managedFields;
+    expect(entries).toHaveLength(10);
+    expect(entries[0]).toEqual({ manager: 'ancient-changes', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:01Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k0': {}, 'f:k1': {} } } });
+    expect(entries.slice(1).map((e: Obj) => e.manager)).toEqual(['m02', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', 'm10']);
+  });
+
   it('records a custom resource create with the struct fields it adds', () => {
     const created = trackUpdate({ ...widget(), live: undefined, updated: { ...w({ replicas: 2 }), metadata: { name: 'w', labels: { app: 'a' } } }, manager: 'kubectl-create' });
     expect(created.metadata.managedFields[0].fieldsV1).toEqual({
