@@ -22,7 +22,7 @@ export function firstDifference(real: unknown, memory: unknown, path = ''): stri
 }
 
 function summary(object: Record<string, unknown>): string {
-  if (object.kind === 'Status') return `Status ${String(object.code)} ${String(object.reason ?? '')}: ${show(object.message)}`;
+  if (object.kind === 'Status') return `Status ${String(object.status)} ${String(object.code ?? '')} ${String(object.reason ?? '')}: ${show(object.message)}`;
   return `${String(object.kind)} ${show((object.metadata as { name?: string } | undefined)?.name)}`;
 }
 
