@@ -92,9 +92,16 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       if (recorded instanceof Error) throw new Error(`the scenario could not run on the real API server: ${recorded.message}`);
       expectSound(recorded);
       if (!memory) throw new Error(`no memory cluster: ${memoryError?.message}`);
-      if (!scenario.noNamespace) await createNamespace(memory.transport, namespace);
+      const own = scenario.memoryCluster ? await createMemoryCluster({ crds, ...scenario.memoryCluster }) : undefined;
+      const cluster = own ?? memory;
+      let ours: Outcome[];
+      try {
+        if (!scenario.noNamespace) await createNamespace(cluster.transport, namespace);
+        ours = normalize(await runScenario(cluster.transport, scenario, namespace, MEMORY_PATIENCE));
+      } finally {
+        own?.close();
+      }
       const theirs = normalize(recorded);
-      const ours = normalize(await runScenario(memory.transport, scenario, namespace, MEMORY_PATIENCE));
       memoryDump[scenario.name] = ours;
       result.difference = firstDifference(theirs, ours);
       if (difference) {
