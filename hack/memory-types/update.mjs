@@ -58,6 +58,22 @@ const inline = (ref) => {
   if (ref.fields) out.fields = Object.fromEntries(Object.entries(ref.fields).map(([k, v]) => [k, inline(v)]));
   return out;
 };
+// A list-map item that leaves out a key field is keyed by that field's default.
+const withKeyDefaults = (ref) => {
+  if (typeof ref === 'string' || 'ref' in ref) return ref;
+  if ('list' in ref) {
+    const out = { ...ref, list: withKeyDefaults(ref.list) };
+    const item = typeof ref.list === 'string' ? schemas[ref.list] : undefined;
+    const defaults = Object.fromEntries((ref.keys ?? []).flatMap((key) => (item?.properties?.[key]?.default !== undefined ? [[key, item.properties[key].default]] : [])));
+    if (Object.keys(defaults).length > 0) out.keyDefaults = defaults;
+    return out;
+  }
+  const out = { ...ref };
+  if (ref.values !== undefined) out.values = withKeyDefaults(ref.values);
+  if (ref.fields) out.fields = Object.fromEntries(Object.entries(ref.fields).map(([k, v]) => [k, withKeyDefaults(v)]));
+  return out;
+};
+for (const name of Object.keys(converted)) converted[name] = withKeyDefaults(converted[name]);
 const table = {};
 for (const name of Object.keys(converted).sort()) {
   if (keywords.has(converted[name]) && !Object.values(kinds).includes(name)) continue;

@@ -172,6 +172,12 @@ describe('server-side apply: lists', () => {
     expect(item['f:ports']).toEqual({ 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } });
   });
 
+  it('keys an item that leaves out a key field by that field\'s schema default (ServicePort protocol TCP)', () => {
+    const service: FieldManagerContext = { type: builtinKindType('v1', 'Service')!, apiVersion: 'v1', kind: 'Service', now: T1 };
+    const result = apply({ ...service, live: undefined, applied: { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ name: 'http', port: 80 }] } }, manager: 'alice' });
+    expect(result.object.metadata.managedFields[0].fieldsV1).toEqual({ 'f:spec': { 'f:ports': { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {} } } } });
+  });
+
   it('replaces an atomic list whole and owns it as one field', () => {
     const first = apply({ ...widget(), live: undefined, applied: w({ args: ['a', 'b'] }), manager: 'alice' });
     expect(first.object.metadata.managedFields[0].fieldsV1).toEqual({ 'f:spec': { 'f:args': {} } });
@@ -281,6 +287,18 @@ describe('managedFields of updates', () => {
     const { managedFields: _, ...metadata } = created.metadata;
     const updated = trackUpdate({ ...configMap, now: T2, live: created, updated: { ...created, metadata, data: { x: '1', y: '2' } }, manager: 'editor' });
     expect(updated.metadata.managedFields.map((e: Obj) => e.manager)).toEqual(['creator', 'editor']);
+  });
+
+  it('keeps at most ten Update entries: the two oldest of eleven merge into ancient-changes', () => {
+    let live = stored(trackUpdate({ ...configMap, now: '2026-01-01T00:00:00Z', live: undefined, updated: cm({ k0: '0' }), manager: 'm00' }));
+    for (let i = 1; i <= 10; i++) {
+      const now = `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`;
+      live = stored(trackUpdate({ ...configMap, now, live, updated: { ...live, data: { ...live.data, [`k${i}`]: String(i) } }, manager: `m${String(i).padStart(2, '0')}` }));
+    }
+    const entries = live.metadata.managedFields;
+    expect(entries).toHaveLength(10);
+    expect(entries[0]).toEqual({ manager: 'ancient-changes', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:01Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k0': {}, 'f:k1': {} } } });
+    expect(entries.slice(1).map((e: Obj) => e.manager)).toEqual(['m02', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', 'm10']);
   });
 
   it('records a custom resource create with the struct fields it adds', () => {

@@ -187,7 +187,48 @@ export function trackUpdate(input: UpdateInput): JsonObject {
   const managed = liveOrRequestManaged(input);
   if (managed.size === 0 && !creating) return updated;
   const result = recordUpdate(live, updated, managed, input.manager, input);
+  capUpdateManagers(result);
   return withManagedFields(updated, result);
+}
+
+/** At most this many Update entries; older ones merge into `ancient-changes` (the API server's default). */
+const MAX_UPDATE_MANAGERS = 10;
+
+/**
+ * Keeps the number of Update entries at {@link MAX_UPDATE_MANAGERS}: the oldest are merged,
+ * per apiVersion, into one `ancient-changes` entry that takes the time of the newest it holds.
+ */
+function capUpdateManagers(managed: Managed): void {
+  const seconds = (id: string) => {
+    const time = managed.get(id)?.time;
+    return time ? Math.floor(Date.parse(time) / 1000) : 0;
+  };
+  const updaters = [...managed].filter(([, o]) => o.operation === 'Update').map(([id]) => id);
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
+  updaters.sort((a, b) => seconds(a) - seconds(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
+    const id = updaters[i]!;
+    const ownership = managed.get(id)!;
+    const bucketId = identifier({ manager: 'ancient-changes', operation: 'Update', apiVersion: ownership.apiVersion });
+    const first = firstOfVersion.get(ownership.apiVersion);
+    if (first === undefined) {
+      firstOfVersion.set(ownership.apiVersion, id);
+      continue;
+    }
+    if (!managed.has(bucketId)) {
+      const moved = managed.get(first)!;
+      managed.delete(first);
+      managed.set(bucketId, { manager: 'ancient-changes', operation: 'Update', apiVersion: moved.apiVersion, set: moved.set });
+    }
+    const bucket = managed.get(bucketId)!;
+    bucket.set = union(ownership.set, bucket.set);
+    managed.delete(id);
+    length--;
+    if (ownership.time) bucket.time = ownership.time;
+    else delete bucket.time;
+  }
 }
 
 function liveOrRequestManaged(input: UpdateInput): Managed {

@@ -47,7 +47,7 @@ export function itemElement(type: ListType, item: Json, path: string): string {
     if (!isObject(item)) throw new TypedValueError(`${path}: associative list with keys has an element that is not a map type`);
     const key: Record<string, Json> = {};
     for (const name of [...type.keys!].sort()) {
-      const value = item[name];
+      const value = item[name] ?? (type.keyDefaults?.[name] as Json | undefined);
       if (value === undefined) throw new TypedValueError(`${path}: associative list with keys has an element that omits key field "${name}" (and doesn't have default value)`);
       key[name] = value;
     }

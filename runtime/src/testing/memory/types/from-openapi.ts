@@ -16,6 +16,7 @@ export interface OpenApiSchema {
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-int-or-string'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;
+  default?: unknown;
 }
 
 /**
@@ -89,6 +90,9 @@ function listType(schema: OpenApiSchema, preserve: boolean): ListType {
   else if (declared === 'map') {
     out.listType = 'map';
     out.keys = schema['x-kubernetes-list-map-keys'] ?? [];
+    const properties = schema.items?.properties ?? {};
+    const defaults = Object.fromEntries(out.keys.flatMap((key) => (properties[key]?.default !== undefined ? [[key, properties[key].default]] : [])));
+    if (Object.keys(defaults).length > 0) out.keyDefaults = defaults;
   } else if (declared === undefined && schema['x-kubernetes-patch-strategy'] === 'merge') {
     // Without a list type the API server falls back on the strategic merge patch tags.
     const key = schema['x-kubernetes-patch-merge-key'];

@@ -31,6 +31,8 @@ export interface ListType extends PatchInfo {
   list: TypeRef;
   listType: 'atomic' | 'set' | 'map';
   keys?: string[];
+  /** The schema defaults of key fields: an item without such a key field is keyed by its default (ServicePort's protocol `TCP`). */
+  keyDefaults?: Record<string, unknown>;
 }
 
 /**
