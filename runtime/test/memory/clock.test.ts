@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log/index.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { createWorkQueue } from '../../src/queue/index.js';
 import { sleepOn } from '../../src/time/clock.js';
+import { createObservedClock } from '../../src/testing/observed-clock.js';
 
 describe('the fake clock', () => {
   it('fires timers in due order when time reaches them, those set by a firing timer too', () => {
@@ -128,5 +129,37 @@ describe('timers of the runtime on the fake clock', () => {
     expect(slept).toBe(true);
     stop.abort();
     await reading;
+  });
+});
+
+describe('the control plane tier’s clock: real time that knows what is busy', () => {
+  it('runUntilIdle waits for a slow reconcile and, on real time, for a requeue within the horizon', async () => {
+    const clock = createObservedClock();
+    const seen: number[] = [];
+    const began = performance.now();
+    const queue = createWorkQueue({ clock, name: 'real' });
+    const stop = new AbortController();
+    const done = runReconcileLoop({
+      queue,
+      reconcile: async () => {
+        seen.push(Math.round(performance.now() - began));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return seen.length < 2 ? requeue.after(300) : undefined;
+      },
+      context: () => ({}),
+      stop: stop.signal,
+      clock,
+      log: createLogger({ format: 'json', level: 'silent' }),
+      metrics: createMetrics({ processMetrics: false }).controllers.forController('real', 1),
+      workers: 1,
+    });
+    queue.add('web');
+    await clock.runUntilIdle({ horizon: 1_000 });
+    // Both reconciles ran: the second 300 ms of real time after the first ended.
+    expect(seen).toHaveLength(2);
+    expect(seen[1]! - seen[0]!).toBeGreaterThanOrEqual(390);
+    stop.abort();
+    queue.shutDown();
+    await done;
   });
 });
