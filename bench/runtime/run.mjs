@@ -2,6 +2,11 @@
 // client doing the same status writes) and Go's controller-runtime doing the same reconcile,
 // and what the cache holds per object.
 // Usage: node --expose-gc bench/runtime/run.mjs [--objects 1000] [--workers 1,4] [--no-peer] [--memory-only]
+//        node --expose-gc bench/runtime/run.mjs --large [--objects 100000] [--no-peer]
+// --large: one operator process (4 workers) against N Widgets (default 100,000): start →
+// caches synced → all reconciled, its peak RSS, and the heap its cache holds per Widget whole
+// and metadata-only (each in a process of its own, bench/runtime/large-child.mjs);
+// controller-runtime's time and peak RSS beside it.
 // It also measures the heap per cached ConfigMap (the kind operators own most), whole and
 // metadata-only (`byKind: [{ kind, metadataOnly: true }]`).
 // Needs `npx tsc -b runtime` first (it uses the built runtime) and Go for the peer
@@ -14,6 +19,8 @@
 // the request form (the reconcile reads the Widget by name), "opgen object-first" the
 // reconcile that is handed the Widget.
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { controller, createClient, createManager, kinds } from '../../runtime/dist/index.js';
@@ -22,9 +29,15 @@ import { createCache } from '../../runtime/dist/cache/index.js';
 import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
 
 const { values } = parseArgs({
-  options: { objects: { type: 'string', default: '1000' }, workers: { type: 'string', default: '1,4' }, 'no-peer': { type: 'boolean', default: false }, 'memory-only': { type: 'boolean', default: false } },
+  options: {
+    objects: { type: 'string' },
+    workers: { type: 'string', default: '1,4' },
+    'no-peer': { type: 'boolean', default: false },
+    'memory-only': { type: 'boolean', default: false },
+    large: { type: 'boolean', default: false },
+  },
 });
-const N = Number(values.objects);
+const N = Number(values.objects ?? (values.large ? 100_000 : 1000));
 const workerCounts = values.workers.split(',').map(Number);
 const NS = 'default';
 const Widget = defineKind({ group: 'bench.opgen.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
@@ -55,8 +68,38 @@ try {
   async function freshWidgets() {
     await inLanes(await client.list(Widget, { namespace: NS }), 16, (w) => client.delete(Widget, w));
     while ((await client.list(Widget, { namespace: NS })).length > 0) await sleep(100);
-    const names = Array.from({ length: N }, (_, i) => `w-${String(i).padStart(5, '0')}`);
+    const names = Array.from({ length: N }, (_, i) => `w-${String(i).padStart(6, '0')}`);
     await inLanes(names, 16, (name) => client.create(Widget, { metadata: { name, namespace: NS }, spec: { size: 1 } }));
+  }
+
+  /** Runs bench/runtime/large-child.mjs in `mode`; resolves with the JSON line it printed. */
+  async function child(mode) {
+    const script = new URL('./large-child.mjs', import.meta.url).pathname;
+    const proc = spawn(process.execPath, ['--expose-gc', script, '--kubeconfig', cp.kubeconfigPath, '--objects', String(N), '--mode', mode, '--workers', '4'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (text) => (out += text));
+    const code = await new Promise((r) => proc.once('exit', r));
+    if (code !== 0) throw new Error(`large-child ${mode} exited ${code}`);
+    return JSON.parse(out.trim().split('\n').at(-1));
+  }
+
+  /** --large: one process against N Widgets; see the header. */
+  async function large(peerBinary) {
+    const created = performance.now();
+    await freshWidgets();
+    console.log(`bench/runtime --large: ${N} Widgets created in ${seconds(performance.now() - created)} s (shared, noisy machine; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    const whole = await child('cache');
+    console.log(`opgen cache, whole Widgets:   synced in ${seconds(whole.syncedMs)} s, ${whole.heapPerObject} bytes of heap per cached Widget, peak RSS ${whole.peakRssMb} MB`);
+    const meta = await child('metadata');
+    console.log(`opgen cache, metadata-only:   synced in ${seconds(meta.syncedMs)} s, ${meta.heapPerObject} bytes of heap per cached Widget, peak RSS ${meta.peakRssMb} MB`);
+    const run = await child('reconcile');
+    console.log(`opgen runtime, 4 workers:     caches synced ${seconds(run.syncedMs)} s after start, all ${N} reconciled after ${seconds(run.reconciledMs)} s (${rate(N, run.reconciledMs)} objects/s), peak RSS ${run.peakRssMb} MB`);
+    if (peerBinary) {
+      const p = await peer(4, true);
+      console.log(`controller-runtime, 4 workers: all ${N} reconciled after ${seconds(p.ms)} s (${rate(N, p.ms)} objects/s; process start and cache sync included), peak RSS ${p.peakRssMb} MB, ${p.errors} reconcile errors`);
+    }
+    console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   }
 
   /** `objectFirst`: the reconcile gets the object (`.reconcile((w, ctx) => …)`); else it reads it by request, as 0.1.0's form. */
@@ -112,8 +155,9 @@ try {
   // Built once per version of its sources into ~/.cache/opgen/tools (see build.sh).
   const peerBinary = values['no-peer'] || values['memory-only'] ? undefined : execFileSync('bash', [join(peerDir, 'build.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 
-  async function peer(workers) {
-    await freshWidgets();
+  /** `keep`: reconcile the Widgets as they are (the --large mode made them fresh already). */
+  async function peer(workers, keep = false) {
+    if (!keep) await freshWidgets();
     // Watched, not polled: lists of N objects would slow the API server the peer talks to.
     const observer = createCache(cp.kubeConfig);
     const informer = observer.informerFor(Widget);
@@ -139,7 +183,10 @@ try {
     });
     try {
       await converged;
-      return { ms: performance.now() - start, errors, firstError };
+      const ms = performance.now() - start;
+      // The child's high-water mark of resident memory, read before it is stopped.
+      const peakRssMb = Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+      return { ms, errors, firstError, peakRssMb };
     } finally {
       stopObserver.abort();
       child.kill('SIGTERM');
@@ -220,29 +267,34 @@ try {
     return `cache heap: ${Math.round(rounds[1])} bytes per cached Widget (median of ${rounds.map(Math.round).join(', ')}; ${N} objects; one is ${sample.length} bytes of JSON as the API server sends it)`;
   }
 
-  console.log(`bench/runtime: ${N} Widgets, status write per object, etcd + kube-apiserver on loopback (shared, noisy machine)`);
-  console.log(await cacheHeap());
-  console.log(await configMapHeap());
-  for (const workers of values['memory-only'] ? [] : workerCounts) {
-    const o = await opgen(workers);
-    console.log(
-      `workers=${workers}  opgen runtime       converged in ${seconds(o.ms)} s (${rate(N, o.ms)} objects/s; manager start and cache sync included, ${seconds(o.fromFirst)} s from the first reconcile), ` +
-        `${o.reconciles} reconciles (${rate(o.reconciles, o.ms)} reconciles/s)`,
-    );
-    const f = await opgen(workers, true);
-    console.log(
-      `workers=${workers}  opgen object-first  converged in ${seconds(f.ms)} s (${rate(N, f.ms)} objects/s; manager start and cache sync included, ${seconds(f.fromFirst)} s from the first reconcile), ` +
-        `${f.reconciles} reconciles (${rate(f.reconciles, f.ms)} reconciles/s)`,
-    );
-    const r = await raw(workers);
-    console.log(`workers=${workers}  raw client floor    ${seconds(r.ms)} s (${rate(N, r.ms)} writes/s)`);
-    if (peerBinary) {
-      const p = await peer(workers);
-      console.log(`workers=${workers}  controller-runtime  converged in ${seconds(p.ms)} s (${rate(N, p.ms)} objects/s; process start and cache sync included), ${p.errors} reconcile errors`);
-      if (p.firstError) console.log(`  first: ${p.firstError.slice(0, 300)}`);
+  /** The default mode: convergence of N Widgets per worker count beside the floor and the peer, and the cache's heap. */
+  async function sideBySide() {
+    console.log(`bench/runtime: ${N} Widgets, status write per object, etcd + kube-apiserver on loopback (shared, noisy machine; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    console.log(await cacheHeap());
+    console.log(await configMapHeap());
+    for (const workers of values['memory-only'] ? [] : workerCounts) {
+      const o = await opgen(workers);
+      console.log(
+        `workers=${workers}  opgen runtime       converged in ${seconds(o.ms)} s (${rate(N, o.ms)} objects/s; manager start and cache sync included, ${seconds(o.fromFirst)} s from the first reconcile), ` +
+          `${o.reconciles} reconciles (${rate(o.reconciles, o.ms)} reconciles/s)`,
+      );
+      const f = await opgen(workers, true);
+      console.log(
+        `workers=${workers}  opgen object-first  converged in ${seconds(f.ms)} s (${rate(N, f.ms)} objects/s; manager start and cache sync included, ${seconds(f.fromFirst)} s from the first reconcile), ` +
+          `${f.reconciles} reconciles (${rate(f.reconciles, f.ms)} reconciles/s)`,
+      );
+      const r = await raw(workers);
+      console.log(`workers=${workers}  raw client floor    ${seconds(r.ms)} s (${rate(N, r.ms)} writes/s)`);
+      if (peerBinary) {
+        const p = await peer(workers);
+        console.log(`workers=${workers}  controller-runtime  converged in ${seconds(p.ms)} s (${rate(N, p.ms)} objects/s; process start and cache sync included), ${p.errors} reconcile errors`);
+        if (p.firstError) console.log(`  first: ${p.firstError.slice(0, 300)}`);
+      }
     }
   }
 
+  if (values.large) await large(peerBinary);
+  else await sideBySide();
 } finally {
   for (const stop of stopAll.reverse()) await stop();
 }

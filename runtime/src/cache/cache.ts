@@ -27,6 +27,13 @@ export interface CacheOptions {
   resyncPeriodMs?: number;
   /** How particular kinds are cached: selectors, metadata only, a transform; every other kind whole. */
   byKind?: KindCache[];
+  /**
+   * How informers list: `stream` (the default) asks for streaming lists (a watch with
+   * `sendInitialEvents=true`, Kubernetes' WatchList: one consistent read from the API
+   * server's watch cache, no list pages held by the server) and falls back to pages where
+   * the server does not serve them; `pages` lists in pages of 500 only.
+   */
+  lists?: 'stream' | 'pages';
   /** Receives each response and retry of the cache's lists and watches (for `rest_client_*` metrics); with a kubeconfig only (a cluster has its own). */
   observer?: TransportObserver;
   /**
@@ -67,6 +74,7 @@ export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions
           logger,
           backoff: options.backoff,
           clock,
+          lists: options.lists,
         });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);
         if (running) informer.start(running);

@@ -8,7 +8,7 @@ import { createCompactor } from './compact.js';
 import { createReflector } from './reflector.js';
 import { createStore } from './store.js';
 import type { EventHandler, Informer, InformerHealth, KindCacheOptions } from './types.js';
-import { runWatcher, type WatcherOutput } from './watcher.js';
+import { runWatcher, type WatcherOptions, type WatcherOutput } from './watcher.js';
 import { everyOn, systemClock, type Clock } from '../time/clock.js';
 
 export interface InformerOptions<T extends KubeObject> extends KindCacheOptions<T> {
@@ -18,6 +18,8 @@ export interface InformerOptions<T extends KubeObject> extends KindCacheOptions<
   backoff?: BackoffOptions;
   /** Time of the resyncs; default real time. */
   clock?: Clock;
+  /** See {@link WatcherOptions.lists}. */
+  lists?: WatcherOptions['lists'];
 }
 
 /** An informer the cache can start; see {@link Informer} for what users see. */
@@ -41,7 +43,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
   let markSynced!: () => void;
   const syncedPromise = new Promise<void>((resolve) => (markSynced = resolve));
   let started = false;
-  const health = { lastContact: undefined as Date | undefined, consecutiveFailures: 0, lastError: undefined as string | undefined };
+  const health = { lastContact: undefined as Date | undefined, consecutiveFailures: 0, lastError: undefined as string | undefined, listing: undefined as number | undefined };
 
   function call(handler: EventHandler<T>, deliver: (handler: EventHandler<T>) => void): void {
     try {
@@ -83,6 +85,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
   /** Feeds the watcher's output to the reflector; the first list completes the sync. */
   function output(out: WatcherOutput<T>): void {
+    if (out.type === 'listed') health.listing = undefined;
     const diff = reflector.apply(out);
     if (out.type !== 'listed' || !diff) return;
     if (synced) {
@@ -106,8 +109,12 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
         health.consecutiveFailures++;
         health.lastError = error.message;
       },
+      listing(objects: number) {
+        health.listing = objects;
+        contact();
+      },
     };
-    const watcherOptions = { namespace, logger, backoff: options.backoff, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly };
+    const watcherOptions = { namespace, logger, backoff: options.backoff, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly, lists: options.lists };
     return runWatcher(transport, kind, watcherOptions, sink, signal);
   }
 

@@ -77,6 +77,8 @@ export interface InformerHealth {
   consecutiveFailures: number;
   /** The most recent failure's message, kept after recovery for the logs. */
   lastError: string | undefined;
+  /** Objects received so far of a list in progress (the first or a relist, paged or streamed); undefined when none is. */
+  listing: number | undefined;
 }
 
 /**

@@ -13,7 +13,13 @@ export interface WatchEvent<T> {
 
 export interface WatchRequest {
   namespace?: string;
+  /** Where to resume from; ignored with `sendInitialEvents`. */
   resourceVersion: string;
+  /**
+   * A streaming list (Kubernetes' WatchList): the server first sends every object as
+   * `ADDED`, then a `BOOKMARK` marked `k8s.io/initial-events-end`, then the changes.
+   */
+  sendInitialEvents?: boolean;
   /** The server ends the watch after this long; the client then opens a new one. */
   timeoutSeconds: number;
   /** Abort the watch when nothing at all arrives for this long (a half-open connection). */
@@ -54,7 +60,8 @@ export async function watchOnce<T extends KubeObject>(
       path: resourcePath(kind, request.namespace),
       query: {
         watch: 1,
-        resourceVersion: request.resourceVersion,
+        // A consistent read, served from the watch cache once it is as fresh as etcd.
+        ...(request.sendInitialEvents ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' } : { resourceVersion: request.resourceVersion }),
         allowWatchBookmarks: true,
         timeoutSeconds: request.timeoutSeconds,
         labelSelector: request.labelSelector,
@@ -63,6 +70,8 @@ export async function watchOnce<T extends KubeObject>(
       accept: request.metadataOnly ? METADATA_ONLY : undefined,
       signal,
       timeoutMs: 0,
+      // A streaming list is the informer's list: it counts against the rate limit as one.
+      takesToken: request.sendInitialEvents === true,
     });
     request.onOpen?.();
     return await new Promise<WatchEnd>((resolve, reject) => {
@@ -124,6 +133,11 @@ export async function watchOnce<T extends KubeObject>(
   } finally {
     clearTimeout(idle);
   }
+}
+
+/** Whether a watch event is the bookmark that ends a streaming list's initial events. */
+export function endsInitialEvents(event: WatchEvent<KubeObject>): boolean {
+  return event.type === 'BOOKMARK' && event.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
 }
 
 /** Code of the error a watch fails with when it stayed silent past its idle limit. */

@@ -7,7 +7,7 @@ import { sleep } from '../rest/sleep.js';
 import type { Transport } from '../rest/transport.js';
 import type { KubeObject } from '../object.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
+import { endsInitialEvents, WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
 
 /** What a watcher produces: a complete list (first or after a relist), or one watch event. */
 export type WatcherOutput<T> = { type: 'listed'; items: T[]; resourceVersion: string } | { type: 'event'; event: WatchEvent<T> };
@@ -21,6 +21,8 @@ export interface WatcherSink<T> {
   opened(): void;
   /** A list or watch failed (not a routine 410); the watcher retries after its backoff. */
   failed(error: Error): void;
+  /** Objects received so far of the list in progress (paged or streamed), for progress logs. */
+  listing(objects: number): void;
 }
 
 export interface WatcherOptions {
@@ -30,6 +32,13 @@ export interface WatcherOptions {
   metadataOnly?: boolean;
   logger: LoggerLike;
   backoff?: BackoffOptions;
+  /**
+   * How lists are read: `stream` asks for a streaming list (a watch with
+   * `sendInitialEvents=true`, Kubernetes' WatchList), falling back to pages for good when the
+   * server refuses it or a stream ends before its initial events did; `pages` lists in
+   * pages of 500 only. Default `stream`.
+   */
+  lists?: 'stream' | 'pages';
 }
 
 /** A watch that delivered something, or stayed open this long, was healthy: backoff restarts. */
@@ -48,12 +57,22 @@ const WATCH_TIMEOUT_SPREAD_SECONDS = 10;
 const WATCH_GRACE_MS = 10_000;
 /** A watch the server closes sooner than this without a single event counts as a failure. */
 const MIN_WATCH_MS = 1_000;
+/**
+ * How a streaming list is refused where a paged list may still work: 400 or 422 from an API
+ * server that does not serve them, 403 to an identity that may list but not watch (its
+ * informer then relists instead of watching, as before streaming lists).
+ */
+const REFUSED_STREAM = new Set([400, 403, 422]);
+/** A streaming list reports its progress every this many objects. */
+const LISTING_PROGRESS_EVERY = 500;
 
 /**
  * The list+watch loop of one kind (kube-rs's watcher), holding no objects, only the
  * resourceVersion to resume from, until `signal` aborts:
- * - lists in pages, then watches from the list's resourceVersion with bookmarks, and
- *   resumes every later watch from the last resourceVersion seen (bookmarks included);
+ * - lists by a streaming list where the server serves one (a watch whose initial events
+ *   are the list, ended by a marked bookmark, continuing with the changes), else in pages
+ *   and then watches from the list's resourceVersion with bookmarks; resumes every later
+ *   watch from the last resourceVersion seen (bookmarks included);
  * - on 410 Gone (HTTP or a watch ERROR event) relists after a backoff;
  * - when the server refuses a watch (403 Forbidden, 5xx…) falls back to relisting, so a
  *   kind that may be listed but not watched is still refreshed, never stale for good;
@@ -101,32 +120,65 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
     if (woken) await sleep(Math.round(Math.random() * (options.backoff?.initialMs ?? 800)), signal);
   }
 
+  /** Streaming lists until the server shows it does not serve them; then pages for good. */
+  let stream = options.lists !== 'pages';
+  /** The streaming list just failed (e.g. 429 while the watch cache of a new CRD initializes): the next list is paged. */
+  let pagesOnce = false;
+  /** Streaming lists are not served: pages from now on, logged once. */
+  function pagesFromNowOn(reason: string): void {
+    stream = false;
+    logger.info({ kind: label, reason }, `streaming list of ${label} refused: listing in pages`);
+  }
+
   while (!signal.aborted) {
     let watchStart: number | undefined;
     let events = 0;
     const provedHealthy = () => watchStart !== undefined && (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS);
+    /** The objects of a streaming list so far; undefined once it is complete (or when listing in pages). */
+    let initial: T[] | undefined;
     try {
-      if (mustList) {
-        const listed = await listAll(transport, kind, { namespace, signal, ownBackoff: true, ...selection });
+      if (mustList && (!stream || pagesOnce)) {
+        pagesOnce = false;
+        const listed = await listAll(transport, kind, { namespace, signal, ownBackoff: true, onPage: sink.listing, ...selection });
         resourceVersion = listed.resourceVersion;
         sink.contact();
         sink.output({ type: 'listed', items: listed.items, resourceVersion });
         mustList = false;
       }
+      initial = mustList ? [] : undefined;
       const timeoutSeconds = WATCH_TIMEOUT_SECONDS + Math.floor(Math.random() * WATCH_TIMEOUT_SPREAD_SECONDS);
       watchStart = Date.now();
       const end = await watchOnce(
         transport,
         kind,
-        { namespace, resourceVersion, timeoutSeconds, idleMs: timeoutSeconds * 1000 + WATCH_GRACE_MS, signal, onOpen: sink.opened, ...selection },
+        { namespace, resourceVersion, sendInitialEvents: initial !== undefined, timeoutSeconds, idleMs: timeoutSeconds * 1000 + WATCH_GRACE_MS, signal, onOpen: sink.opened, ...selection },
         (event) => {
           events++;
           sink.contact();
-          sink.output({ type: 'event', event });
           const version = event.object.metadata?.resourceVersion;
+          if (initial) {
+            if (endsInitialEvents(event)) {
+              const items = initial;
+              initial = undefined;
+              mustList = false;
+              resourceVersion = version ?? resourceVersion;
+              sink.output({ type: 'listed', items, resourceVersion });
+            } else if (event.type === 'ADDED') {
+              initial.push(event.object);
+              if (initial.length % LISTING_PROGRESS_EVERY === 0) sink.listing(initial.length);
+            }
+            return;
+          }
+          sink.output({ type: 'event', event });
           if (version) resourceVersion = version;
         },
       );
+      if (initial && end === 'ended') {
+        // The server ignored the request for initial events (no marked bookmark came), or the
+        // collection is too large to stream within one watch: pages from now on, at once.
+        pagesFromNowOn(`the watch ended after ${initial.length} initial events without the bookmark that ends them`);
+        continue;
+      }
       if (end === 'expired') {
         // A relist is a full read of the collection: back off like any failure, so that
         // informers of a restarted or compacted server do not all relist at once.
@@ -141,6 +193,16 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
       lastExpired = false;
     } catch (error) {
       if (signal.aborted) return;
+      if (initial && events === 0 && error instanceof ApiError) {
+        // The server answered the streaming list with an error: a paged list now, as
+        // client-go's reflector falls back (progress beats waiting); for good if refused.
+        if (REFUSED_STREAM.has(error.code)) pagesFromNowOn(error.message);
+        else {
+          logger.info({ kind: label, reason: error.message }, `streaming list of ${label} failed: listing in pages this time`);
+          pagesOnce = true;
+        }
+        continue;
+      }
       const phase = mustList ? 'list' : 'watch';
       const expired = !mustList && isGone(error);
       countFailure(expired, provedHealthy());

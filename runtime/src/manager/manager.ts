@@ -13,7 +13,8 @@ import type { ManagerOptions } from './options.js';
 import { probesHandler, type Checks } from './probes.js';
 import { onShutdownSignals } from './signals.js';
 import type { Manager, Runnable } from './types.js';
-import { settleBy, untilAborted } from './wait.js';
+import { settleBy } from './wait.js';
+import { waitForCacheSync } from './cache-sync.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
 
@@ -177,8 +178,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
       for (const r of registered) r.warmup?.(othersStop.signal);
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
 
-      const synced = await untilAborted(cache.waitForSync(options.cacheSyncTimeoutMs ?? 120_000), stopRequest.signal);
-      if (synced === false) throw new Error(`timed out waiting for the cache to sync: ${unsyncedReasons(cache.health())}`);
+      const stalledMs = options.cacheSyncTimeoutMs ?? 120_000;
+      const synced = await waitForCacheSync(cache, stalledMs, log, stopRequest.signal);
+      if (synced === false) throw new Error(`the cache made no progress syncing for ${stalledMs} ms: ${unsyncedReasons(cache.health())}`);
       if (synced === true) {
         cacheSynced = true;
         log.info('Caches synced');

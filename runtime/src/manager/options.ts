@@ -89,7 +89,14 @@ export interface ManagerOptions {
   leaderElectionReleaseOnCancel?: boolean;
   /** How long shutdown waits for in-flight reconciles; default 30 000. */
   gracefulShutdownTimeoutMs?: number;
-  /** How long to wait for the cache's first list before failing; default 120 000. */
+  /**
+   * How long the caches' first lists may go without progress before the manager fails;
+   * default 120 000. Progress is any object received (a list page, 500 objects of a
+   * streaming list), an informer synced, any answer of the API server: a large cache still
+   * filling is waited for however long it takes (logged every 10 s) instead of failed and
+   * restarted from nothing, while `/readyz` fails and `/healthz` passes. A server that
+   * refuses (403) or cannot be reached fails it after this long.
+   */
   cacheSyncTimeoutMs?: number;
   /**
    * Client-side rate limit of every request the manager sends, requests per second: one

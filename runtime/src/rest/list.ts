@@ -23,6 +23,8 @@ export interface ListRequest {
   precondition?: () => void;
   /** See `HttpRequest.ownBackoff`. */
   ownBackoff?: boolean;
+  /** Called after each page with the objects received so far (a large list's progress). */
+  onPage?: (objects: number) => void;
 }
 
 interface ListBody<T> {
@@ -68,6 +70,7 @@ export async function listAll<T extends KubeObject>(transport: Transport, kind: 
           items.push(item);
         }
         token = page.metadata?.continue || undefined;
+        if (token) request.onPage?.(items.length);
         if (!token) return { items, resourceVersion: page.metadata?.resourceVersion ?? '' };
       }
     } catch (error) {

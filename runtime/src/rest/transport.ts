@@ -36,6 +36,11 @@ export interface HttpRequest {
    * answers (5xx, 429) is retried as in any call.
    */
   ownBackoff?: boolean;
+  /**
+   * `stream` only: take a token of the rate limiter first, as a list does. A streaming list
+   * (a watch with `sendInitialEvents`) is the list; a plain watch takes none.
+   */
+  takesToken?: boolean;
 }
 
 /** Receives every response and retry, for `rest_client_*` metrics. */
@@ -57,9 +62,16 @@ export interface Transport {
   request<T>(request: HttpRequest): Promise<T>;
   /**
    * A streaming GET (a watch), tried once: resolves with the open response once the server
-   * answered 200. Not rate-limited: client-go takes no token to start a watch. The watch
-   * reads it as a `Readable` (data/end/error/close, `setEncoding`, `destroy`) only, so an
-   * in-process server (the memory cluster) can answer with a stream of its own.
+   * answered 200. Not rate-limited (client-go takes no token to start a watch) unless
+   * `takesToken` says it is a list. An informer's list is a watch with
+   * `sendInitialEvents=true&resourceVersionMatch=NotOlderThan` and no `resourceVersion`: a
+   * transport serving it sends every object as `ADDED`, then a `BOOKMARK` whose metadata has
+   * the annotation `k8s.io/initial-events-end: "true"`, then the changes; one that does not
+   * serve it must refuse it (400 or 422, as kube-apiserver with `WatchList` off), and the
+   * informer lists in pages instead. Ignoring the parameter stalls the informer until the
+   * watch's `timeoutSeconds`. The watch reads the answer as a `Readable`
+   * (data/end/error/close, `setEncoding`, `destroy`) only, so an in-process server (the
+   * memory cluster) can answer with a stream of its own.
    */
   stream(request: HttpRequest): Promise<Readable>;
   /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
@@ -225,7 +237,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       return error;
     };
     for (let tries = 1; ; tries++) {
-      if (bucket && !watch) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
+      if (bucket && (!watch || request.takesToken)) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
       if (signal?.aborted) throw explain(signal.reason);
       let outcome: TryOutcome;
       let failure: unknown;
@@ -255,10 +267,11 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
     }
   }
 
-  // `/readyz` answers 200 only once the server serves again, to anyone authenticated.
+  // `/readyz` answers 200 only once the server serves again, to anyone authenticated. Tried
+  // once, and it takes a token as any request: the limit bounds the probes too.
   const recovery = createRecoveryWatch(async (signal) => {
     try {
-      (await call({ method: 'GET', path: '/readyz', accept: 'text/plain', timeoutMs: 2_000, signal }, async (response) => response, true)).resume();
+      (await call({ method: 'GET', path: '/readyz', accept: 'text/plain', timeoutMs: 2_000, signal, takesToken: true }, async (response) => response, true)).resume();
       return true;
     } catch {
       return false;

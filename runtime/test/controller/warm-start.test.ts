@@ -40,7 +40,7 @@ function fakeInformer(kind: Kind<KubeObject>, names: string[]): FakeInformer {
     list: () => [...store.values()],
     hasSynced: () => true,
     waitForSync: () => Promise.resolve(true),
-    health: () => ({ kind: kind.kind, synced: true, healthy: true, lastContact: undefined, consecutiveFailures: 0, lastError: undefined }),
+    health: () => ({ kind: kind.kind, synced: true, healthy: true, lastContact: undefined, consecutiveFailures: 0, lastError: undefined, listing: undefined }),
     change(name) {
       const old = store.get(name)!;
       const next = widget(name, String(Number(old.metadata.resourceVersion) + 1));
