@@ -16,12 +16,16 @@ limitations under the License.
 
 import { defineConfig } from 'vitest/config';
 
+// Controller tests run on the memory cluster (an API server in the test's process): no
+// binaries, no download. OPGEN_TEST_TIER=controlplane runs them on a real API server and etcd.
+const controlPlane = process.env.OPGEN_TEST_TIER === 'controlplane';
+
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    // Finds (or downloads, the first time) the control plane binaries once, before any test file.
-    globalSetup: ['vitest.global-setup.ts'],
-    // Controller tests start a real API server and etcd: give them time.
+    // On the control plane: finds (or downloads, the first time) its binaries once, before any test file.
+    globalSetup: controlPlane ? ['vitest.global-setup.ts'] : [],
+    // A real API server and etcd (the control-plane tier, webhook tests) take seconds to start.
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,14 @@ import { packedProject } from './packed-project.js';
 // the packages are packed from dist/.
 
 const project = packedProject('demo-volume-operator');
+
+/** `path` without the directories that hold a `go` binary. */
+function withoutGo(path: string): string {
+  return path
+    .split(delimiter)
+    .filter((dir) => !existsSync(join(dir, 'go')))
+    .join(delimiter);
+}
 const { inProject } = project;
 let controlPlane: ControlPlane | undefined;
 
@@ -32,9 +40,20 @@ describe('a scaffolded project', () => {
       expect(existsSync(join(project.dir, 'dist/main.js'))).toBe(true);
       expect(existsSync(join(project.dir, 'dist/controllers/demovolume_controller.test.js'))).toBe(false);
 
-      const test = await inProject('npm', ['test']);
+      // npm test runs the controller's test on the memory cluster: with no control plane
+      // binaries to be found, nothing to download and no Go, it passes all the same.
+      const nowhere = join(project.dir, '.no-binaries');
+      const test = await execa('npm', ['test'], {
+        cwd: project.dir,
+        all: true,
+        reject: false,
+        env: { NO_COLOR: '1', KUBEBUILDER_ASSETS: '', OPGEN_CACHE_DIR: nowhere, XDG_DATA_HOME: nowhere, OPGEN_ENVTEST_INDEX: 'http://127.0.0.1:1/unreachable', OPGEN_K8S_RELEASE_URL: 'http://127.0.0.1:1/unreachable', PATH: withoutGo(process.env.PATH ?? '') },
+      });
       expect(test.exitCode, test.all).toBe(0);
       expect(test.all).toMatch(/Tests\s+1 passed/);
+      // opgen manifests keeps its compile cache there; no binary was fetched or unpacked.
+      expect(existsSync(join(nowhere, 'controlplane'))).toBe(false);
+      expect(existsSync(join(nowhere, 'kubebuilder-envtest'))).toBe(false);
       expect(existsSync(join(project.dir, 'config/crd/bases/storage.civo.com_demovolumes.yaml'))).toBe(true);
 
       const typecheck = await inProject('npx', ['tsc', '--noEmit']);

@@ -51,7 +51,8 @@ export interface CacheOptions {
  * kubeconfig gets a connection of its own.
  */
 export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions = {}): Cache {
-  const { transport } = clusterOf(cluster, { observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger }, 'createCache');
+  // The cluster's clock times the resyncs: real time, or a memory cluster's fake clock.
+  const { transport, clock } = clusterOf(cluster, { observer: options.observer, rateLimiter: options.rateLimiter, logger: options.logger }, 'createCache');
   const logger = options.logger ?? silentLogger;
   const informers = new Map<string, RunnableInformer<KubeObject>>();
   let running: AbortSignal | undefined;
@@ -72,6 +73,7 @@ export function createCache(cluster: Cluster | KubeConfig, options: CacheOptions
           namespace: options.namespace,
           logger,
           backoff: options.backoff,
+          clock,
           lists: options.lists,
         });
         informers.set(key, informer as unknown as RunnableInformer<KubeObject>);

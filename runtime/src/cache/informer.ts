@@ -9,12 +9,15 @@ import { createReflector } from './reflector.js';
 import { createStore } from './store.js';
 import type { EventHandler, Informer, InformerHealth, KindCacheOptions } from './types.js';
 import { runWatcher, type WatcherOptions, type WatcherOutput } from './watcher.js';
+import { everyOn, systemClock, type Clock } from '../time/clock.js';
 
 export interface InformerOptions<T extends KubeObject> extends KindCacheOptions<T> {
   /** Watch namespaced kinds in this namespace only. */
   namespace?: string;
   logger: LoggerLike;
   backoff?: BackoffOptions;
+  /** Time of the resyncs; default real time. */
+  clock?: Clock;
   /** See {@link WatcherOptions.lists}. */
   lists?: WatcherOptions['lists'];
 }
@@ -117,12 +120,15 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
   /** Re-delivers every cached object as an unchanged update each `periodMs`, until `signal` aborts. */
   function resync(periodMs: number, signal: AbortSignal): void {
-    const timer = setInterval(() => {
-      if (!synced) return;
-      for (const object of store.values()) emit((h) => h.update?.(readOnly(object), readOnly(object)));
-    }, periodMs);
-    timer.unref();
-    signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+    everyOn(
+      options.clock ?? systemClock,
+      periodMs,
+      () => {
+        if (!synced) return;
+        for (const object of store.values()) emit((h) => h.update?.(readOnly(object), readOnly(object)));
+      },
+      signal,
+    );
   }
 
   /** The server accepted a watch: the informer is connected again. */
@@ -137,6 +143,9 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     start(signal) {
       if (started) return;
       started = true;
+      // A test's clock waits for the first list: until then the controllers have seen nothing.
+      const untrack = options.clock?.track?.(`informer ${label} (not synced yet)`, () => !synced && !signal.aborted);
+      if (untrack) signal.addEventListener('abort', untrack, { once: true });
       if (options.resyncPeriodMs) resync(options.resyncPeriodMs, signal);
       run(signal).catch((error: unknown) => logger.error({ kind: label, err: error }, 'informer stopped unexpectedly'));
     },

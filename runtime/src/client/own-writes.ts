@@ -47,7 +47,21 @@ export function createOwnWrites(waitMs: number): OwnWrites {
       if (!pending?.size || !meta?.name || !pending.has(objectKey(kind.namespaced ? meta.namespace : undefined, meta.name))) return;
       for (const wake of [...waiting]) wake();
     };
-    informer.addHandler({ add: seen, update: (_old, object) => seen(object), delete: seen });
+    // Deleted at or after this process's write (by anyone): the write is overtaken, so no read
+    // waits for the cache to show it; the informer never will once the object is gone.
+    const gone = (object: DeepReadonly<KubeObject>): void => {
+      const pending = byKind.get(kindKey(kind));
+      const meta = object.metadata;
+      const key = meta?.name ? objectKey(kind.namespaced ? meta.namespace : undefined, meta.name) : undefined;
+      const entry = key === undefined ? undefined : pending?.get(key);
+      // Wake waiting reads first (their check runs after this handler returns, and finds the entry gone).
+      seen(object);
+      if (entry && !entry.deleted && (meta?.resourceVersion === entry.resourceVersion || newer(meta?.resourceVersion, entry.resourceVersion))) {
+        pending!.delete(key!);
+        size--;
+      }
+    };
+    informer.addHandler({ add: seen, update: (_old, object) => seen(object), delete: gone });
   }
 
   /** Resolves on the next wake, after `ms`, or when `signal` aborts, whichever comes first. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kind } from '../api/kind.js';
 import type { Cached, Informer } from '../cache/types.js';
 import type { KubeObject, Stored } from '../object.js';
@@ -9,6 +10,8 @@ import { objectContext } from './object-context.js';
 import { runReconcileLoop, type ReconcileLoopOptions } from './reconcile-loop.js';
 import { keyOf, type Request } from './request.js';
 import { consume, every, periodMs, requestOfItem, type EventSource } from './sources.js';
+import { systemClock, type Clock } from '../time/clock.js';
+import { singlePass, type SinglePassController } from './once.js';
 import type { Controller, ControllerHost, ErrorPolicy, ObjectReconciler, Reconciled, Reconciler, RequestContext } from './types.js';
 
 /** Options of {@link controller}. */
@@ -159,7 +162,7 @@ type Indexes = Watch['indexes'];
 interface ExternalSource {
   name: string;
   /** Reads the source, enqueueing through `add`, until `signal` aborts or it ends. */
-  run(add: (request: Request, priority: Priority) => void, signal: AbortSignal, log: Logger, forInformer: Informer<KubeObject>): Promise<void>;
+  run(add: (request: Request, priority: Priority) => void, signal: AbortSignal, log: Logger, forInformer: Informer<KubeObject>, clock: Clock): Promise<void>;
 }
 
 function watchedSource(source: EventSource): ExternalSource {
@@ -180,12 +183,12 @@ function watchedSource(source: EventSource): ExternalSource {
   };
 }
 
-function reconcileAllSource(name: string, trigger: (signal: AbortSignal) => AsyncIterable<unknown>): ExternalSource {
+function reconcileAllSource(name: string, trigger: (signal: AbortSignal, clock: Clock) => AsyncIterable<unknown>): ExternalSource {
   return {
     name,
-    run: (add, signal, log, forInformer) =>
+    run: (add, signal, log, forInformer, clock) =>
       consume(
-        trigger(signal),
+        trigger(signal, clock),
         () => {
           for (const object of forInformer.list()) add({ name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) }, 'low');
         },
@@ -263,7 +266,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     },
     reconcileAllEvery(period) {
       const ms = periodMs(period, 'controller: .reconcileAllEvery()');
-      external.push(reconcileAllSource('reconcileAllEvery', (signal) => every(ms, signal)));
+      external.push(reconcileAllSource('reconcileAllEvery', (signal, clock) => every(ms, signal, clock)));
       return builder;
     },
     withPredicates(...predicates) {
@@ -276,13 +279,15 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     },
     reconcile(reconciler) {
       const policy = errorPolicy;
+      // Conditions are stamped on the manager's clock: the memory cluster's time in tests.
+      const wall = (): Date => (mgr.clock ?? systemClock).wall();
       return complete(
         (forKind) => async (request, holder) => {
           const object = await holder.base.client.get(forKind, request.name, request.namespace);
           if (!object) return; // gone: what it owned goes with it
           const stored = withRequestFields(object, request);
           holder.object = stored;
-          return reconciler(stored as never, objectContext(holder.base, forKind, stored) as never);
+          return reconciler(stored as never, objectContext(holder.base, forKind, stored, wall) as never);
         },
         policy && ((error, _request, holder) => (holder.object ? policy(error, holder.object as never) : { requeue: true })),
       );
@@ -336,6 +341,7 @@ function buildController(
   const recorder = mgr.eventRecorder(name);
   // Asking for the informers now lets the cache list them while this process waits to lead.
   const informers = watches.map((w) => mgr.cache.informerFor(w.kind) as Informer<KubeObject>);
+  const clock = mgr.clock ?? systemClock;
 
   /** Real changes queued before the controller ran, with when each was last seen; undefined once it runs. */
   let warm: Map<string, number> | undefined;
@@ -344,6 +350,8 @@ function buildController(
   const open = (): { queue: WorkQueue; close(): void } => {
     if (fed) return fed;
     const queue = createWorkQueue({
+      name,
+      clock,
       rateLimiter: options.rateLimiter,
       metrics: mgr.metrics.workQueues.forQueue(name, () => queue.inFlight()),
     });
@@ -353,7 +361,7 @@ function buildController(
         // Not running yet: most likely a change the leader serves. Queued with the backlog,
         // and moved up at the start if it came too late for the leader to have served it.
         warm.delete(key);
-        warm.set(key, performance.now());
+        warm.set(key, clock.now());
         queue.add(key, 'low');
       } else queue.add(key, priority);
     };
@@ -371,7 +379,7 @@ function buildController(
       });
     });
     const sourcesStop = new AbortController();
-    for (const source of external) void source.run(add, sourcesStop.signal, log, informers[0]!);
+    for (const source of external) void source.run(add, sourcesStop.signal, log, informers[0]!, clock);
     log.info({ sources: [...watches.map((w) => w.kind.kind), ...external.map((s) => s.name)] }, 'Starting EventSources');
     fed = {
       queue,
@@ -385,7 +393,24 @@ function buildController(
     return fed;
   };
 
-  return {
+  const holderFor = (reconcileId: string, reconcileLog: Logger, signal: AbortSignal, callSignal: AbortSignal | undefined, precondition?: () => void): Holder => ({
+    base: {
+      client: callSignal ? client.withSignal(callSignal, { precondition }) : client,
+      log: reconcileLog,
+      recorder,
+      signal,
+      reconcileId,
+    },
+  });
+  let running = false;
+
+  const built: SinglePassController = {
+    async [singlePass](request, signal) {
+      if (running) throw new Error(`reconcileOnce: controller ${name} is running in its manager, whose workers reconcile too: drive it with runUntilIdle(), or do not start the manager`);
+      const reconcileId = randomUUID();
+      const reconcileLog = log.child(request.namespace ? { namespace: request.namespace, name: request.name } : { name: request.name });
+      return reconcile(request, holderFor(reconcileId, reconcileLog, signal ?? new AbortController().signal, signal));
+    },
     name,
     warmup(signal) {
       if (signal.aborted || fed) return;
@@ -394,6 +419,7 @@ function buildController(
       signal.addEventListener('abort', close, { once: true });
     },
     async run(signal, runOptions = {}) {
+      running = true;
       const { cancel, fence } = runOptions;
       const precondition = fence && (() => {
         if (!fence()) throw new Error('not the leader any more');
@@ -415,19 +441,12 @@ function buildController(
           queue,
           reconcile,
           onError,
-          context: (_request, reconcileId, reconcileLog, signals) => ({
-            base: {
-              client: signals.callSignal ? client.withSignal(signals.callSignal, { precondition }) : client,
-              log: reconcileLog,
-              recorder,
-              signal: signals.signal,
-              reconcileId,
-            },
-          }),
+          context: (_request, reconcileId, reconcileLog, signals) => holderFor(reconcileId, reconcileLog, signals.signal, signals.callSignal, precondition),
           stop: signal,
           cancel,
           fence,
           reconcileTimeoutMs: options.reconcileTimeoutMs,
+          clock,
           log,
           metrics,
           workers,
@@ -439,6 +458,7 @@ function buildController(
       }
     },
   };
+  return built;
 }
 
 /** Whether all `informers` listed within `timeoutMs`; false at once when `signal` aborts. */

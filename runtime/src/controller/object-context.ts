@@ -9,9 +9,10 @@ import type { ObjectContext, RequestContext } from './types.js';
 /**
  * The context of one object-first reconcile of `object` (of kind `kind`): `base` plus
  * writes that own their children, default to the object's namespace and use `client`
- * (this controller's field manager, bound to the reconcile's signal).
+ * (this controller's field manager, bound to the reconcile's signal); `now` is the
+ * manager's wall clock, which condition times are stamped with.
  */
-export function objectContext<T extends KubeObject>(base: RequestContext, kind: Kind<T>, object: Stored<KubeObject>): ObjectContext<T> {
+export function objectContext<T extends KubeObject>(base: RequestContext, kind: Kind<T>, object: Stored<KubeObject>, now?: () => Date): ObjectContext<T> {
   const { client } = base;
   /** A copy of `child` in the object's namespace (if it names none) and controlled by the object. */
   const owned = <C extends KubeObject>(childKind: Kind<C>, child: DeepReadonly<KubeObject>): C => {
@@ -26,7 +27,7 @@ export function objectContext<T extends KubeObject>(base: RequestContext, kind: 
     create: (childKind, child) => client.create(childKind, owned(childKind, child)) as never,
     apply: (childKind, child, options) => client.apply(childKind, owned(childKind, child as DeepReadonly<KubeObject>) as never, options) as never,
     delete: (childKind, child, options) => client.delete(childKind, child, options),
-    status: statusWriter<T>(client, kind, object),
+    status: statusWriter<T>(client, kind, object, now),
     finalize: (name, handlers) => finalize(client, kind, object, name, handlers),
   };
 }

@@ -6,6 +6,7 @@ import type { WorkQueue } from '../queue/index.js';
 import { conflictOf, isProgrammingFault, isTerminal } from './errors.js';
 import type { Action, Result } from './requeue.js';
 import { requestOf, type Request } from './request.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /** Options of {@link runReconcileLoop}. */
 export interface ReconcileLoopOptions<Ctx> {
@@ -25,6 +26,8 @@ export interface ReconcileLoopOptions<Ctx> {
   fence?: () => boolean;
   /** A reconcile running longer than this is cancelled and retried with backoff; default none. */
   reconcileTimeoutMs?: number;
+  /** Time of `reconcileTimeoutMs`; default real time. */
+  clock?: Clock;
   /** The controller's logger; each reconcile logs through a child naming the object. */
   log: Logger;
   metrics: ControllerMetrics;
@@ -71,7 +74,7 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
   const started = performance.now();
   const timeoutMs = options.reconcileTimeoutMs;
   const timeout = timeoutMs ? new AbortController() : undefined;
-  const timer = timeout && setTimeout(() => timeout.abort(new Error('reconcile timed out')), timeoutMs);
+  const timer = timeout && (options.clock ?? systemClock).setTimer(() => timeout.abort(new Error('reconcile timed out')), timeoutMs!);
   const callSignal = anySignal([options.cancel, timeout?.signal]);
   const signal = anySignal([options.stop, callSignal]);
   let outcome: ReconcileOutcome = 'success';
@@ -114,7 +117,7 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
       }
     });
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
     metrics.activeWorkers(-1);
     metrics.reconciled(outcome, (performance.now() - started) / 1000);
   }

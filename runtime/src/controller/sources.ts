@@ -2,6 +2,7 @@ import { parseDuration } from '../helpers/duration.js';
 import type { Logger } from '../log/index.js';
 import type { DeepReadonly, KubeObject } from '../object.js';
 import type { Request } from './request.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * What an external event source yields: a {@link Request}, or an object (its own
@@ -140,17 +141,17 @@ export async function consume<T>(source: AsyncIterable<T>, emit: (item: T) => vo
  * `.reconcileAllEvery()`. The first tick comes one period after the start (the initial
  * list already enqueues everything).
  */
-export function every(periodMs: number, signal: AbortSignal): AsyncIterable<number> {
+export function every(periodMs: number, signal: AbortSignal, clock: Clock = systemClock): AsyncIterable<number> {
   return {
     async *[Symbol.asyncIterator]() {
       for (let tick = 1; !signal.aborted; tick++) {
         const fired = await new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => {
+          const timer = clock.setTimer(() => {
             signal.removeEventListener('abort', stop);
             resolve(true);
           }, periodMs);
           const stop = (): void => {
-            clearTimeout(timer);
+            timer.cancel();
             resolve(false);
           };
           signal.addEventListener('abort', stop, { once: true });

@@ -8,9 +8,10 @@ import type { StatusWriter } from './types.js';
 /**
  * The status writer of one reconcile of `object`. Status applies add up within the
  * reconcile (one intent); conditions go one field manager per type, so neither removes
- * the other's fields.
+ * the other's fields. `now` stamps `lastTransitionTime`: the manager's clock, so conditions
+ * carry the memory cluster's time in tests.
  */
-export function statusWriter<T extends KubeObject>(client: Client, kind: Kind<T>, object: Stored<KubeObject>): StatusWriter<T> {
+export function statusWriter<T extends KubeObject>(client: Client, kind: Kind<T>, object: Stored<KubeObject>, now: () => Date = () => new Date()): StatusWriter<T> {
   const { name, namespace } = object.metadata;
   const identity = { apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: kind.namespaced ? { name, namespace } : { name } };
   let intent: Record<string, unknown> = {};
@@ -29,7 +30,7 @@ export function statusWriter<T extends KubeObject>(client: Client, kind: Kind<T>
       return write(intent);
     },
     async setCondition(update) {
-      const next = setCondition(conditions, update, object.metadata.generation);
+      const next = setCondition(conditions, update, object.metadata.generation, now());
       if (next === conditions) return;
       const condition = next.find((c) => c.type === update.type);
       await write({ conditions: [condition] }, `${client.fieldManager}/conditions/${update.type}`);

@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics/index.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 import type { Request } from './request.js';
 import type { Action, Result } from './requeue.js';
+import type { Clock } from '../time/clock.js';
 
 /** What every reconcile gets besides its object or request. */
 export interface RequestContext {
@@ -222,7 +223,7 @@ export interface ControllerRunOptions {
   fence?: () => boolean;
   /**
    * After a {@link Controller.warmup}: real changes queued during it that were seen at or
-   * after this time (`performance.now()`) are reconciled first; earlier ones, which the
+   * after this time (the host's `clock.now()`) are reconciled first; earlier ones, which the
    * previous leader had time to serve, wait with the backlog. Default: all of them first.
    */
   changesSince?: number;
@@ -258,4 +259,9 @@ export interface ControllerHost {
   eventRecorder(component: string): EventRecorder;
   /** Registers `controller` to run while this process leads; names must be unique. */
   addController(controller: Controller): void;
+  /**
+   * Time of the controllers' queues, requeues and periodic triggers; default real time. A
+   * manager on a memory cluster runs on the cluster's fake clock.
+   */
+  readonly clock?: Clock;
 }

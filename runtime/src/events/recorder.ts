@@ -33,6 +33,8 @@ export interface EventRecorderOptions {
   seriesWindowMs?: number;
   /** Series remembered at most, oldest forgotten first; default 4096. */
   maxSeries?: number;
+  /** Wall time of `eventTime` and series; default real time (a manager passes its clock's). */
+  now?: () => Date;
 }
 
 /** One Event as recorded: the body created first, then series updates. */
@@ -126,7 +128,7 @@ export function createEventRecorder(client: Client, options: EventRecorderOption
   return {
     event(regarding, type, reason, note, action = reason) {
       try {
-        const now = new Date();
+        const now = options.now?.() ?? new Date();
         const meta = regarding.metadata ?? {};
         const reference = {
           apiVersion: regarding.apiVersion,

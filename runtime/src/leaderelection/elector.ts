@@ -7,7 +7,7 @@ import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
 import type { TransportObserver } from '../rest/transport.js';
 import { clusterOf, type Cluster } from '../rest/cluster.js';
-import { sleep } from '../rest/sleep.js';
+import { everyOn, sleepOn, systemClock, type Clock } from '../time/clock.js';
 import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
 import type { LeaderElectionOptions } from './types.js';
@@ -31,12 +31,17 @@ export interface LeaderCallbacks {
   onNewLeader?(identity: string): void;
 }
 
-/** Time as the elector reads it; tests inject one to step the wall clock. */
+/**
+ * Time as the elector reads it; tests inject one to step the wall clock, or a memory
+ * cluster's fake clock, whose timers then drive the retries, renewals and the watchdog.
+ */
 export interface ElectionClock {
   /** Monotonic milliseconds: every duration is measured on this. */
   now(): number;
   /** Wall-clock time: only stamps `acquireTime` / `renewTime` for people reading the Lease. */
   wall(): Date;
+  /** Timers of the retry period and the watchdog; left out, real timers. */
+  setTimer?: Clock['setTimer'];
 }
 
 /** What a run of the elector needs besides its settings. */
@@ -53,7 +58,7 @@ export interface LeaderElectionRun {
    */
   abandon?: AbortSignal;
   logger?: LoggerLike;
-  /** Default: `performance.now()` and `new Date()`. */
+  /** Default: the cluster's clock (real time for a kubeconfig). */
   clock?: ElectionClock;
   /** Client-side rate limit of the Lease reads and writes, with a kubeconfig only (a {@link Cluster} has its own). Off by default. */
   rateLimiter?: TokenBucket;
@@ -69,7 +74,6 @@ const WATCHDOG_MS = 250;
 /** An event-loop stall this long is logged. */
 const STALL_WARN_MS = 1_000;
 
-const systemClock: ElectionClock = { now: () => performance.now(), wall: () => new Date() };
 
 /** How one try to take or keep the lease ended. */
 type Attempt = 'held' | 'refused' | 'other-holder';
@@ -101,9 +105,12 @@ export async function runLeaderElection(
   const namespace = options.namespace ?? podNamespace() ?? 'default';
   const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
   const logger = options.logger ?? silentLogger;
-  const clock = options.clock ?? systemClock;
   const signal = options.abandon ? AbortSignal.any([options.signal, options.abandon]) : options.signal;
-  const { transport } = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const target = clusterOf(cluster, { rateLimiter: options.rateLimiter, observer: options.observer }, 'runLeaderElection');
+  const { transport } = target;
+  // The cluster's clock unless one is given: on a memory cluster, its fake time.
+  const given: ElectionClock = options.clock ?? target.clock;
+  const clock: Clock = { now: () => given.now(), wall: () => given.wall(), setTimer: given.setTimer ? given.setTimer.bind(given) : systemClock.setTimer };
   const lock = createLeaseLock(transport, namespace, options.id);
   const where = { lease: `${namespace}/${options.id}`, identity };
 
@@ -166,7 +173,7 @@ export async function runLeaderElection(
       renewedAt = sentAt;
       break;
     }
-    await sleep(retryPeriodMs * (1 + JITTER * Math.random()), signal);
+    await sleepOn(clock, retryPeriodMs * (1 + JITTER * Math.random()), signal);
   }
   if (signal.aborted) return;
 
@@ -185,20 +192,25 @@ export async function runLeaderElection(
     return !leadership.signal.aborted;
   };
   let lastTick = clock.now();
-  const watchdog = setInterval(() => {
-    const now = clock.now();
-    const stalledMs = now - lastTick - WATCHDOG_MS;
-    lastTick = now;
-    if (stalledMs >= STALL_WARN_MS) logger.warn({ ...where, stalledMs: Math.round(stalledMs) }, 'event loop was blocked: checking the lease deadline');
-    stillLeading();
-  }, WATCHDOG_MS);
-  watchdog.unref();
+  const watchdog = new AbortController();
+  everyOn(
+    clock,
+    WATCHDOG_MS,
+    () => {
+      const now = clock.now();
+      const stalledMs = now - lastTick - WATCHDOG_MS;
+      lastTick = now;
+      if (stalledMs >= STALL_WARN_MS) logger.warn({ ...where, stalledMs: Math.round(stalledMs) }, 'event loop was blocked: checking the lease deadline');
+      stillLeading();
+    },
+    watchdog.signal,
+  );
   callbacks.onStartedLeading(leadership.signal, stillLeading);
 
   // Renew every retryPeriod; each try may last only until the renew deadline.
   try {
     while (!signal.aborted && stillLeading()) {
-      await sleep(Math.min(retryPeriodMs, Math.max(0, renewedAt + renewDeadlineMs - clock.now())), AbortSignal.any([signal, leadership.signal]));
+      await sleepOn(clock, Math.min(retryPeriodMs, Math.max(0, renewedAt + renewDeadlineMs - clock.now())), AbortSignal.any([signal, leadership.signal]));
       if (signal.aborted || !stillLeading()) break;
       const sentAt = clock.now();
       const result = await attempt(renewedAt + renewDeadlineMs - sentAt);
@@ -206,7 +218,7 @@ export async function runLeaderElection(
       else if (result === 'other-holder') lose(`another holder took the lease: ${lease?.spec?.holderIdentity ?? ''}`);
     }
   } finally {
-    clearInterval(watchdog);
+    watchdog.abort();
   }
 
   const lost = lostBecause !== undefined;

@@ -43,6 +43,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // cache lists, leader election, access reviews, built-in certificates. Its bucket
   // (`--kube-api-qps`) then bounds the process as a whole, and its metrics count everything.
   cluster.observe(metrics.restClient(cluster.host));
+  // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
+  // backoff, resyncs and leases run on the time the server stamps its objects with.
+  const clock = cluster.clock;
   const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
   const client = createClient(cluster, {
     cache,
@@ -192,7 +195,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
             abandon: electionAbandon.signal,
             onLeading: (leaseSignal, fence) => {
               stillLeading = fence;
-              changesSince = performance.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
+              changesSince = clock.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
               leaseSignal.addEventListener(
                 'abort',
                 () => {
@@ -252,6 +255,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   return {
     cluster,
     kubeConfig: cluster.kubeConfig,
+    clock,
     client,
     cache,
     log,
@@ -260,7 +264,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {
-        recorder = createEventRecorder(client, { reportingController: component, logger: log.child({ logger: 'events' }) });
+        recorder = createEventRecorder(client, { reportingController: component, logger: log.child({ logger: 'events' }), now: () => clock.wall() });
         recorders.set(component, recorder);
       }
       return recorder;

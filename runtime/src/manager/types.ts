@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics/index.js';
 import type { WebhookServerOptions } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
 import type { Check } from './probes.js';
+import type { Clock } from '../time/clock.js';
 
 /** Extra work a manager runs: it should return (or resolve) once `signal` aborts. */
 export type Runnable = (signal: AbortSignal) => void | Promise<void>;
@@ -33,6 +34,12 @@ export interface Manager extends ControllerHost {
   readonly cluster: Cluster;
   /** The cluster's kubeconfig; undefined for a cluster on a transport of its own (in-process). */
   readonly kubeConfig: KubeConfig | undefined;
+  /**
+   * The time the manager's queues, requeues, resyncs and leader election run on: its
+   * cluster's clock (real time, or a memory cluster's fake clock). Stamp times your
+   * reconciles write with `clock.wall()` to keep them on the same time in tests.
+   */
+  readonly clock: Clock;
   readonly client: Client;
   readonly cache: Cache;
   readonly log: Logger;

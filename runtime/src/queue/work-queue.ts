@@ -1,5 +1,6 @@
 import { createDelayHeap, type Delayed } from './heap.js';
 import { exponentialBackoff, type RateLimiter } from './rate-limiter.js';
+import { systemClock, type Clock, type ClockTimer } from '../time/clock.js';
 
 /**
  * Callbacks through which a queue reports what controller-runtime's `workqueue_*` metrics
@@ -31,6 +32,10 @@ export interface WorkQueueOptions {
   /** Backoff of `addRateLimited`; default {@link exponentialBackoff} (5 ms → 1000 s). */
   rateLimiter?: RateLimiter;
   metrics?: WorkQueueMetrics;
+  /** Time of the delayed adds and the metrics; default real time. A memory cluster's manager passes its fake clock. */
+  clock?: Clock;
+  /** The queue's name when it tells a test's clock it has work (see {@link Clock.track}). */
+  name?: string;
 }
 
 /**
@@ -96,9 +101,6 @@ function createFifo(): { push(key: string): void; shift(): string | undefined } 
   };
 }
 
-/** setTimeout's largest delay; longer waits re-arm the timer when it fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 const noMetrics: WorkQueueMetrics = {
   added() {},
   depth() {},
@@ -111,7 +113,8 @@ const noMetrics: WorkQueueMetrics = {
 export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const limiter = options.rateLimiter ?? exponentialBackoff();
   const metrics = options.metrics ?? noMetrics;
-  const now = (): number => performance.now();
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
 
   // Pending keys in FIFO order per priority. A key that moved up leaves a stale entry behind
   // in `low`, skipped when reached: a key's priority is what `dirty` says.
@@ -128,11 +131,13 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const drains: Array<() => void> = [];
   const delayed = createDelayHeap();
   const delayedByKey = new Map<string, Delayed>();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ClockTimer | undefined;
   let timerAt = Infinity;
   let shuttingDown = false;
 
   const pendingCount = (): number => queued;
+  // A test's clock waits while keys are pending or being processed; delayed keys are its timers.
+  const untrack = clock.track?.(`work queue ${options.name ?? ''}`.trim(), () => queued > 0 || processing.size > 0) ?? (() => {});
 
   /** The next key of the highest priority that has one; call only with `queued > 0`. */
   const next = (): string => {
@@ -198,9 +203,9 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
     const next = delayed.peek();
     if (!next || shuttingDown) return;
     if (timer && timerAt <= next.readyAt) return;
-    if (timer) clearTimeout(timer);
+    timer?.cancel();
     timerAt = next.readyAt;
-    timer = setTimeout(fireDue, Math.min(Math.max(0, next.readyAt - now()), MAX_TIMER_MS));
+    timer = clock.setTimer(fireDue, Math.max(0, next.readyAt - now()));
   };
 
   const addAfter = (key: string, delayMs: number): void => {
@@ -227,7 +232,8 @@ export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
   const shutDown = (): void => {
     if (shuttingDown) return;
     shuttingDown = true;
-    if (timer) clearTimeout(timer);
+    untrack();
+    timer?.cancel();
     timer = undefined;
     delayed.clear();
     delayedByKey.clear();

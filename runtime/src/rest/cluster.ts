@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { LoggerLike } from './logger.js';
 import { tokenBucketFor, type TokenBucket } from './token-bucket.js';
 import { createTransport, type HttpRequest, type Transport, type TransportObserver } from './transport.js';
+import { systemClock, type Clock } from '../time/clock.js';
 
 /**
  * One connection to one API server, shared by everything of a process: the client, the
@@ -27,6 +28,12 @@ export interface Cluster {
    * metrics); returns its removal.
    */
   observe(observer: TransportObserver): () => void;
+  /**
+   * The cluster's time, which a manager on it runs its queues, requeues, resyncs and leases
+   * on: real time, or an in-process server's fake clock, so that the manager and the server
+   * stamping its objects agree on what time it is and a test can move both at once.
+   */
+  readonly clock: Clock;
 }
 
 /** Options of {@link createCluster}. */
@@ -45,13 +52,18 @@ export interface ClusterOptions {
   timeoutMs?: number;
   /** How long one try waits for response headers before its connection is presumed dead; default 20 000 ms. */
   responseTimeoutMs?: number;
+  /**
+   * The time a manager on this cluster runs on; default real time. Tests pass the clock of
+   * an in-process server, or a real-time one that reports what is busy (`@opgen/runtime/testing`).
+   */
+  clock?: Clock;
 }
 
 /** What a transport of your own is wired to: the cluster's bucket, its observers, its logger. */
 export type TransportWiring = Pick<ClusterOptions, 'rateLimiter' | 'logger'> & { observer: TransportObserver };
 
 /** Options of {@link createCluster} on a transport of your own. */
-export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 'burst' | 'rateLimiter' | 'observer' | 'logger'> {
+export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 'burst' | 'rateLimiter' | 'observer' | 'logger' | 'clock'> {
   /**
    * The transport, or a function building it from the cluster's wiring: only a built one
    * can take from the cluster's token bucket and report to its observers.
@@ -104,11 +116,11 @@ export function createCluster(first: KubeConfig | ClusterOnTransportOptions, sec
       throw new Error('createCluster: a rate limit needs a transport built from the wiring (pass a function as transport)');
     }
     const transport = typeof own.transport === 'function' ? own.transport(wiring) : own.transport;
-    return { kubeConfig: own.kubeConfig, transport, host: own.host ?? serverHost(own.kubeConfig) ?? 'in-process', rateLimiter, observe };
+    return { kubeConfig: own.kubeConfig, transport, host: own.host ?? serverHost(own.kubeConfig) ?? 'in-process', rateLimiter, observe, clock: own.clock ?? systemClock };
   }
   const kubeConfig = first as KubeConfig;
   const transport = createTransport(kubeConfig, { ...wiring, timeoutMs: options.timeoutMs, responseTimeoutMs: options.responseTimeoutMs });
-  return { kubeConfig, transport, host: serverHost(kubeConfig) ?? 'unknown', rateLimiter, observe };
+  return { kubeConfig, transport, host: serverHost(kubeConfig) ?? 'unknown', rateLimiter, observe, clock: options.clock ?? systemClock };
 }
 
 /** The `host:port` of a kubeconfig's current server; undefined without one. */

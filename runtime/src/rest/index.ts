@@ -36,3 +36,5 @@ export { createTransport, type Transport, type TransportOptions, type TransportO
 export { createTokenBucket, type TokenBucket } from './token-bucket.js';
 export { ApiError, type ApiStatus } from './errors.js';
 export type { LoggerLike } from './logger.js';
+// A cluster's time (`Cluster.clock`): real time, or a test's memory cluster's fake clock.
+export type { Clock, ClockTimer } from '../time/clock.js';

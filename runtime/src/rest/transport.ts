@@ -1,4 +1,5 @@
 import http, { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, type ApiStatus } from './errors.js';
@@ -68,11 +69,18 @@ export interface Transport {
    * the annotation `k8s.io/initial-events-end: "true"`, then the changes; one that does not
    * serve it must refuse it (400 or 422, as kube-apiserver with `WatchList` off), and the
    * informer lists in pages instead. Ignoring the parameter stalls the informer until the
-   * watch's `timeoutSeconds`.
+   * watch's `timeoutSeconds`. The watch reads the answer as a `Readable`
+   * (data/end/error/close, `setEncoding`, `destroy`) only, so an in-process server (the
+   * memory cluster) can answer with a stream of its own.
    */
-  stream(request: HttpRequest): Promise<IncomingMessage>;
+  stream(request: HttpRequest): Promise<Readable>;
   /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
   recovered(signal: AbortSignal): Promise<void>;
+}
+
+/** The transport to a real API server over HTTP: its watch response is the HTTP response itself (headers included). */
+export interface HttpTransport extends Transport {
+  stream(request: HttpRequest): Promise<IncomingMessage>;
 }
 
 export interface TransportOptions {
@@ -115,7 +123,7 @@ const FREE_SOCKET_TIMEOUT_MS = 15_000;
  * rotated client certificate opens new connections by itself. client-node's own request
  * path builds a new agent per call, which means a TLS handshake per request.
  */
-export function createTransport(kubeConfig: KubeConfig, options: TransportOptions = {}): Transport {
+export function createTransport(kubeConfig: KubeConfig, options: TransportOptions = {}): HttpTransport {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('kubeconfig has no current cluster: check its current-context');
   const server = new URL(cluster.server);
@@ -306,7 +314,8 @@ function queryString(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function apiError(code: number, text: string, describe: string, retryAfterSeconds: number | undefined): ApiError {
+/** The ApiError of a non-2xx answer: its Status when the body is one, else a message quoting the body. */
+export function apiError(code: number, text: string, describe: string, retryAfterSeconds: number | undefined): ApiError {
   let status: ApiStatus | undefined;
   try {
     const parsed = JSON.parse(text) as ApiStatus;

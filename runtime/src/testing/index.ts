@@ -1,7 +1,10 @@
 /**
- * `@opgen/runtime/testing`: a real Kubernetes control plane for tests (etcd,
- * kube-apiserver and optionally kube-controller-manager on loopback), like
- * controller-runtime's envtest, plus helpers to install CRDs, and for end-to-end tests
+ * `@opgen/runtime/testing`: the two tiers a controller test runs on. The memory cluster
+ * (`startTestCluster()`, an API server inside the test's process on a fake clock that
+ * `runUntilIdle()` drives) for tests in milliseconds; and a real Kubernetes control plane
+ * (etcd, kube-apiserver and optionally kube-controller-manager on loopback), like
+ * controller-runtime's envtest, for what only the real one shows (`OPGEN_TEST_TIER=controlplane`
+ * switches a test file to it), plus helpers to install CRDs, and for end-to-end tests
  * to build an operator, run it as a process and drive the cluster with kubectl.
  *
  * Binaries come from `KUBEBUILDER_ASSETS` (e.g. `export KUBEBUILDER_ASSETS=$(setup-envtest
@@ -22,6 +25,11 @@
  * @module
  */
 export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './controlplane.js';
+// Time a test drives, a single reconcile outside the queue.
+export { createFakeClock, type FakeClock, type FakeClockOptions } from './memory/clock.js';
+export type { RunUntilIdleOptions } from './memory/idle.js';
+export { reconcileOnce } from './memory/reconcile-once.js';
+export type { Clock, ClockTimer } from '../time/clock.js';
 export type { Identity } from './identities.js';
 export { binariesCacheDir, resolveBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCRDs, readCRDs, waitForCRDsEstablished, FIELD_MANAGER } from './crds.js';
@@ -36,3 +44,7 @@ export { eventually, consistently, type EventuallyOptions, type ConsistentlyOpti
 export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 // A test's webhook server needs a certificate the API server can be told to trust.
 export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../certs/self-signed-cert.js';
+// The in-memory API server: controller tests in milliseconds, the API server's semantics.
+export { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions, type SeedObject } from './memory/cluster.js';
+// One test file on either tier: OPGEN_TEST_TIER=controlplane switches it to the real one.
+export { startTestCluster, type TestCluster, type TestClusterOptions, type TestTier } from './tier.js';

@@ -1,0 +1,48 @@
+/**
+ * `x-kubernetes-list-type` uniqueness, checked by the API server after the OpenAPI
+ * validation: a `set` holds no value twice, a `map` no two items with the same keys. The
+ * second occurrence is the one reported: `spec.tags[1]: Duplicate value: "a"`.
+ *
+ * @module
+ */
+import { goValue } from './paths.js';
+import { deepEqual } from './structural.js';
+import { isObject, type FieldError, type Json, type SchemaNode } from './types.js';
+
+/**
+ * Duplicate items in the `set` and `map` lists of `value`.
+ *
+ * @example
+ * validateListTypes(object, schema); // [{ type: 'FieldValueDuplicate', field: 'spec.tags[1]', value: '"a"' }]
+ */
+export function validateListTypes(value: Json, schema: SchemaNode | undefined, path = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  walk(value, schema, path, errors);
+  return errors;
+}
+
+function walk(value: Json, schema: SchemaNode | undefined, path: string, errors: FieldError[]): void {
+  if (!schema) return;
+  if (Array.isArray(value)) {
+    const listType = schema['x-kubernetes-list-type'];
+    if (listType === 'set') duplicates(value, (item) => item, path, errors);
+    if (listType === 'map') {
+      const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+      duplicates(value, (item) => (isObject(item) ? Object.fromEntries([...keys].sort().filter((k) => k in item).map((k) => [k, item[k]!])) : item), path, errors);
+    }
+    value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, errors));
+    return;
+  }
+  if (!isObject(value)) return;
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  for (const [name, child] of Object.entries(value)) walk(child, schema.properties?.[name] ?? additional, path === '' ? name : `${path}.${name}`, errors);
+}
+
+function duplicates(items: Json[], identity: (item: Json) => Json, path: string, errors: FieldError[]): void {
+  const seen: Json[] = [];
+  items.forEach((item, i) => {
+    const id = identity(item);
+    if (seen.some((other) => deepEqual(other, id))) errors.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, value: goValue(id) });
+    else seen.push(id);
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * Validation of a custom object against its structural schema, with the messages and field
+ * paths of the API server's OpenAPI validator (kube-openapi's fork of go-openapi's validate):
+ * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer:
+ * "string"`. On update (`old` given) a value equal to the old one at the same place is not
+ * validated (the API server's ratcheting: what was stored stays valid when a schema tightens);
+ * places are correlated through properties, map keys and `list-type: map` keys. `bodyPath` is the path the validator's messages name: the object's path, or the
+ * path below `status` when the status subresource is validated on its own.
+ *
+ * @module
+ */
+import { matchesFormat } from './formats.js';
+import { goNumber, goQuote, goValue } from './paths.js';
+import { isObject, type FieldError, type Json, type SchemaNode } from './types.js';
+
+/**
+ * The structural schema's errors for `value` (the whole object, or `status` with `path`
+ * `status` and `bodyPath` ''), in the validator's order for each node.
+ *
+ * @example
+ * validateStructural(object, schema); // [{ type: 'FieldValueRequired', field: 'spec.name' }]
+ */
+export function validateStructural(value: Json, schema: SchemaNode, path = '', bodyPath = '', old?: Json): FieldError[] {
+  const errors: FieldError[] = [];
+  node(value, old, schema, path, bodyPath, errors);
+  return errors;
+}
+
+function jsonType(value: Json): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  // Go decodes a JSON number as int64 when it is whole and fits, else as float64.
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? 'integer' : 'number';
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
+
+function inBody(bodyPath: string): string {
+  return `${bodyPath} in body`;
+}
+
+function node(value: Json, old: Json | undefined, schema: SchemaNode, path: string, body: string, errors: FieldError[]): void {
+  if (old !== undefined && deepEqual(value, old)) return;
+  const fieldPath = path === '' ? '<nil>' : path;
+  if (value === null && schema.nullable === true) return;
+  if (schema['x-kubernetes-int-or-string'] === true) {
+    intOrString(value, fieldPath, body, errors);
+    return;
+  }
+  const actual = jsonType(value);
+  if (schema.type !== undefined && !typeMatches(schema.type, actual)) {
+    if (schema.type === 'integer' && actual === 'number') {
+      const format = schema.format === 'int32' || schema.format === 'int64' ? schema.format : undefined;
+      errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: format ? '"float64"' : '"number"', detail: `${inBody(body)} must be of type ${format ?? 'integer'}: ${format ? '"float64"' : '"number"'}` });
+      errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `Checked value must be of type integer ${format ? `with format ${format}` : '(default format)'} in ${body}` });
+    } else {
+      // The other validators still run, each on the kinds of value it checks (enum on any).
+      errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(actual), detail: `${inBody(body)} must be of type ${schema.type}: ${goQuote(actual)}` });
+    }
+  }
+  if (typeof value === 'string') stringChecks(value, schema, fieldPath, body, errors);
+  if (typeof value === 'number') numberChecks(value, schema, fieldPath, body, errors);
+  if (Array.isArray(value)) arrayChecks(value, old, schema, path, body, errors);
+  if (isObject(value)) objectChecks(value, old, schema, path, body, errors);
+  if (schema.enum !== undefined && !schema.enum.some((allowed) => deepEqual(allowed, value))) {
+    const supported = schema.enum.map((allowed) => goQuote(typeof allowed === 'string' ? allowed : JSON.stringify(allowed))).join(', ');
+    errors.push({ type: 'FieldValueNotSupported', field: fieldPath, value: goValue(value), detail: `supported values: ${supported}` });
+  }
+}
+
+function typeMatches(type: string, actual: string): boolean {
+  if (type === 'number') return actual === 'number' || actual === 'integer';
+  return type === actual;
+}
+
+/** int-or-string: the validator reports the union's type, the anyOf and the integer branch's errors. */
+function intOrString(value: Json, fieldPath: string, body: string, errors: FieldError[]): void {
+  const actual = jsonType(value);
+  if (actual === 'integer' || actual === 'string') return;
+  errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(actual), detail: `${inBody(body)} must be of type integer,string: ${goQuote(actual)}` });
+  errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `${goQuote(body)} must validate at least one schema (anyOf)` });
+  errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(actual), detail: `${inBody(body)} must be of type integer: ${goQuote(actual)}` });
+  if (actual === 'number') errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `Checked value must be of type integer (default format) in ${body}` });
+}
+
+function stringChecks(value: string, schema: SchemaNode, fieldPath: string, body: string, errors: FieldError[]): void {
+  if (schema.format !== undefined && matchesFormat(schema.format, value) === false) {
+    errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} must be of type ${schema.format}: ${goQuote(value)}` });
+  }
+  // The string validator stops at its first failure: length bounds, then the pattern.
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) {
+    errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} should be at least ${schema.minLength} chars long` });
+  } else if (schema.maxLength !== undefined && length > schema.maxLength) {
+    errors.push({ type: 'FieldValueTooLong', field: fieldPath, detail: `may not be more than ${schema.maxLength} bytes` });
+  } else if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
+    errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} should match '${schema.pattern}'` });
+  }
+}
+
+function numberChecks(value: number, schema: SchemaNode, fieldPath: string, body: string, errors: FieldError[]): void {
+  const invalid = (detail: string) => errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goNumber(value), detail: `${inBody(body)} ${detail}` });
+  if (schema.multipleOf !== undefined && !isMultiple(value, schema.multipleOf)) invalid(`should be a multiple of ${goNumber(schema.multipleOf)}`);
+  if (schema.maximum !== undefined) {
+    if (schema.exclusiveMaximum === true ? value >= schema.maximum : value > schema.maximum) {
+      invalid(`should be less than${schema.exclusiveMaximum === true ? '' : ' or equal to'} ${goNumber(schema.maximum)}`);
+    }
+  }
+  if (schema.minimum !== undefined) {
+    if (schema.exclusiveMinimum === true ? value <= schema.minimum : value < schema.minimum) {
+      invalid(`should be greater than${schema.exclusiveMinimum === true ? '' : ' or equal to'} ${goNumber(schema.minimum)}`);
+    }
+  }
+}
+
+function isMultiple(value: number, factor: number): boolean {
+  const quotient = value / factor;
+  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
+}
+
+function arrayChecks(value: Json[], old: Json | undefined, schema: SchemaNode, path: string, body: string, errors: FieldError[]): void {
+  const fieldPath = path === '' ? '<nil>' : path;
+  if (schema.minItems !== undefined && value.length < schema.minItems) {
+    errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: String(value.length), detail: `${inBody(body)} should have at least ${schema.minItems} items` });
+  }
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(value.length), detail: `must have at most ${schema.maxItems} items` });
+  }
+  const keys = schema['x-kubernetes-list-type'] === 'map' ? (schema['x-kubernetes-list-map-keys'] ?? []) : undefined;
+  const previous = (item: Json): Json | undefined =>
+    keys && Array.isArray(old) && isObject(item) ? old.find((candidate) => isObject(candidate) && keys.every((k) => deepEqual(candidate[k], item[k]))) : undefined;
+  if (schema.items) value.forEach((item, i) => node(item, previous(item), schema.items!, `${path}[${i}]`, `${body}[${i}]`, errors));
+}
+
+function objectChecks(value: { [key: string]: Json }, old: Json | undefined, schema: SchemaNode, path: string, body: string, errors: FieldError[]): void {
+  const fieldPath = path === '' ? '<nil>' : path;
+  const count = Object.keys(value).length;
+  if (schema.minProperties !== undefined && count < schema.minProperties) {
+    errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: String(count), detail: `${inBody(body)} should have at least ${schema.minProperties} properties` });
+  }
+  if (schema.maxProperties !== undefined && count > schema.maxProperties) {
+    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(count), detail: `must have at most ${schema.maxProperties} items` });
+  }
+  for (const name of schema.required ?? []) {
+    if (!(name in value)) errors.push({ type: 'FieldValueRequired', field: path === '' ? name : `${path}.${name}` });
+  }
+  // An embedded resource must say what it is (apiextensions' embedded-resource validation).
+  if (schema['x-kubernetes-embedded-resource'] === true) {
+    for (const name of ['apiVersion', 'kind']) {
+      if (typeof value[name] !== 'string' || value[name] === '') errors.push({ type: 'FieldValueRequired', field: path === '' ? name : `${path}.${name}` });
+    }
+  }
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  for (const [name, child] of Object.entries(value)) {
+    const property = schema.properties?.[name];
+    const before = isObject(old) ? old[name] : undefined;
+    if (property) node(child, before, property, path === '' ? name : `${path}.${name}`, body === '' ? name : `${body}.${name}`, errors);
+    else if (additional) node(child, before, additional, path === '' ? name : `${path}.${name}`, body === '' ? name : `${body}.${name}`, errors);
+  }
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** The schema's pattern as a JavaScript regular expression (RE2 syntax is a subset for CRD patterns in practice). */
+function compiled(pattern: string): RegExp {
+  let found = patterns.get(pattern);
+  if (!found) {
+    found = new RegExp(pattern, 'u');
+    patterns.set(pattern, found);
+  }
+  return found;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
+  const keys = Object.keys(a as object);
+  if (keys.length !== Object.keys(b as object).length) return false;
+  return keys.every((key) => key in (b as object) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}

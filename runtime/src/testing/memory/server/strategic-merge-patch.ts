@@ -1,0 +1,142 @@
+/**
+ * Strategic merge patch for built-in kinds, as apimachinery's `strategicpatch` applies
+ * it: maps merge like a JSON merge patch; lists merge by their `x-kubernetes-patch-merge-key`
+ * when their patch strategy is `merge` (an item `{"$patch": "delete", key: v}` removes one,
+ * `$patch: replace` replaces the list), lists of scalars with strategy `merge` union, other
+ * lists are replaced; `$retainKeys`, `$deleteFromPrimitiveList/<field>` and
+ * `$setElementOrder/<field>` directives are honoured.
+ *
+ * Patch strategies and merge keys come from the built-in kinds' OpenAPI schemas (the types
+ * part, `../types`). A kind without them is refused with 501, never applied as a plain merge.
+ */
+import { builtinKindType, fieldType, resolve, type KindType, type TypeRef } from '../types/index.js';
+import { badRequest, notImplemented } from './errors.js';
+import type { ResourceInfo } from './resources.js';
+import type { Obj } from './storage.js';
+
+/** What strategic merge needs to know about one node of a kind's schema. */
+export interface PatchNode {
+  /** The node of a field of this object node. */
+  field(name: string): PatchNode | undefined;
+  /** The node of the items of this list node (or of the values of a map). */
+  items(): PatchNode | undefined;
+  /** `x-kubernetes-patch-strategy`, e.g. `merge`, `retainKeys`, `merge,retainKeys`, `replace`. */
+  patchStrategy?: string;
+  /** `x-kubernetes-patch-merge-key`. */
+  mergeKey?: string;
+}
+
+/** The node of `ref` in a kind's type table; the patch directives a field carries sit on its reference. */
+function nodeOf(ref: TypeRef, type: KindType): PatchNode {
+  const info = typeof ref === 'object' ? ref : {};
+  const resolved = resolve(ref, type.table);
+  return {
+    patchStrategy: info.patchStrategy,
+    mergeKey: info.patchMergeKey,
+    field(name) {
+      if (resolved.kind !== 'map') return undefined;
+      const child = fieldType(resolved.type, name);
+      return child === undefined ? undefined : nodeOf(child, type);
+    },
+    items() {
+      if (resolved.kind === 'list') return nodeOf(resolved.type.list, type);
+      if (resolved.kind === 'map' && resolved.type.values !== undefined) return nodeOf(resolved.type.values, type);
+      return undefined;
+    },
+  };
+}
+
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function strategicMergePatch(info: ResourceInfo, live: Obj, patch: unknown): Obj {
+  if (!isObject(patch)) throw badRequest('the body of a strategic merge patch must be a JSON object');
+  const apiVersion = info.group === '' ? info.version : `${info.group}/${info.version}`;
+  const type = builtinKindType(apiVersion, info.kind);
+  const root = type && nodeOf(type.root, type);
+  if (!root) throw notImplemented(`strategic merge patch of ${info.kind} (no patch type information for it; use a JSON merge patch or server-side apply)`);
+  return mergeMap(structuredClone(live), patch, root);
+}
+
+function mergeMap(original: Obj, patch: Obj, node: PatchNode | undefined): Obj {
+  if (patch.$patch === 'replace') {
+    const { $patch: _replace, ...rest } = patch;
+    return stripDirectives(rest) as Obj;
+  }
+  if (patch.$patch === 'delete') return {};
+  const out: Obj = { ...original };
+  const retainKeys: string[] | undefined = patch.$retainKeys;
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === '$retainKeys' || key === '$patch') continue;
+    if (key.startsWith('$setElementOrder/')) continue;
+    if (key.startsWith('$deleteFromPrimitiveList/')) {
+      const field = key.slice('$deleteFromPrimitiveList/'.length);
+      if (Array.isArray(out[field]) && Array.isArray(value)) out[field] = out[field].filter((item: unknown) => !value.includes(item));
+      continue;
+    }
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const child = node?.field(key);
+    out[key] = mergeValue(out[key], value, child);
+  }
+  if (retainKeys) for (const key of Object.keys(out)) if (!retainKeys.includes(key) && !(key in patch)) delete out[key];
+  for (const [key, order] of Object.entries(patch)) {
+    if (key.startsWith('$setElementOrder/') && Array.isArray(order)) {
+      const field = key.slice('$setElementOrder/'.length);
+      const mergeKey = node?.field(field)?.mergeKey;
+      if (Array.isArray(out[field])) out[field] = reorder(out[field], order, mergeKey);
+    }
+  }
+  return out;
+}
+
+function mergeValue(original: unknown, patch: unknown, node: PatchNode | undefined): unknown {
+  if (isObject(patch)) return mergeMap(isObject(original) ? original : {}, patch, node);
+  if (Array.isArray(patch)) return mergeList(Array.isArray(original) ? original : [], patch, node);
+  return patch;
+}
+
+function mergeList(original: unknown[], patch: unknown[], node: PatchNode | undefined): unknown[] {
+  const strategy = node?.patchStrategy ?? '';
+  const replaceDirective = patch.find((item) => isObject(item) && item.$patch === 'replace' && Object.keys(item).length === 1);
+  if (replaceDirective) return stripDirectives(patch.filter((item) => item !== replaceDirective)) as unknown[];
+  if (!strategy.split(',').includes('merge')) return stripDirectives(patch) as unknown[];
+  const items = node?.items();
+  const mergeKey = node?.mergeKey;
+  if (!mergeKey || !patch.every(isObject)) {
+    // Scalars with strategy merge: the union, original order first.
+    const out = [...original];
+    for (const item of patch) if (!out.some((o) => JSON.stringify(o) === JSON.stringify(item))) out.push(item);
+    return out;
+  }
+  const out = original.map((item) => item);
+  for (const item of patch as Obj[]) {
+    const index = out.findIndex((o) => isObject(o) && o[mergeKey] === item[mergeKey]);
+    if (item.$patch === 'delete') {
+      if (index >= 0) out.splice(index, 1);
+      continue;
+    }
+    if (index >= 0) out[index] = mergeMap(out[index] as Obj, item, items);
+    else out.push(stripDirectives(item));
+  }
+  return out;
+}
+
+function reorder(list: unknown[], order: unknown[], mergeKey: string | undefined): unknown[] {
+  const keyOf = (item: unknown) => (mergeKey && isObject(item) ? item[mergeKey] : item);
+  const wanted = order.map((o) => keyOf(o));
+  const ordered = wanted.map((k) => list.find((item) => keyOf(item) === k)).filter((item) => item !== undefined);
+  const rest = list.filter((item) => !wanted.includes(keyOf(item)));
+  return [...ordered, ...rest];
+}
+
+function stripDirectives(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripDirectives);
+  if (isObject(value)) {
+    const out: Obj = {};
+    for (const [key, item] of Object.entries(value)) if (!key.startsWith('$')) out[key] = stripDirectives(item);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,257 @@
+/**
+ * What the API server's registry does to an object on every write, before storing it:
+ * `rest.BeforeCreate`/`BeforeUpdate` (system fields, immutable metadata) and each kind's
+ * strategy (`PrepareForCreate`/`PrepareForUpdate`: status separation, generation), plus
+ * the object-metadata validation every kind shares.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FieldError } from './errors.js';
+import { formatValue } from './errors.js';
+import type { NameRule, ResourceInfo } from './resources.js';
+import type { Obj } from './storage.js';
+
+/** `metav1.Time` on the wire: RFC 3339 in whole seconds, UTC. */
+export function timestamp(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** `names.SimpleNameGenerator`: the prefix and five random characters (prefix cut so the name fits 63). */
+export function generateName(prefix: string): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)];
+  return (prefix.length > 58 ? prefix.slice(0, 58) : prefix) + suffix;
+}
+
+const isEqual = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+/** Keys sorted, so two objects compare by content. */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Obj)[k])]));
+  }
+  return value;
+}
+
+export const deepEqual = isEqual;
+
+/** `BeforeCreate` and `PrepareForCreate`: fills system fields and resets what a client may not set. */
+export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number): void {
+  const meta = object.metadata;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = timestamp(nowMs);
+  if (info.status) {
+    if (info.crd) delete object.status;
+    else object.status = structuredClone(info.initialStatus ?? {});
+  }
+  if (info.generation !== 'none') meta.generation = 1;
+  if (info.group === '' && info.kind === 'Namespace') {
+    // The namespace's name label is the API server's: set on create, and kept on every update.
+    meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
+    const finalizers: string[] = object.spec?.finalizers ?? [];
+    object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
+  }
+}
+
+/**
+ * `BeforeUpdate` and `PrepareForUpdate` of the main resource: a client cannot change
+ * generation, uid, creationTimestamp or a set deletionTimestamp; `status` is kept from
+ * the stored object when it is a subresource; generation moves per the kind's policy.
+ */
+export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): void {
+  keepSystemFields(object, old);
+  if (info.group === '' && info.kind === 'Namespace') object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
+  if (info.status) {
+    if (old.status === undefined) delete object.status;
+    else object.status = old.status;
+  }
+  bumpGeneration(info, object, old);
+}
+
+/**
+ * `PrepareForUpdate` of `/status`: only `status` is taken from the request. Custom
+ * resources keep nothing else of it (apiextensions' status strategy copies the stored
+ * object and sets status); built-in kinds keep the request's metadata changes but not its
+ * spec or other top-level fields.
+ */
+export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj): Obj {
+  let next: Obj;
+  if (info.crd) {
+    next = structuredClone(old);
+    if (object.metadata?.managedFields !== undefined) next.metadata.managedFields = object.metadata.managedFields;
+    else delete next.metadata.managedFields;
+  } else {
+    next = structuredClone(old);
+    next.metadata = object.metadata;
+    keepSystemFields(next, old);
+  }
+  if (object.status === undefined) delete next.status;
+  else next.status = object.status;
+  next.metadata.generation = old.metadata.generation;
+  if (next.metadata.generation === undefined) delete next.metadata.generation;
+  return next;
+}
+
+function keepSystemFields(object: Obj, old: Obj): void {
+  const meta = object.metadata;
+  const oldMeta = old.metadata;
+  if (oldMeta.generation === undefined) delete meta.generation;
+  else meta.generation = oldMeta.generation;
+  if (!meta.uid) meta.uid = oldMeta.uid;
+  if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+function bumpGeneration(info: ResourceInfo, object: Obj, old: Obj): void {
+  const gen = (old.metadata.generation ?? 0) + 1;
+  switch (info.generation) {
+    case 'none':
+      return;
+    case 'spec':
+      if (!isEqual(object.spec, old.spec)) object.metadata.generation = gen;
+      return;
+    case 'spec-annotations':
+      if (!isEqual(object.spec, old.spec) || !isEqual(object.metadata.annotations, old.metadata.annotations)) object.metadata.generation = gen;
+      return;
+    case 'non-metadata': {
+      const { metadata: _new, ...restNew } = object;
+      const { metadata: _old, ...restOld } = old;
+      if (!isEqual(restNew, restOld)) object.metadata.generation = gen;
+      return;
+    }
+  }
+}
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The messages apimachinery's name validators give, one per problem. */
+export function nameProblems(rule: NameRule, name: string): string[] {
+  const problems: string[] = [];
+  switch (rule) {
+    case 'dns-subdomain':
+      if (name.length > 253) problems.push('must be no more than 253 characters');
+      if (!DNS_SUBDOMAIN.test(name)) problems.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+      break;
+    case 'dns-label':
+      if (name.length > 63) problems.push('must be no more than 63 characters');
+      if (!DNS_LABEL.test(name)) problems.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+      break;
+    case 'dns-1035-label':
+      if (name.length > 63) problems.push('must be no more than 63 characters');
+      if (!DNS_1035.test(name)) problems.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
+      break;
+    case 'path-segment':
+      if (name === '.' || name === '..') problems.push(`may not be '${name}'`);
+      if (name.includes('/')) problems.push("may not contain '/'");
+      if (name.includes('%')) problems.push("may not contain '%'");
+      break;
+  }
+  return problems;
+}
+
+/** `ValidateObjectMeta` for a create: name (or generateName), namespace scope, owner references. */
+export function validateCreateMeta(info: ResourceInfo, object: Obj): FieldError[] {
+  const meta = object.metadata;
+  const errors: FieldError[] = [];
+  if (!meta.name) {
+    errors.push({ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' });
+  } else {
+    for (const problem of nameProblems(info.nameRule, meta.name)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: formatValue(meta.name), detail: problem });
+  }
+  errors.push(...validateCommonMeta(info, object));
+  return errors;
+}
+
+/** `ValidateObjectMetaUpdate` alone: immutable identity, and no new finalizers once deletion began. */
+export function validateUpdateMeta(object: Obj, old: Obj): FieldError[] {
+  const meta = object.metadata;
+  const oldMeta = old.metadata;
+  const errors: FieldError[] = [];
+  const immutable = (field: string, value: unknown, was: unknown) => {
+    if (value !== was) errors.push({ type: 'FieldValueInvalid', field: `metadata.${field}`, value: formatValue(value), detail: 'field is immutable' });
+  };
+  immutable('uid', meta.uid, oldMeta.uid);
+  if (oldMeta.deletionTimestamp) {
+    const added = (meta.finalizers ?? []).filter((f: string) => !(oldMeta.finalizers ?? []).includes(f));
+    if (added.length > 0) {
+      errors.push({ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f: string) => JSON.stringify(f)).join(', ')}}` });
+    }
+  }
+  return errors;
+}
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const QUALIFIED_NAME_MESSAGE = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/** `IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name part of at most 63 characters. */
+function qualifiedNameProblems(key: string): string[] {
+  const parts = key.split('/');
+  if (parts.length > 2) return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  const name = parts[parts.length - 1]!;
+  const problems: string[] = [];
+  if (name.length === 0) problems.push('name part must be non-empty');
+  else if (name.length > 63) problems.push('name part must be no more than 63 characters');
+  if (name.length > 0 && !QUALIFIED_NAME.test(name)) problems.push(QUALIFIED_NAME_MESSAGE);
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix.length === 0) problems.push('prefix part must be non-empty');
+    else for (const problem of nameProblems('dns-subdomain', prefix)) problems.push(`prefix part ${problem}`);
+  }
+  return problems;
+}
+
+/** `ValidateLabels` and the key check of `ValidateAnnotations`: each problem an error on the map's path. */
+function validateLabelsAndAnnotations(meta: Obj): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries((meta.labels ?? {}) as Record<string, string>)) {
+    for (const problem of qualifiedNameProblems(key)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: formatValue(key), detail: problem });
+    if (typeof value === 'string') {
+      if (value.length > 63) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: formatValue(value), detail: 'must be no more than 63 characters' });
+      if (!LABEL_VALUE.test(value)) {
+        errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: formatValue(value), detail: "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')" });
+      }
+    }
+  }
+  for (const key of Object.keys((meta.annotations ?? {}) as Record<string, string>)) {
+    for (const problem of qualifiedNameProblems(key.toLowerCase())) errors.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: formatValue(key), detail: problem });
+  }
+  return errors;
+}
+
+function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
+  const meta = object.metadata;
+  const errors: FieldError[] = [];
+  if (info.namespaced && !meta.namespace) errors.push({ type: 'FieldValueRequired', field: 'metadata.namespace', detail: '' });
+  if (!info.namespaced && meta.namespace) errors.push({ type: 'FieldValueForbidden', field: 'metadata.namespace', detail: 'not allowed on this type' });
+  errors.push(...validateLabelsAndAnnotations(meta));
+  // A null item decodes into an empty reference, which then fails validation as the API server's does.
+  const owners: Obj[] = (meta.ownerReferences ?? []).map((ref: unknown) => (ref !== null && typeof ref === 'object' ? ref : {}));
+  owners.forEach((ref, i) => {
+    const field = `metadata.ownerReferences[${i}]`;
+    if (!ref.apiVersion) errors.push({ type: 'FieldValueInvalid', field: `${field}.apiVersion`, value: formatValue(ref.apiVersion ?? ''), detail: 'version must not be empty' });
+    if (!ref.kind) errors.push({ type: 'FieldValueInvalid', field: `${field}.kind`, value: formatValue(ref.kind ?? ''), detail: 'kind must not be empty' });
+    if (!ref.name) errors.push({ type: 'FieldValueInvalid', field: `${field}.name`, value: formatValue(ref.name ?? ''), detail: 'name must not be empty' });
+    if (!ref.uid) errors.push({ type: 'FieldValueInvalid', field: `${field}.uid`, value: formatValue(ref.uid ?? ''), detail: 'uid must not be empty' });
+  });
+  const controllers = owners.filter((ref) => ref.controller === true);
+  if (controllers.length > 1) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'metadata.ownerReferences',
+      value: formatValue(owners),
+      detail: `Only one reference can have Controller set to true. Found "true" in references for ${controllers.map((r) => `${r.kind}/${r.name}`).join(' and ')}`,
+    });
+  }
+  return errors;
+}

@@ -1,0 +1,67 @@
+import type { Area, Scenario } from '../scenario.js';
+import { create, remove } from '../steps.js';
+
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+/** A CRD of the kind `Thing` in group `{ns}.diff.opgen.dev`, whose version v1 has `schema` (and `version` merged in). */
+function crd(schema: unknown, version: Record<string, unknown> = {}, spec: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'things.{ns}.diff.opgen.dev' },
+    spec: {
+      group: '{ns}.diff.opgen.dev',
+      names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, ...version }],
+      ...spec,
+    },
+  };
+}
+const object = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties: { spec: { type: 'object', properties } } });
+
+/** A CRD the API server refuses: the scenario records the refusal (nothing is created). */
+const refused = (name: string, body: Record<string, unknown>): Scenario => ({
+  name,
+  noNamespace: true,
+  // The delete cleans up should the API server accept it after all: a 404 says it did not.
+  steps: [create(CRDS, body), { ...remove(`${CRDS}/${(body.metadata as { name: string }).name}`), quiet: true }],
+});
+
+/** What apiextensions-apiserver refuses when a CRD is created, with its messages. */
+export const crdAdmission: Area = {
+  area: 'CRD admission',
+  owner: 'schema',
+  scenarios: [
+    refused('a CRD whose name is not plural.group is refused', { ...crd(object({})), metadata: { name: 'wrong.{ns}.diff.opgen.dev' } }),
+    refused('a CRD without a schema is refused', crd(undefined)),
+    refused('a schema without a type at the root is refused', crd({ properties: { spec: { type: 'object' } } })),
+    refused('a property without a type is refused (not structural)', crd(object({ size: { minimum: 1 } }))),
+    refused('a default that does not validate against its schema is refused', crd(object({ size: { type: 'integer', minimum: 1, default: 0 } }))),
+    refused('a list-map without keys is refused', crd(object({ ports: { type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object', properties: { name: { type: 'string' } } } } }))),
+    refused('a list-map key that is not required and has no default is refused', crd(object({ ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' } } } } }))),
+    refused('a CEL rule that does not compile is refused', crd(object({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > ' }] } }))),
+    refused('a CEL rule of the wrong result type is refused', crd(object({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self + 1' }] } }))),
+    refused('a CEL rule over an unbounded list costs too much and is refused', crd(object({ items: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x != y || true))' }] } }))),
+    refused('a messageExpression that costs too much is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "'n is ' + string(self)" }] } }))),
+    refused('a CEL reason that is not allowed is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', reason: 'Nope' }] } }))),
+    refused('a fieldPath that does not exist is refused', crd({ type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n > 0', fieldPath: '.missing' }] } } })),
+    refused('two storage versions are refused', crd(object({}), {}, { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }, { name: 'v2', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }] })),
+    refused('a selectable field that is not in the schema is refused', crd(object({ n: { type: 'integer' } }), { selectableFields: [{ jsonPath: '.spec.missing' }] })),
+    refused('a scale specReplicasPath outside .spec is refused', crd(object({ n: { type: 'integer' } }), { subresources: { scale: { specReplicasPath: '.status.replicas', statusReplicasPath: '.status.replicas' } } })),
+    refused('a group without a dot is refused', { ...crd(object({})), metadata: { name: 'things.{ns}' }, spec: { ...(crd(object({})).spec as object), group: '{ns}' } }),
+    {
+      name: 'a CRD with a good schema is accepted and its kind served',
+      noNamespace: true,
+      steps: [
+        { ...create(CRDS, crd(object({ n: { type: 'integer' } }))), quiet: true },
+        { ...remove(`${CRDS}/things.{ns}.diff.opgen.dev`), quiet: true },
+      ],
+    },
+    {
+      name: 'a CRD that exists is 409 AlreadyExists',
+      noNamespace: true,
+      steps: [{ ...create(CRDS, crd(object({}))), quiet: true }, create(CRDS, crd(object({}))), { ...remove(`${CRDS}/things.{ns}.diff.opgen.dev`), quiet: true }],
+    },
+  ],
+};

@@ -1,0 +1,35 @@
+import type { Area } from '../scenario.js';
+import { applyArea } from './apply.js';
+import { cel } from './cel.js';
+import { concurrency } from './concurrency.js';
+import { conformance } from './conformance.js';
+import { crdAdmission } from './crd-admission.js';
+import { crud } from './crud.js';
+import { deletion } from './deletion.js';
+import { examples } from './examples.js';
+import { gc } from './gc.js';
+import { namespaces } from './namespaces.js';
+import { patches } from './patches.js';
+import { schema } from './schema.js';
+import { selectors } from './selectors.js';
+import { status } from './status.js';
+import { watches } from './watch.js';
+
+/** Every scenario of the differential suite, by area of issue #25. */
+export const AREAS: Area[] = [
+  crud,
+  concurrency,
+  status,
+  patches,
+  selectors,
+  namespaces,
+  deletion,
+  gc,
+  watches,
+  applyArea,
+  schema,
+  cel,
+  crdAdmission,
+  examples,
+  conformance,
+];

@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anHourLater, expectWidgetReadyWhenIdle, startWidgetTest, type WidgetTest } from '../../book/snippets/widget-memory.js';
+
+/** The "Testing" chapter's memory-cluster patterns, with the book's Widget controller. */
+describe('the book’s Widget controller on the memory cluster', () => {
+  let test: WidgetTest;
+
+  beforeAll(async () => {
+    test = await startWidgetTest(new URL('./widget-crd.yaml', import.meta.url).pathname);
+    expect(test.cluster.tier).toBe('memory');
+  });
+
+  afterAll(async () => {
+    await test?.stop();
+  });
+
+  it('"Testing": the ConfigMap and the Ready condition are there when runUntilIdle returns', async () => {
+    await expectWidgetReadyWhenIdle(test.cluster, test.mgr.client, 'idle', 'default');
+  });
+
+  it('"Testing": runUntilIdle with a horizon of an hour reaches the controller’s hourly requeue, and no further', async () => {
+    const began = performance.now();
+    const moved = await anHourLater(test.cluster);
+    // The requeue was set when the Widget was reconciled, at most a few ms of backoff before.
+    expect(moved).toBeGreaterThan(3_590_000);
+    expect(moved).toBeLessThanOrEqual(3_600_000);
+    expect(performance.now() - began).toBeLessThan(5_000);
+  });
+});
