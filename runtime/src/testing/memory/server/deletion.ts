@@ -111,6 +111,8 @@ export function removeOrMark(state: ServerState, info: ResourceInfo, live: Obj, 
   const now = state.now();
   if (!meta.deletionTimestamp) {
     meta.deletionTimestamp = timestamp(now + grace * 1000);
+    // `BeforeDelete`: an object that tracks generation moves it when its deletion starts.
+    if ((meta.generation ?? 0) > 0) meta.generation += 1;
     // A namespace is finalized by its controller, not by a grace period: it gets none.
     if (!isNamespace) meta.deletionGracePeriodSeconds = grace;
   } else if (grace < (meta.deletionGracePeriodSeconds ?? 0)) {

@@ -158,7 +158,7 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
   if (!sent) {
     if (!info.allowUnconditionalUpdate) {
       throw invalid({ group: info.group, kind: info.plural }, live.metadata.name, [
-        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0x0', detail: 'must be specified for an update' },
+        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0', detail: 'must be specified for an update' },
       ]);
     }
   } else if (!/^\d+$/.test(sent)) {

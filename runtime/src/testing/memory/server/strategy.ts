@@ -51,9 +51,8 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
     else object.status = structuredClone(info.initialStatus ?? {});
   }
   if (info.generation !== 'none') meta.generation = 1;
+  if (info.group === '' && info.kind === 'Service') allocateClusterIP(object);
   if (info.group === '' && info.kind === 'Namespace') {
-    // The namespace's name label is the API server's: set on create, and kept on every update.
-    meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
@@ -66,7 +65,6 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
  */
 export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): void {
   keepSystemFields(object, old);
-  if (info.group === '' && info.kind === 'Namespace') object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
   if (info.status) {
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
@@ -254,4 +252,21 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
     });
   }
   return errors;
+}
+
+let nextServiceIP = 1;
+
+/** The Service REST storage's allocation: a ClusterIP service gets an address (from 10.96.0.0/12), single-stack IPv4. */
+function allocateClusterIP(service: Obj): void {
+  const spec = service.spec;
+  if (!spec || spec.type === 'ExternalName') return;
+  if (spec.clusterIP === undefined || spec.clusterIP === '') {
+    const n = nextServiceIP++;
+    spec.clusterIP = `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
+  }
+  spec.clusterIPs ??= [spec.clusterIP];
+  if (spec.clusterIP !== 'None') {
+    spec.ipFamilies ??= ['IPv4'];
+    spec.ipFamilyPolicy ??= 'SingleStack';
+  }
 }
