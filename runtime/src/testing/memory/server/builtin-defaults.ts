@@ -43,6 +43,8 @@ export const BUILTIN_DEFAULTS: Record<string, (object: Obj) => void> = {
   },
   'v1/Pod'(object) {
     defaultPodSpec(object.spec);
+    if (!isObject(object.spec)) return;
+    object.spec.enableServiceLinks ??= true;
   },
   'v1/Service'(object) {
     const spec = object.spec;
