@@ -138,7 +138,8 @@ describe('patch', () => {
       spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'app', image: 'a:1' }, { name: 'side', image: 's:1' }] } } },
     });
     const smp = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'side', image: 's:2' }] } } } }, 'application/strategic-merge-patch+json');
-    expect(smp.spec.template.spec.containers.map((c: any) => [c.name, c.image])).toEqual([['app', 'a:1'], ['side', 's:2']]);
+    // As kube-apiserver orders a merged list: the patch's items first, then those only the server had.
+    expect(smp.spec.template.spec.containers.map((c: any) => [c.name, c.image])).toEqual([['side', 's:2'], ['app', 'a:1']]);
     // Defaults a real API server fills in on decode.
     expect(smp.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' });
     expect(smp.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, strategy: { type: 'RollingUpdate' } });

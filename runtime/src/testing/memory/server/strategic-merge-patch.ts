@@ -104,23 +104,23 @@ function mergeList(original: unknown[], patch: unknown[], node: PatchNode | unde
   if (!strategy.split(',').includes('merge')) return stripDirectives(patch) as unknown[];
   const items = node?.items();
   const mergeKey = node?.mergeKey;
+  // The merged list has the patch's items first, in the patch's order, then the items only
+  // the server had, in their order (strategicpatch's element order without $setElementOrder).
   if (!mergeKey || !patch.every(isObject)) {
-    // Scalars with strategy merge: the union, original order first.
-    const out = [...original];
-    for (const item of patch) if (!out.some((o) => JSON.stringify(o) === JSON.stringify(item))) out.push(item);
-    return out;
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    const fromPatch: unknown[] = [];
+    for (const item of patch) if (!fromPatch.some((o) => same(o, item))) fromPatch.push(item);
+    return [...fromPatch, ...original.filter((o) => !fromPatch.some((p) => same(p, o)))];
   }
-  const out = original.map((item) => item);
+  const keyOf = (item: unknown) => (isObject(item) ? item[mergeKey] : undefined);
+  const merged: unknown[] = [];
   for (const item of patch as Obj[]) {
-    const index = out.findIndex((o) => isObject(o) && o[mergeKey] === item[mergeKey]);
-    if (item.$patch === 'delete') {
-      if (index >= 0) out.splice(index, 1);
-      continue;
-    }
-    if (index >= 0) out[index] = mergeMap(out[index] as Obj, item, items);
-    else out.push(stripDirectives(item));
+    if (item.$patch === 'delete') continue;
+    const existing = original.find((o) => keyOf(o) === item[mergeKey]);
+    merged.push(existing === undefined ? stripDirectives(item) : mergeMap(existing as Obj, item, items));
   }
-  return out;
+  const patchKeys = (patch as Obj[]).map((item) => item[mergeKey]);
+  return [...merged, ...original.filter((o) => !patchKeys.includes(keyOf(o)))];
 }
 
 function reorder(list: unknown[], order: unknown[], mergeKey: string | undefined): unknown[] {
