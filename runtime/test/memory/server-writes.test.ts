@@ -169,10 +169,9 @@ describe('patch', () => {
 describe('requests the memory cluster does not serve fail loudly', () => {
   test('an unknown subresource is 501 naming it; an unknown resource is 404; POST to an object is 405', async () => {
     const a = await start();
-    await a.post('/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: {} });
-    const scale = await statusOf(a.get('/apis/apps/v1/namespaces/default/deployments/d/scale'));
-    expect(scale.code).toBe(501);
-    expect(scale.message).toContain('the scale subresource of deployments.apps');
+    const log = await statusOf(a.get('/api/v1/namespaces/default/pods/p/log'));
+    expect(log.code).toBe(501);
+    expect(log.message).toContain('the log subresource of pods');
     await expect(a.get('/apis/nothing.example.com/v1/things')).rejects.toThrow('GET /apis/nothing.example.com/v1/things: 404 Not Found: 404 page not found');
     expect(await statusOf(a.post(`${CM}/x`, {}))).toMatchObject({ code: 405, reason: 'MethodNotAllowed' });
   });

@@ -21,7 +21,7 @@ export interface Target {
   info: ResourceInfo;
   namespace: string | undefined;
   name: string | undefined;
-  subresource: '' | 'status';
+  subresource: '' | 'status' | 'scale';
 }
 
 /** An answer: HTTP code and JSON body. */
