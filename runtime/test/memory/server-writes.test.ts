@@ -77,7 +77,7 @@ describe('update', () => {
     expect((await a.put(`${CM}/a`, { metadata: { name: 'a' }, data: { y: '1' } })).data).toEqual({ y: '1' });
     await a.post(WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });
     expect(await statusOf(a.put(`${WIDGETS}/w`, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }))).toMatchObject({
-      code: 422, reason: 'Invalid', message: 'widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      code: 422, reason: 'Invalid', message: 'widgets.example.com "w" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
       details: { name: 'w', group: 'example.com', kind: 'widgets' },
     });
   });
@@ -138,9 +138,15 @@ describe('patch', () => {
       spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'app', image: 'a:1' }, { name: 'side', image: 's:1' }] } } },
     });
     const smp = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'side', image: 's:2' }] } } } }, 'application/strategic-merge-patch+json');
-    expect(smp.spec.template.spec.containers).toEqual([{ name: 'app', image: 'a:1' }, { name: 'side', image: 's:2' }]);
+    expect(smp.spec.template.spec.containers.map((c: any) => [c.name, c.image])).toEqual([['app', 'a:1'], ['side', 's:2']]);
+    // A new item goes before the server's items that followed the patch's known ones, as kube-apiserver orders it.
+    const added = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'new', image: 'n:1' }] } } } }, 'application/strategic-merge-patch+json');
+    expect(added.spec.template.spec.containers.map((c: any) => c.name)).toEqual(['new', 'app', 'side']);
+    // Defaults a real API server fills in on decode.
+    expect(smp.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' });
+    expect(smp.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, strategy: { type: 'RollingUpdate' } });
     const removed = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'app', $patch: 'delete' }] } } } }, 'application/strategic-merge-patch+json');
-    expect(removed.spec.template.spec.containers).toEqual([{ name: 'side', image: 's:2' }]);
+    expect(removed.spec.template.spec.containers.map((c: any) => c.name)).toEqual(['new', 'side']);
   });
 
   test('a patch type the resource does not take is 415 listing those it takes; a patch of a missing object is 404', async () => {
@@ -163,10 +169,9 @@ describe('patch', () => {
 describe('requests the memory cluster does not serve fail loudly', () => {
   test('an unknown subresource is 501 naming it; an unknown resource is 404; POST to an object is 405', async () => {
     const a = await start();
-    await a.post('/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'd' }, spec: {} });
-    const scale = await statusOf(a.get('/apis/apps/v1/namespaces/default/deployments/d/scale'));
-    expect(scale.code).toBe(501);
-    expect(scale.message).toContain('the scale subresource of deployments.apps');
+    const log = await statusOf(a.get('/api/v1/namespaces/default/pods/p/log'));
+    expect(log.code).toBe(501);
+    expect(log.message).toContain('the log subresource of pods');
     await expect(a.get('/apis/nothing.example.com/v1/things')).rejects.toThrow('GET /apis/nothing.example.com/v1/things: 404 Not Found: 404 page not found');
     expect(await statusOf(a.post(`${CM}/x`, {}))).toMatchObject({ code: 405, reason: 'MethodNotAllowed' });
   });

@@ -19,8 +19,8 @@ export type Operation = 'CREATE' | 'UPDATE';
 export interface WriteContext {
   resource: ResourceInfo;
   operation: Operation;
-  /** `''` for the main resource, `'status'` for `/status`. */
-  subresource: '' | 'status';
+  /** `''` for the main resource, `'status'` for `/status`, `'scale'` for a write of `/scale` (an update of the main resource's replicas). */
+  subresource: '' | 'status' | 'scale';
   /** The stored object an update or patch starts from; undefined on create. */
   live: Obj | undefined;
   /** The request's `fieldManager` query parameter, if given. */

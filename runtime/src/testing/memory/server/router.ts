@@ -10,12 +10,13 @@ import { negotiate } from './codec.js';
 import { deleteCollection } from './delete-collection.js';
 import { deleteObject, deleteOptions } from './deletion.js';
 import { apiGroupList, apiResourceList, apiVersions, version } from './discovery.js';
-import { methodNotAllowed, notImplemented, pathNotFound, StatusError } from './errors.js';
+import { methodNotAllowed, notFound, notImplemented, pathNotFound, StatusError } from './errors.js';
 import { create, patch, update } from './pipeline.js';
 import { getObject, listObjects } from './reads.js';
 import { groupResource } from './resources.js';
 import type { Reply, ServerState, Target } from './state.js';
 import { openWatch } from './watch.js';
+import { getScale, scalePaths, writeScale } from './scale.js';
 
 /** The Kubernetes release whose behaviour the memory cluster follows. */
 export const SERVED_KUBERNETES_VERSION = '1.36.3';
@@ -39,7 +40,7 @@ function parse(path: string): { group: string; version: string; rest: string[] }
 }
 
 /** Resolves the resource path to a target, or throws 404 when nothing is served there. */
-function resolve(state: ServerState, group: string, version: string, rest: string[]): Target {
+function resolve(state: ServerState, group: string, version: string, rest: string[]): Target & { scale?: ReturnType<typeof scalePaths> } {
   let namespace: string | undefined;
   let parts = rest;
   if (parts[0] === 'namespaces' && parts.length >= 3) {
@@ -54,7 +55,9 @@ function resolve(state: ServerState, group: string, version: string, rest: strin
   const [plural, name, subresource, ...extra] = parts;
   const info = plural === undefined ? undefined : state.registry.byPath(group, version, plural);
   if (!info || extra.length > 0) throw pathNotFound();
-  if (subresource === 'status' && !info.status) throw pathNotFound();
+  // A custom resource without /status routes the name with the suffix to the main resource, which finds nothing.
+  if (subresource === 'status' && !info.status) throw info.crd ? notFound(groupResource(info), name!) : pathNotFound();
+  if (subresource === 'scale' && scalePaths(info)) return { info, namespace, name, subresource: 'scale', scale: scalePaths(info) };
   if (subresource !== undefined && subresource !== 'status') {
     const served = info.crd ? (subresource === 'scale' && info.crd.spec.versions.some((v) => v.name === info.version && v.subresources?.scale)) : BUILTIN_SUBRESOURCES.includes(subresource);
     if (!served) throw pathNotFound();
@@ -84,6 +87,15 @@ export function route(state: ServerState, request: HttpRequest): Outcome {
     return reply(list);
   }
   const target = resolve(state, parsed.group, parsed.version, parsed.rest);
+  if (target.scale) {
+    const paths = target.scale;
+    if (request.method === 'GET') return { reply: getScale(state, target, paths) };
+    if (request.method === 'PUT' || request.method === 'PATCH') {
+      const patchType = request.method === 'PATCH' ? (request.contentType ?? '').split(';')[0]!.trim() : undefined;
+      return { reply: writeScale(state, target, paths, request.body, patchType, (object) => update(state, target, object, query)) };
+    }
+    throw methodNotAllowed(request.method === 'POST' ? 'create' : 'delete', groupResource(target.info));
+  }
   const resourceLabel = groupResource(target.info);
   const isCollection = target.name === undefined;
   switch (request.method) {

@@ -31,7 +31,8 @@ export function validateCustomResource(context: WriteContext, object: Obj): Fiel
     version: context.resource.version,
     object: object as unknown as JsonObject,
     oldObject: context.live as unknown as JsonObject | undefined,
-    subresource: context.subresource,
+    // A /scale write is an update of the object's replicas, validated as the main resource's.
+    subresource: context.subresource === 'scale' ? '' : context.subresource,
   });
 }
 

@@ -63,6 +63,9 @@ function parseRequirement(part: string, whole: string): Requirement {
     for (const v of values) checkValue(v, invalid);
     return { key: checkKey(match[1]!, invalid), op: match[2] as 'in' | 'notin', values: values.filter((v, i) => !(v === '' && values.length > 1 && i === values.length - 1)) };
   }
+  // The lexer's answers for the two common slips: a set without parentheses, a value with a space.
+  if ((match = /^(\S+?)\s+(in|notin)\s+([^\s(),!=]+)/.exec(part))) throw badRequest(`unable to parse requirement: found '${match[3]}' expected: '('`);
+  if ((match = /^([^=!\s]+)\s*(==|=|!=)\s*([^\s(),!=]*)\s+([^\s(),!=]+)/.exec(part))) throw badRequest(`found '${match[4]}', expected: ',' or 'end of string'`);
   if ((match = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(part))) {
     const key = checkKey(match[1]!, invalid);
     const value = checkValue(match[3]!, invalid);

@@ -51,9 +51,16 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
     else object.status = structuredClone(info.initialStatus ?? {});
   }
   if (info.generation !== 'none') meta.generation = 1;
+  writeEmptyFields(info, object);
+  if (info.group === '' && info.kind === 'Service') allocateClusterIP(object);
+  if (info.group === '' && info.kind === 'Pod') admitPod(object);
+  if (info.group === '' && info.kind === 'PersistentVolumeClaim') {
+    // The StorageObjectInUseProtection admission plugin's finalizer.
+    const finalizers: string[] = meta.finalizers ?? [];
+    if (!finalizers.includes('kubernetes.io/pvc-protection')) meta.finalizers = [...finalizers, 'kubernetes.io/pvc-protection'];
+  }
+  if (info.group === 'batch' && info.kind === 'Job') labelJob(object);
   if (info.group === '' && info.kind === 'Namespace') {
-    // The namespace's name label is the API server's: set on create, and kept on every update.
-    meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
@@ -66,7 +73,8 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
  */
 export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): void {
   keepSystemFields(object, old);
-  if (info.group === '' && info.kind === 'Namespace') object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
+  writeEmptyFields(info, object);
+  if (info.group === '' && info.kind === 'Service') keepAllocations(object, old);
   if (info.status) {
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
@@ -237,12 +245,13 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
   errors.push(...validateLabelsAndAnnotations(meta));
   // A null item decodes into an empty reference, which then fails validation as the API server's does.
   const owners: Obj[] = (meta.ownerReferences ?? []).map((ref: unknown) => (ref !== null && typeof ref === 'object' ? ref : {}));
-  owners.forEach((ref, i) => {
-    const field = `metadata.ownerReferences[${i}]`;
+  // The API server's paths for these carry no index.
+  owners.forEach((ref) => {
+    const field = 'metadata.ownerReferences';
     if (!ref.apiVersion) errors.push({ type: 'FieldValueInvalid', field: `${field}.apiVersion`, value: formatValue(ref.apiVersion ?? ''), detail: 'version must not be empty' });
     if (!ref.kind) errors.push({ type: 'FieldValueInvalid', field: `${field}.kind`, value: formatValue(ref.kind ?? ''), detail: 'kind must not be empty' });
     if (!ref.name) errors.push({ type: 'FieldValueInvalid', field: `${field}.name`, value: formatValue(ref.name ?? ''), detail: 'name must not be empty' });
-    if (!ref.uid) errors.push({ type: 'FieldValueInvalid', field: `${field}.uid`, value: formatValue(ref.uid ?? ''), detail: 'uid must not be empty' });
+    if (!ref.uid) errors.push({ type: 'FieldValueInvalid', field: `${field}.uid`, value: formatValue(ref.uid ?? ''), detail: 'must not be empty' });
   });
   const controllers = owners.filter((ref) => ref.controller === true);
   if (controllers.length > 1) {
@@ -253,5 +262,99 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
       detail: `Only one reference can have Controller set to true. Found "true" in references for ${controllers.map((r) => `${r.kind}/${r.name}`).join(' and ')}`,
     });
   }
+  for (const finalizer of (meta.finalizers ?? []) as string[]) {
+    for (const problem of qualifiedNameProblems(finalizer)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.finalizers', value: formatValue(finalizer), detail: problem });
+  }
   return errors;
+}
+
+/** The Job strategy's generated selector: the Job's uid and name as labels of the Job (when it has none) and of its pods. */
+function labelJob(job: Obj): void {
+  const spec = job.spec;
+  if (!spec || spec.manualSelector === true) return;
+  const { uid, name } = job.metadata;
+  const labels = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+  spec.selector ??= { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+  spec.template = { ...spec.template, metadata: { ...spec.template?.metadata, labels: { ...spec.template?.metadata?.labels, ...labels } } };
+  if (!job.metadata.labels || Object.keys(job.metadata.labels).length === 0) job.metadata.labels = { ...spec.template.metadata.labels };
+}
+
+/** Fields an events.k8s.io Event's Go type writes even when empty (after the field manager, which never sees them). */
+function writeEmptyFields(info: ResourceInfo, object: Obj): void {
+  if (info.group !== 'events.k8s.io' || info.kind !== 'Event') return;
+  object.deprecatedFirstTimestamp ??= null;
+  object.deprecatedLastTimestamp ??= null;
+  object.deprecatedSource ??= {};
+}
+
+/** A Service update keeps its allocated ClusterIP and node ports when the request leaves them out. */
+function keepAllocations(service: Obj, old: Obj): void {
+  const spec = service.spec;
+  const was = old.spec;
+  if (!spec || !was) return;
+  if (!spec.clusterIP && was.clusterIP) {
+    spec.clusterIP = was.clusterIP;
+    spec.clusterIPs ??= was.clusterIPs;
+  }
+  if (spec.clusterIP === was.clusterIP) {
+    spec.ipFamilies ??= was.ipFamilies;
+    spec.ipFamilyPolicy ??= was.ipFamilyPolicy;
+  }
+  for (const port of spec.ports ?? []) {
+    if (port.nodePort !== undefined) continue;
+    const before = (was.ports ?? []).find((p: Obj) => p.port === port.port && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP'));
+    if (before?.nodePort !== undefined && (spec.type === 'NodePort' || spec.type === 'LoadBalancer')) port.nodePort = before.nodePort;
+  }
+}
+
+let nextServiceIP = 1;
+let nextNodePort = 30000;
+
+/** The Service REST storage's allocation: a ClusterIP service gets an address (from 10.96.0.0/12), single-stack IPv4. */
+function allocateClusterIP(service: Obj): void {
+  const spec = service.spec;
+  if (!spec || spec.type === 'ExternalName') return;
+  if (spec.clusterIP === undefined || spec.clusterIP === '') {
+    const n = nextServiceIP++;
+    spec.clusterIP = `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
+  }
+  spec.clusterIPs ??= [spec.clusterIP];
+  if (spec.clusterIP !== 'None') {
+    spec.ipFamilies ??= ['IPv4'];
+    spec.ipFamilyPolicy ??= 'SingleStack';
+  }
+  if (spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false)) {
+    for (const port of spec.ports ?? []) port.nodePort ??= 30000 + (nextNodePort++ % 2768);
+  }
+}
+
+/** What admission (Priority, DefaultTolerationSeconds) and the Pod strategy add to a new Pod. */
+function admitPod(pod: Obj): void {
+  const spec = pod.spec;
+  if (!spec) return;
+  spec.priority ??= 0;
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  const tolerations: Obj[] = spec.tolerations ?? [];
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerations.some((t) => t.key === key && (t.effect === 'NoExecute' || t.effect === undefined))) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  }
+  spec.tolerations = tolerations;
+  pod.status = { ...pod.status, qosClass: qosClass(spec) };
+}
+
+/** The Pod's QoS class from its containers' requests and limits. */
+function qosClass(spec: Obj): string {
+  const containers: Obj[] = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
+  let any = false;
+  let guaranteed = true;
+  for (const c of containers) {
+    const requests = c.resources?.requests ?? {};
+    const limits = c.resources?.limits ?? {};
+    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) any = true;
+    for (const resource of ['cpu', 'memory']) {
+      if (limits[resource] === undefined || (requests[resource] !== undefined && String(requests[resource]) !== String(limits[resource]))) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
 }
