@@ -145,7 +145,11 @@ export function apply(input: ApplyInput): ApplyResult {
     appliedSet = recursiveDifference(toFieldSet(applied, root, table, true), ignored);
     merged = merge(live, applied, root, table) as Json;
   } catch (error) {
-    if (error instanceof TypedValueError) throw new Error(`failed to create typed patch object (${describeGvk(input)}): ${error.message}`);
+    if (error instanceof TypedValueError) {
+      const meta = isObject(applied.metadata) ? applied.metadata : {};
+      const name = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
+      throw new Error(`failed to create typed patch object (${name}; ${describeGvk(input)}): ${error.message}`);
+    }
     throw error;
   }
   const last = managed.get(id);

@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { apply, ApplyBadRequestError, ApplyConflictError, managerFromRequest, trackUpdate } from '../apply/index.js';
 import { builtinKindType, crdKindType, type CrdLike, type KindType } from '../types/index.js';
-import { badRequest, formatValue, internalError, invalid, notImplemented, StatusError, type FieldError, type StatusBody } from './errors.js';
+import { badRequest, formatValue, invalid, notImplemented, StatusError, type FieldError, type StatusBody } from './errors.js';
 import type { WriteContext } from './hooks.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
@@ -114,7 +114,8 @@ export function serverSideApply(context: WriteContext, applied: Obj, force: bool
     if (error instanceof ApplyConflictError) throw new StatusError(error.status as unknown as StatusBody);
     if (error instanceof ApplyBadRequestError) throw badRequest(error.message);
     if (error instanceof StatusError) throw error;
-    throw internalError((error as Error).message);
+    // A plain error of the field manager: the API server answers 500 with no reason.
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: (error as Error).message, code: 500 });
   }
 }
 
