@@ -301,7 +301,8 @@ function queryString(query: Query | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-function apiError(code: number, text: string, describe: string, retryAfterSeconds: number | undefined): ApiError {
+/** The ApiError of a non-2xx answer: its Status when the body is one, else a message quoting the body. */
+export function apiError(code: number, text: string, describe: string, retryAfterSeconds: number | undefined): ApiError {
   let status: ApiStatus | undefined;
   try {
     const parsed = JSON.parse(text) as ApiStatus;

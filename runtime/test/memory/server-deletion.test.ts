@@ -23,12 +23,12 @@ const exists = async (a: ReturnType<typeof api>, path: string) => {
 };
 
 describe('delete', () => {
-  test('a built-in answers a Success Status; a custom resource answers the object; a missing one is 404', async () => {
+  test('a delete that removes the object answers a Success Status naming it; a missing one is 404', async () => {
     const a = await start();
     const cm = await a.post(CM, { metadata: { name: 'a' } });
     expect(await a.delete(`${CM}/a`)).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'a', kind: 'configmaps', uid: cm.metadata.uid } });
     await a.post(WIDGETS, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } });
-    expect((await a.delete(`${WIDGETS}/w`)).metadata.name).toBe('w');
+    expect((await a.delete(`${WIDGETS}/w`)).details).toMatchObject({ name: 'w', group: 'example.com', kind: 'widgets' });
     expect(await statusOf(a.delete(`${CM}/a`))).toMatchObject({ code: 404, message: 'configmaps "a" not found' });
   });
 
@@ -49,7 +49,8 @@ describe('delete', () => {
     const a = await start();
     const cm = await a.post(CM, { metadata: { name: 'a' } });
     expect(await statusOf(a.delete(`${CM}/a`, undefined, { preconditions: { uid: 'other' } }))).toMatchObject({
-      code: 409, message: `Operation cannot be fulfilled on configmaps "a": Precondition failed: UID in precondition: other, UID in object meta: ${cm.metadata.uid}`,
+      code: 409,
+      message: `Operation cannot be fulfilled on ConfigMap "a": the UID in the precondition (other) does not match the UID in record (${cm.metadata.uid}). The object might have been deleted and then recreated`,
     });
     expect(await statusOf(a.delete(`${CM}/a`, undefined, { preconditions: { resourceVersion: '1' } }))).toMatchObject({ code: 409 });
     await a.delete(`${CM}/a`, undefined, { preconditions: { uid: cm.metadata.uid } });

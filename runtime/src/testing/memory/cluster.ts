@@ -3,6 +3,7 @@
  * controller tests that run in milliseconds. The manager, cache, informers and client run
  * unchanged over its in-process transport.
  */
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { ApiError } from '../../rest/errors.js';
 import { createCluster, type Cluster } from '../../rest/cluster.js';
 import type { Transport } from '../../rest/transport.js';
@@ -24,7 +25,7 @@ export interface SeedObject {
 
 export interface MemoryClusterOptions {
   /** CustomResourceDefinitions to install; one the API server would refuse makes this throw with its message. */
-  crds?: readonly SeedObject[];
+  crds?: readonly (SeedObject | V1CustomResourceDefinition)[];
   /** Objects to create at start (namespaces first, then the rest in order). */
   objects?: readonly SeedObject[];
   /** The cluster's time; default a fake clock starting now, which `runUntilIdle()` moves. */
@@ -75,7 +76,7 @@ export async function createMemoryCluster(options: MemoryClusterOptions = {}): P
   const untrack = clock.track?.('the memory API server', () => server.busy());
   for (const name of SYSTEM_NAMESPACES) await transport.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
   // CRDs read with readCRDs are client-node models: their schema keywords go back to their wire names.
-  for (const crd of options.crds ?? []) await seed(transport, CRD_PATH, crdToWire(crd), 'CustomResourceDefinition');
+  for (const crd of options.crds ?? []) await seed(transport, CRD_PATH, crdToWire(crd) as SeedObject, 'CustomResourceDefinition');
   const objects = options.objects ?? [];
   const namespacesFirst = [...objects.filter((o) => o.kind === 'Namespace'), ...objects.filter((o) => o.kind !== 'Namespace')];
   for (const object of namespacesFirst) await seed(transport, collectionPath(server, object), object, object.kind ?? '');

@@ -7,7 +7,7 @@ import { firstDifference } from './first-difference.js';
 import { KNOWN_GAPS } from './gaps.js';
 import { normalize } from './normalize.js';
 import { runRealSide, type RealSide } from './real-side.js';
-import { createNamespace, runScenario, type Outcome } from './run.js';
+import { MEMORY_PATIENCE, createNamespace, runScenario, type Outcome } from './run.js';
 import { AREAS } from './scenarios/index.js';
 import { renderStatus, type Result } from './status.js';
 
@@ -92,9 +92,16 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
       if (recorded instanceof Error) throw new Error(`the scenario could not run on the real API server: ${recorded.message}`);
       expectSound(recorded);
       if (!memory) throw new Error(`no memory cluster: ${memoryError?.message}`);
-      if (!scenario.noNamespace) await createNamespace(memory.transport, namespace);
+      const own = scenario.memoryCluster ? await createMemoryCluster({ crds, ...scenario.memoryCluster }) : undefined;
+      const cluster = own ?? memory;
+      let ours: Outcome[];
+      try {
+        if (!scenario.noNamespace) await createNamespace(cluster.transport, namespace);
+        ours = normalize(await runScenario(cluster.transport, scenario, namespace, MEMORY_PATIENCE));
+      } finally {
+        own?.close();
+      }
       const theirs = normalize(recorded);
-      const ours = normalize(await runScenario(memory.transport, scenario, namespace));
       memoryDump[scenario.name] = ours;
       result.difference = firstDifference(theirs, ours);
       if (difference) {

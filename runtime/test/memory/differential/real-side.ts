@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startControlPlane, type ControlPlane } from '../../../src/testing/index.js';
 import { createTransport, type Transport } from '../../../src/rest/transport.js';
-import { createNamespace, runScenario, type Outcome } from './run.js';
+import { REAL_PATIENCE, createNamespace, runScenario, type Outcome } from './run.js';
 import type { Scenario } from './scenario.js';
 
 /** Scenarios run this many at a time on the real control plane: they wait on watches and the garbage collector more than on the CPU. */
@@ -63,7 +63,7 @@ export async function runRealSide(scenarios: Array<{ scenario: Scenario; namespa
         const { scenario, namespace } = next;
         try {
           if (!scenario.noNamespace) await createNamespace(transport, namespace);
-          outcomes.set(scenario.name, await runScenario(transport, scenario, namespace));
+          outcomes.set(scenario.name, await runScenario(transport, scenario, namespace, REAL_PATIENCE));
         } catch (error) {
           outcomes.set(scenario.name, error as Error);
         }

@@ -21,8 +21,22 @@ export interface Outcome {
   error?: string;
 }
 
-/** How long an `events` step waits for its events, and then for any extra one. */
-const EVENTS_TIMEOUT_MS = 15_000;
+/**
+ * How long a side gets for what happens asynchronously: an `events` step's events, a
+ * `settle` step's condition (its own `timeoutMs` first). The real control plane on a loaded
+ * machine needs seconds; the memory cluster does its work within the request or at once
+ * after it, so whatever has not come within a second will not come.
+ */
+export interface Patience {
+  eventsMs: number;
+  /** Upper bound of every settle step on this side. */
+  settleMs: number;
+}
+
+export const REAL_PATIENCE: Patience = { eventsMs: 15_000, settleMs: 60_000 };
+export const MEMORY_PATIENCE: Patience = { eventsMs: 1_000, settleMs: 2_000 };
+
+/** After a watch delivered the events awaited, how long extra ones may take to show. */
 const QUIET_MS = 300;
 const SETTLE_POLL_MS = 250;
 
@@ -32,13 +46,13 @@ export async function createNamespace(transport: Transport, namespace: string): 
 }
 
 /** Runs `scenario`'s steps in order against `transport`, in `namespace`; never throws for an API error. */
-export async function runScenario(transport: Transport, scenario: Scenario, namespace: string): Promise<Outcome[]> {
+export async function runScenario(transport: Transport, scenario: Scenario, namespace: string, patience: Patience): Promise<Outcome[]> {
   const responses = new Map<string, unknown>();
   const watches = new Map<string, OpenWatch>();
   const resolve = (value: unknown): unknown => substitute(value, namespace, responses);
   const outcomes: Outcome[] = [];
   try {
-    for (const step of scenario.steps) outcomes.push(await runStep(transport, step, resolve, responses, watches));
+    for (const step of scenario.steps) outcomes.push(await runStep(transport, step, resolve, responses, watches, patience));
   } finally {
     for (const watch of watches.values()) watch.close();
   }
@@ -51,14 +65,15 @@ async function runStep(
   resolve: (value: unknown) => unknown,
   responses: Map<string, unknown>,
   watches: Map<string, OpenWatch>,
+  patience: Patience,
 ): Promise<Outcome> {
   switch (step.op) {
     case 'watch':
       return openWatch(transport, step, resolve, watches);
     case 'events':
-      return collectEvents(step, watches);
+      return collectEvents(step, watches, patience.eventsMs);
     case 'settle':
-      return settle(transport, step, resolve);
+      return settle(transport, step, resolve, Math.min(step.timeoutMs ?? patience.settleMs, patience.settleMs));
     case 'pause':
       await sleep(step.ms);
       return { step: `PAUSE ${step.ms} ms` };
@@ -157,18 +172,18 @@ async function openWatch(
   return { step: describe(step), status: '2xx' };
 }
 
-async function collectEvents(step: EventsStep, watches: Map<string, OpenWatch>): Promise<Outcome> {
+async function collectEvents(step: EventsStep, watches: Map<string, OpenWatch>, timeoutMs: number): Promise<Outcome> {
   const label = `EVENTS ${step.watch} (${step.count})`;
   const watch = watches.get(step.watch);
   if (!watch) return { step: label, error: `no open watch ${step.watch} (did opening it fail?)` };
-  const deadline = Date.now() + EVENTS_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (watch.events.length < step.count && !watch.ended && Date.now() < deadline) {
     await Promise.race([watch.changed(), sleep(Math.max(0, deadline - Date.now()))]);
   }
   await sleep(QUIET_MS);
   const events = watch.events.splice(0);
   const outcome: Outcome = { step: label, events };
-  if (events.length < step.count) outcome.error = watch.ended ?? `only ${events.length} events within ${EVENTS_TIMEOUT_MS} ms`;
+  if (events.length < step.count) outcome.error = watch.ended ?? `only ${events.length} events in time`;
   if (!step.keepOpen) {
     watch.close();
     watches.delete(step.watch);
@@ -176,10 +191,10 @@ async function collectEvents(step: EventsStep, watches: Map<string, OpenWatch>):
   return outcome;
 }
 
-async function settle(transport: Transport, step: SettleStep, resolve: (value: unknown) => unknown): Promise<Outcome> {
+async function settle(transport: Transport, step: SettleStep, resolve: (value: unknown) => unknown, timeoutMs: number): Promise<Outcome> {
   const path = resolve(step.path) as string;
   const label = `SETTLE ${step.path} ${JSON.stringify(step.until)}`;
-  const deadline = Date.now() + (step.timeoutMs ?? 60_000);
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const outcome = await send(transport, { method: 'GET', path, timeoutMs: 10_000 }, label);
     const until = step.until;

@@ -91,6 +91,13 @@ export interface Scenario {
   steps: Step[];
   /** Creates no namespace first (a scenario about namespaces themselves, or cluster-scoped objects). */
   noNamespace?: boolean;
+  /**
+   * Runs on a memory cluster of its own with these options. `historySize` (the changes of a
+   * resource a watch can resume from) is how far back the watch cache reaches: the real one
+   * started with the CRD, so an early resourceVersion is too old; a small history makes
+   * the memory cluster's too.
+   */
+  memoryCluster?: { historySize: number };
 }
 
 /** The area of the issue a list of scenarios covers, for the report and STATUS.md. */

@@ -13,6 +13,17 @@ export interface Result {
   difference?: string;
 }
 
+/**
+ * Who most likely fixes a difference: a CEL or schema message points at the schema part,
+ * managedFields and apply conflicts at the apply part, whatever the scenario's area.
+ */
+function likelyOwner(result: Result): string {
+  const difference = result.difference ?? '';
+  if (/evaluating rule|in body (should|must)|openAPIV3Schema|x-kubernetes-validations/.test(difference)) return 'schema';
+  if (/managedFields|fieldsV1|Apply failed/.test(difference)) return 'ssa';
+  return result.owner;
+}
+
 /** STATUS.md: the scenarios that differ, by the owner who fixes them, and the counts per area. */
 export function renderStatus(results: Result[], areas: Area[]): string {
   const failing = results.filter((result) => !result.passed);
@@ -21,6 +32,7 @@ export function renderStatus(results: Result[], areas: Area[]): string {
     '',
     'Written by `DIFF_STATUS=1 vitest run runtime/test/memory/differential/differential.integration.test.ts`.',
     `${results.length} scenarios ran; ${results.length - failing.length} agree with kube-apiserver 1.36.3, ${failing.length} differ.`,
+    'Each differing scenario is listed under the part that most likely fixes it (from where it first differs; the table counts by area).',
     '',
     '| area | owner | scenarios | differ |',
     '|---|---|---|---|',
@@ -29,9 +41,23 @@ export function renderStatus(results: Result[], areas: Area[]): string {
       return `| ${area.area} | ${area.owner} | ${area.scenarios.length} | ${mine.filter((result) => !result.passed).length} |`;
     }),
   ];
-  for (const owner of [...new Set(failing.map((result) => result.owner))].sort()) {
+  // One cause often breaks many scenarios: the commonest first differences, fix these first.
+  const counts = new Map<string, { count: number; owner: string }>();
+  for (const result of failing) {
+    if (!result.difference) continue;
+    const key = result.difference.replace(/^\[\d+\]/, '');
+    const entry = counts.get(key) ?? { count: 0, owner: likelyOwner(result) };
+    entry.count += 1;
+    counts.set(key, entry);
+  }
+  const common = [...counts].filter(([, entry]) => entry.count > 2).sort((a, b) => b[1].count - a[1].count).slice(0, 10);
+  if (common.length > 0) {
+    lines.push('', '## Commonest first differences', '', '| scenarios | owner | where, and what each side answered |', '|---|---|---|');
+    for (const [key, entry] of common) lines.push(`| ${entry.count} | ${entry.owner} | ${key.replaceAll('|', '\\|')} |`);
+  }
+  for (const owner of [...new Set(failing.map(likelyOwner))].sort()) {
     lines.push('', `## ${owner}`, '');
-    for (const result of failing.filter((r) => r.owner === owner)) {
+    for (const result of failing.filter((r) => likelyOwner(r) === owner)) {
       lines.push(`- ${result.area}: ${result.scenario}${result.gap ? ' (known gap, gaps.ts)' : ''}`);
       if (result.difference) lines.push(`  - step ${result.difference.replaceAll('|', '\\|')}`);
     }

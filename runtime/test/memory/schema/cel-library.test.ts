@@ -75,3 +75,22 @@ describe("Kubernetes' CEL libraries", () => {
     expect(check('bad-quantity', { q: 'abc' })).toBe('Lib.probe.example.com "bad-quantity" is invalid: spec: Invalid value: q small');
   });
 });
+
+describe('has() of a field of a computed value', () => {
+  const owned: CrdLike = structuredClone(crd);
+  owned.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!['x-kubernetes-validations'] = [
+    { rule: '!oldSelf.hasValue() || !has(oldSelf.value().s) || (has(self.s) && self.s == oldSelf.value().s)', optionalOldSelf: true, message: 's is set once' },
+  ];
+  const write = (spec: JsonObject, old?: JsonObject) => {
+    const object = { apiVersion: 'probe.example.com/v1', kind: 'Lib', metadata: { name: 'o' }, spec };
+    const oldObject = old && { ...object, spec: old };
+    return validateCustomObject({ crd: owned, version: 'v1', object, oldObject }).map((e) => `${e.field}: ${e.detail}`);
+  };
+
+  it('evaluates rules cel-js could not parse as written (has(oldSelf.value().s))', () => {
+    expect(write({ s: 'a' })).toEqual([]);
+    expect(write({ s: 'a' }, {})).toEqual([]);
+    expect(write({ s: 'b' }, { s: 'a' })).toEqual(['spec: s is set once']);
+    expect(write({}, { s: 'a' })).toEqual(['spec: s is set once']);
+  });
+});

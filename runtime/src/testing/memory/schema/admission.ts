@@ -7,9 +7,12 @@
  * false`, root `metadata` restricting more than name/generateName, list-map keys (present,
  * required or defaulted), defaults that fail their own schema, and CEL rules (empty, unknown
  * `reason`, `oldSelf` where values cannot be correlated, syntax errors).
- * Not covered: CEL type checking and cost estimation, Go regexp syntax of `pattern`,
- * conversion webhooks, printer columns, selectable fields, status/scale subresource paths,
- * and the printed value of `spec.versions` when versions differ in schema or subresources.
+ * Also: selectable fields naming a field the schema declares, scale subresource paths under
+ * `.spec`/`.status`.
+ * Not covered: CEL type checking and cost estimation, cel-go's and Go regexp's error texts
+ * (a rule that does not parse is refused with cel-js' message), conversion webhooks, printer
+ * columns, the types selectable fields may have, and the printed value of `spec.versions`
+ * when versions differ in schema or subresources.
  *
  * @module
  */
@@ -38,7 +41,7 @@ export function admitCrd(crd: CrdLike): FieldError[] {
   const spec = crd.spec ?? ({} as CrdLike['spec']);
   const name = crd.metadata?.name ?? '';
   const names = spec.names ?? ({} as CrdLike['spec']['names']);
-  const versions = spec.versions ?? [];
+  const versions = (spec.versions ?? []) as VersionLike[];
   if (name !== `${names.plural}.${spec.group}`) errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: goQuote(name), detail: 'must be spec.names.plural+"."+spec.group' });
   else if (!DNS1123_SUBDOMAIN.test(name)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: goQuote(name), detail: SUBDOMAIN_MESSAGE });
 
@@ -75,7 +78,45 @@ export function admitCrd(crd: CrdLike): FieldError[] {
     if (shared && i > 0) return;
     checkSchema(schema, shared ? 'spec.validation.openAPIV3Schema' : `spec.versions[${i}].schema.openAPIV3Schema`, errors);
   });
+  // The internal version keeps selectable fields and subresources once when every version has the same.
+  const same = (pick: (v: VersionLike) => unknown) => versions.length > 0 && versions.every((v) => JSON.stringify(pick(v)) === JSON.stringify(pick(versions[0]!)));
+  const selectableShared = same((v) => v.selectableFields);
+  const subresourcesShared = same((v) => v.subresources);
+  versions.forEach((version, i) => {
+    const schema = version.schema?.openAPIV3Schema;
+    if (schema && (!selectableShared || i === 0)) {
+      (version.selectableFields ?? []).forEach((selectable, j) => {
+        if (!schemaHasPath(schema, selectable.jsonPath)) {
+          const at = selectableShared ? `spec.selectableFields[${j}].jsonPath` : `spec.versions[${i}].selectableFields[${j}].jsonPath`;
+          errors.push({ type: 'FieldValueInvalid', field: at, value: goQuote(selectable.jsonPath), detail: 'is an invalid path: does not refer to a valid field' });
+        }
+      });
+    }
+    const scale = version.subresources?.scale;
+    if (scale && (!subresourcesShared || i === 0)) checkScale(scale, subresourcesShared ? 'spec.subresources.scale' : `spec.versions[${i}].subresources.scale`, errors);
+  });
   return errors;
+}
+
+type VersionLike = CrdLike['spec']['versions'][number] & { selectableFields?: Array<{ jsonPath: string }>; subresources?: { scale?: ScaleLike } };
+interface ScaleLike {
+  specReplicasPath?: string;
+  statusReplicasPath?: string;
+  labelSelectorPath?: string;
+}
+
+function checkScale(scale: ScaleLike, path: string, errors: FieldError[]): void {
+  const under = (jsonPath: string | undefined, prefixes: string[]) => jsonPath === undefined || prefixes.some((prefix) => jsonPath.startsWith(`${prefix}.`));
+  if (!under(scale.specReplicasPath, ['.spec'])) errors.push({ type: 'FieldValueInvalid', field: `${path}.specReplicasPath`, value: goQuote(scale.specReplicasPath!), detail: 'should be a json path under .spec' });
+  if (!under(scale.statusReplicasPath, ['.status'])) errors.push({ type: 'FieldValueInvalid', field: `${path}.statusReplicasPath`, value: goQuote(scale.statusReplicasPath!), detail: 'should be a json path under .status' });
+  if (!under(scale.labelSelectorPath, ['.spec', '.status'])) errors.push({ type: 'FieldValueInvalid', field: `${path}.labelSelectorPath`, value: goQuote(scale.labelSelectorPath!), detail: 'should be a json path under either .spec or .status' });
+}
+
+/** Whether the schema declares the field `jsonPath` (`.spec.model`) names, through properties. */
+function schemaHasPath(schema: SchemaNode, jsonPath: string): boolean {
+  let at: SchemaNode | undefined = schema;
+  for (const field of jsonPath.replace(/^\./, '').split('.')) at = at?.properties?.[field];
+  return at !== undefined;
 }
 
 /** Go's JSON of the internal versions, as the storage-version error prints them (schemas shared, so moved out). */
@@ -89,7 +130,8 @@ function printedVersions(crd: CrdLike): string {
 }
 
 function checkSchema(root: SchemaNode, rootPath: string, errors: FieldError[]): void {
-  if (root.type !== 'object') errors.push({ type: 'FieldValueInvalid', field: `${rootPath}.type`, value: goQuote(root.type ?? ''), detail: 'must be object at the root' });
+  if (root.type === undefined) errors.push({ type: 'FieldValueRequired', field: `${rootPath}.type`, detail: 'must not be empty at the root' });
+  else if (root.type !== 'object') errors.push({ type: 'FieldValueInvalid', field: `${rootPath}.type`, value: goQuote(root.type), detail: 'must be object at the root' });
   const metadata = root.properties?.metadata;
   if (metadata) {
     const restricted = Object.keys(metadata).filter((k) => k !== 'type' && !(k === 'properties' && Object.keys(metadata.properties ?? {}).every((p) => p === 'name' || p === 'generateName')));

@@ -67,6 +67,7 @@ export interface CrdLike {
       storage?: boolean;
       schema?: { openAPIV3Schema?: SchemaNode };
       subresources?: { status?: object; scale?: object };
+      selectableFields?: Array<{ jsonPath: string }>;
     }>;
     preserveUnknownFields?: boolean;
   };

@@ -1,6 +1,6 @@
 /**
  * Validation of a custom object in the API server's order: the OpenAPI schema (ratcheted on
- * update), list-type uniqueness, then the CEL rules, which are skipped, with the API
+ * update), the scale subresource's paths, list-type uniqueness, then the CEL rules, which are skipped, with the API
  * server's note, when an earlier error makes the object unfit for them (a wrong type, a
  * missing required field, an unsupported enum value, too long, too many).
  *
@@ -8,6 +8,7 @@
  */
 import { validateRules } from './cel/rules.js';
 import { validateListTypes } from './list-types.js';
+import { validateScale, type ScalePaths } from './scale.js';
 import { validateStructural } from './structural.js';
 import { isObject, type CrdLike, type FieldError, type JsonObject, type SchemaNode } from './types.js';
 import { versionSchema } from './versions.js';
@@ -53,8 +54,10 @@ export function validateCustomObject({ crd, version, object, oldObject, subresou
     }
   } else {
     errors.push(...validateStructural(object, schema, '', '', oldObject));
-    errors.push(...validateListTypes(object, schema));
   }
+  const scale = crd.spec.versions.find((v) => v.name === version)?.subresources?.scale as ScalePaths | undefined;
+  if (scale) errors.push(...validateScale(object, scale, subresource));
+  if (subresource !== 'status') errors.push(...validateListTypes(object, schema));
   if (!hasRules(schema)) return errors;
   if ([...priorErrors, ...errors].some((error) => BLOCKING.has(error.type))) return [...errors, RULES_NOT_CHECKED];
   errors.push(...validateRules(object, oldObject, schema));

@@ -19,7 +19,10 @@ export function decodeBody(info: ResourceInfo, body: unknown): Obj {
     throw badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
   }
   if (object.kind !== undefined && object.kind !== info.kind) {
-    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${info.kind})`);
+    if (info.crd) throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${info.kind})`);
+    // A built-in body of another kind fails converting into the internal type of the URL's kind.
+    const internal = info.group === '' ? 'core' : info.group.split('.')[0];
+    throw badRequest(`${object.kind} in version "${info.version}" cannot be handled as a ${info.kind}: converting (${info.version}.${object.kind}) to (${internal}.${info.kind}): unknown conversion`);
   }
   object.apiVersion = expected;
   object.kind = info.kind;

@@ -67,18 +67,19 @@ export function deleteObject(state: ServerState, target: Target, options: Delete
   if (!live) throw notFound(groupResource(info), name!);
   admitDelete(info, name!);
   const { uid, resourceVersion } = options.preconditions ?? {};
+  // The delete's preconditions name the kind, not the resource, in their Conflict.
+  const byKind = { group: info.group, resource: info.kind };
   if (uid && uid !== live.metadata.uid) {
-    throw conflict(groupResource(info), name!, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${live.metadata.uid}`);
+    throw conflict(byKind, name!, `the UID in the precondition (${uid}) does not match the UID in record (${live.metadata.uid}). The object might have been deleted and then recreated`);
   }
   if (resourceVersion && resourceVersion !== live.metadata.resourceVersion) {
-    throw conflict(groupResource(info), name!, `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
+    throw conflict(byKind, name!, `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${live.metadata.resourceVersion}). The object might have been modified`);
   }
   return removeOrMark(state, info, live, options);
 }
 
-/** The body a delete answers with once the object is gone: custom resources return the object, built-ins a Status. */
+/** The body a delete answers with once the object is gone: a Success Status naming it. */
 function goneReply(info: ResourceInfo, object: Obj): Reply {
-  if (info.crd || info.plural === 'namespaces') return { code: 200, body: visible(info, object) };
   return { code: 200, body: successStatus(groupResource(info), object.metadata.name, object.metadata.uid) };
 }
 
@@ -110,7 +111,8 @@ export function removeOrMark(state: ServerState, info: ResourceInfo, live: Obj, 
   const now = state.now();
   if (!meta.deletionTimestamp) {
     meta.deletionTimestamp = timestamp(now + grace * 1000);
-    meta.deletionGracePeriodSeconds = grace;
+    // A namespace is finalized by its controller, not by a grace period: it gets none.
+    if (!isNamespace) meta.deletionGracePeriodSeconds = grace;
   } else if (grace < (meta.deletionGracePeriodSeconds ?? 0)) {
     // A shorter grace period brings the deletion forward, never back.
     meta.deletionTimestamp = timestamp(now + grace * 1000);

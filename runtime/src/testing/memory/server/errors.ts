@@ -27,8 +27,12 @@ export interface StatusBody {
 /** A request the memory API server refuses: carries the HTTP code and the Status body it answers with. */
 export class StatusError extends Error {
   override readonly name = 'StatusError';
-  constructor(readonly status: StatusBody) {
-    super(status.message ?? status.reason ?? `HTTP ${status.code}`);
+  /** `text`: the answer is this plain text rather than the Status (the API server's mux answering an unknown path). */
+  constructor(
+    readonly status: StatusBody,
+    readonly text?: string,
+  ) {
+    super(text ?? status.message ?? status.reason ?? `HTTP ${status.code}`);
   }
   get code(): number {
     return this.status.code;
@@ -142,7 +146,8 @@ export function fieldErrorText(error: FieldError): string {
  * errors' aggregate (one error bare, several in brackets), each also a cause.
  */
 export function invalid(kind: GroupKind, name: string, errors: FieldError[]): StatusError {
-  const texts = errors.map(fieldErrorText);
+  // The aggregate's message lists each distinct error once.
+  const texts = [...new Set(errors.map(fieldErrorText))];
   const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
   const causes = errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));
   return failure(422, 'Invalid', `${qualified(kind.group, kind.kind)} "${name}" is invalid: ${aggregate}`, details({ name, group: kind.group, kind: kind.kind, causes }));
@@ -175,9 +180,9 @@ export function expired(message: string): StatusError {
   return failure(410, 'Expired', message);
 }
 
-/** 404 for a URL nothing is served at (a CRD not installed), as the API server's NotFound handler answers. */
+/** 404 for a URL nothing is served at (a CRD not installed): the API server's mux answers plain text, no Status. */
 export function pathNotFound(): StatusError {
-  return failure(404, 'NotFound', 'the server could not find the requested resource', details({}));
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404 }, '404 page not found\n');
 }
 
 export function internalError(message: string): StatusError {
@@ -195,4 +200,14 @@ export function notImplemented(what: string): StatusError {
 /** The `Status` a delete of a built-in kind answers with once the object is gone for good (no `code`: the registry sets none). */
 export function successStatus(resource: GroupResource, name: string, uid: string | undefined): Omit<StatusBody, 'code'> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: details({ name, group: resource.group, kind: resource.resource, uid }) };
+}
+
+/** A 500 as the API server writes a storage error it does not classify: the bare message, no reason. */
+export function storageFailure(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+}
+
+/** The etcd key of an object, as storage errors print it: `/registry/[group/]resource/[namespace/]name` (built-in groups leave the group out). */
+export function registryKey(group: string, resource: string, custom: boolean, namespace: string | undefined, name: string): string {
+  return ['/registry', ...(custom ? [group] : []), resource, ...(namespace ? [namespace] : []), name].join('/');
 }

@@ -9,11 +9,23 @@ const isObject = (v: Json): v is Record<string, Json> => v !== null && typeof v 
 
 /** RFC 7386: objects merge recursively, `null` removes, anything else replaces. */
 export function mergePatch(target: Json, patch: Json): Json {
+  if (!isObject(patch)) throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonType(patch)} into Go value of type map[string]interface {}`);
+  return mergeObject(target, patch);
+}
+
+/** The JSON type name Go's decoder prints. */
+function jsonType(value: Json): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value;
+}
+
+function mergeObject(target: Json, patch: Json): Json {
   if (!isObject(patch)) return structuredClone(patch);
   const out: Record<string, Json> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
+    else out[key] = mergeObject(out[key], value);
   }
   return out;
 }
@@ -23,6 +35,7 @@ export function mergePatch(target: Json, patch: Json): Json {
  * (`NewGenericServerResponse(422, ...)`): a generic message, the reason in a cause.
  */
 function patchFailed(message: string): StatusError {
+  void message; // The API server keeps the reason to itself: its Status has empty details.
   return new StatusError({
     kind: 'Status',
     apiVersion: 'v1',
@@ -30,7 +43,7 @@ function patchFailed(message: string): StatusError {
     status: 'Failure',
     message: 'the server rejected our request due to an error in our request',
     reason: 'Invalid',
-    details: { causes: [{ reason: 'UnexpectedServerResponse', message }] },
+    details: {},
     code: 422,
   });
 }
@@ -44,7 +57,7 @@ interface Operation {
 
 /** RFC 6902 on a copy of `document`; a malformed patch is 400, one that does not apply 422. */
 export function jsonPatch(document: Json, patch: Json): Json {
-  if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (!Array.isArray(patch)) throw badRequest(`error decoding patch: json: cannot unmarshal ${jsonType(patch)} into Go value of type []handlers.jsonPatchOp`);
   let doc = structuredClone(document);
   for (const raw of patch as Operation[]) {
     if (!isObject(raw) || typeof raw.op !== 'string') throw badRequest('Unexpected kind: unknown');
@@ -75,7 +88,7 @@ export function jsonPatch(document: Json, patch: Json): Json {
         break;
       }
       default:
-        throw badRequest(`Unexpected kind: ${op.op}`);
+        throw patchFailed(`Unexpected kind: ${op.op}`);
     }
   }
   return doc;

@@ -13,8 +13,10 @@
  *  8. store (AlreadyExists on create; an update that changes nothing stores nothing; an update
  *     that removes the last finalizer of an object being deleted deletes it) → watch event
  */
-import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, OPTIMISTIC_LOCK_MESSAGE, unsupportedMediaType, type FieldError } from './errors.js';
+import { alreadyExists, badRequest, conflict, invalid, registryKey, StatusError, storageFailure, notFound, OPTIMISTIC_LOCK_MESSAGE, unsupportedMediaType, type FieldError } from './errors.js';
 import { decodeBody } from './codec.js';
+import { decodeBuiltin } from './builtin-decode.js';
+import { validateBuiltin } from './builtin-validation.js';
 import type { Operation, WriteContext } from './hooks.js';
 import { admitCreate } from './namespace-lifecycle.js';
 import { jsonPatch, mergePatch } from './patch.js';
@@ -68,11 +70,28 @@ function refuseInvalid(info: ResourceInfo, name: string, errors: FieldError[]): 
   if (errors.length > 0) throw invalid(groupKind(info), name, errors);
 }
 
+/**
+ * Validation as the registry runs it. Create: the kind's `Validate` (object metadata, then
+ * its fields; custom resources: schema and CEL). Update: `validateCommonFields` (metadata,
+ * then metadata update rules), then the kind's `ValidateUpdate` (metadata update rules again,
+ * then for built-ins metadata and fields, for custom resources schema and CEL); an error
+ * both find is a cause twice and once in the message, as the API server answers it.
+ */
 function validate(state: ServerState, ctx: WriteContext, object: Obj, old: Obj | undefined): void {
   const { resource: info } = ctx;
-  const errors = old ? validateUpdateMeta(info, object, old) : validateCreateMeta(info, object);
-  if (info.crd) errors.push(...state.hooks.validateCustomResource(ctx, object));
-  if (!info.crd && info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') errors.push(...state.hooks.validateCustomResourceDefinition(ctx, object));
+  const meta = validateCreateMeta(info, object);
+  const kindErrors = (): FieldError[] => {
+    if (info.crd) return state.hooks.validateCustomResource(ctx, object);
+    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') return state.hooks.validateCustomResourceDefinition(ctx, object);
+    return validateBuiltin(info, object);
+  };
+  let errors: FieldError[];
+  if (!old) {
+    errors = [...meta, ...kindErrors()];
+  } else {
+    const metaUpdate = validateUpdateMeta(object, old);
+    errors = [...meta, ...metaUpdate, ...metaUpdate, ...(info.crd ? [] : meta), ...kindErrors()];
+  }
   refuseInvalid(info, object.metadata.name ?? '', errors);
 }
 
@@ -89,10 +108,11 @@ function createDecoded(state: ServerState, target: Target, decoded: Obj, query: 
   const { info } = target;
   const ctx = context(state, target, 'CREATE', undefined, query);
   let object = decoded;
+  if (!info.crd) object = decodeBuiltin(info, object, ctx.warnings);
   if (info.crd && via !== 'APPLY') object = state.hooks.pruneAndDefault(ctx, object);
   admitCreate(state, info, object.metadata.namespace, object.metadata.name ?? object.metadata.generateName ?? '');
   if (via !== 'APPLY') object = state.hooks.updateManagedFields(ctx, object);
-  if (object.metadata.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
+  if (object.metadata.resourceVersion) throw storageFailure('resourceVersion should not be set on objects to be created');
   prepareForCreate(info, object, ctx.nowMs);
   validate(state, ctx, object, undefined);
   if (liveObject(state, info, object.metadata.namespace, object.metadata.name)) throw alreadyExists(groupResource(info), object.metadata.name);
@@ -114,6 +134,12 @@ export function update(state: ServerState, target: Target, body: unknown, query:
     if (!info.allowCreateOnUpdate || target.subresource) throw notFound(groupResource(info), name!);
     return createDecoded(state, target, object, query, 'PUT');
   }
+  const sentUid = object.metadata.uid;
+  if (sentUid && sentUid !== live.metadata.uid) {
+    // A PUT's uid is a precondition of the storage update, checked before anything else (a patch's is validated instead).
+    const key = registryKey(info.group, info.plural, info.crd !== undefined, live.metadata.namespace, live.metadata.name);
+    throw conflict(groupResource(info), live.metadata.name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${sentUid}, UID in object meta: ${live.metadata.uid}`);
+  }
   const ctx = context(state, target, 'UPDATE', live, query);
   return updateDecoded(state, ctx, object, live, query, false);
 }
@@ -125,6 +151,7 @@ export function update(state: ServerState, target: Target, body: unknown, query:
 function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live: Obj, query: WriteQuery, applied: boolean): Reply {
   const info = ctx.resource;
   let object = decoded;
+  if (!info.crd) object = decodeBuiltin(info, object, ctx.warnings);
   if (info.crd && !applied) object = state.hooks.pruneAndDefault(ctx, object);
   if (!applied) object = state.hooks.updateManagedFields(ctx, object);
   const sent = object.metadata.resourceVersion;
@@ -134,6 +161,8 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
         { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0x0', detail: 'must be specified for an update' },
       ]);
     }
+  } else if (!/^\d+$/.test(sent)) {
+    throw storageFailure(`strconv.ParseUint: parsing ${JSON.stringify(sent)}: invalid syntax`);
   } else if (sent !== live.metadata.resourceVersion) {
     throw conflict(groupResource(info), live.metadata.name, OPTIMISTIC_LOCK_MESSAGE);
   }
@@ -173,7 +202,11 @@ function patchTypes(info: ResourceInfo): string[] {
 export function patch(state: ServerState, target: Target, body: unknown, contentType: string | undefined, query: WriteQuery): Reply {
   const { info, namespace, name } = target;
   const type = (contentType ?? '').split(';')[0]!.trim();
-  if (!patchTypes(info).includes(type)) throw unsupportedMediaType(patchTypes(info));
+  if (!patchTypes(info).includes(type)) {
+    // A patch type the API server knows but this resource does not take is named; any other media type gets the handler's bare 415.
+    if ([JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH].includes(type)) throw unsupportedMediaType(patchTypes(info));
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: '415: Unsupported Media Type', reason: 'UnsupportedMediaType', details: {}, code: 415 });
+  }
   if (type !== APPLY_PATCH) validateWriteOptions('PatchOptions', query);
   const live = liveObject(state, info, namespace, name!);
   if (type === APPLY_PATCH) return apply(state, target, body, live, query);

@@ -85,6 +85,8 @@ export function listObjects(state: ServerState, target: Target, query: Record<st
     items.push(object);
   }
   const metadata: Obj = { resourceVersion: String(snapshotRv) };
+  // Custom resource lists are unstructured: an empty continue is written, not left out.
+  if (next === undefined && info.crd) metadata.continue = '';
   if (next !== undefined) {
     metadata.continue = encodeToken({ v: 'meta.k8s.io/v1', rv: snapshotRv, start: next });
     if (!query.labelSelector && !query.fieldSelector) metadata.remainingItemCount = remaining;

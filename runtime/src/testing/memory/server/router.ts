@@ -20,6 +20,9 @@ import { openWatch } from './watch.js';
 /** The Kubernetes release whose behaviour the memory cluster follows. */
 export const SERVED_KUBERNETES_VERSION = '1.36.3';
 
+/** Subresources built-in kinds have that the memory cluster does not serve: asking for one is a loud 501. */
+const BUILTIN_SUBRESOURCES = ['scale', 'finalize', 'eviction', 'binding', 'log', 'exec', 'attach', 'portforward', 'proxy', 'ephemeralcontainers', 'resize', 'token', 'approval'];
+
 /** Query values as strings, the way the API server reads them. */
 function queryOf(request: HttpRequest): Record<string, string> {
   const out: Record<string, string> = {};
@@ -41,6 +44,8 @@ function resolve(state: ServerState, group: string, version: string, rest: strin
   let parts = rest;
   if (parts[0] === 'namespaces' && parts.length >= 3) {
     const candidate = state.registry.byPath(group, version, parts[2]!);
+    // A cluster-scoped resource under a namespace is no route at all.
+    if (candidate && !candidate.namespaced) throw pathNotFound();
     if (candidate?.namespaced) {
       namespace = parts[1];
       parts = parts.slice(2);
@@ -49,10 +54,12 @@ function resolve(state: ServerState, group: string, version: string, rest: strin
   const [plural, name, subresource, ...extra] = parts;
   const info = plural === undefined ? undefined : state.registry.byPath(group, version, plural);
   if (!info || extra.length > 0) throw pathNotFound();
+  if (subresource === 'status' && !info.status) throw pathNotFound();
   if (subresource !== undefined && subresource !== 'status') {
+    const served = info.crd ? (subresource === 'scale' && info.crd.spec.versions.some((v) => v.name === info.version && v.subresources?.scale)) : BUILTIN_SUBRESOURCES.includes(subresource);
+    if (!served) throw pathNotFound();
     throw notImplemented(`the ${subresource} subresource of ${groupResource(info).resource}${info.group ? `.${info.group}` : ''}`);
   }
-  if (subresource === 'status' && !info.status) throw pathNotFound();
   return { info, namespace, name, subresource: (subresource ?? '') as '' | 'status' };
 }
 

@@ -23,7 +23,7 @@ export interface MemoryServerOptions {
 }
 
 /** The answer to one request: a JSON reply or an open watch. */
-export type MemoryResponse = { code: number; body: unknown; warnings?: string[] } | { code: 200; stream: Readable };
+export type MemoryResponse = { code: number; body: unknown; warnings?: string[] } | { code: number; text: string } | { code: 200; stream: Readable };
 
 export interface MemoryServer {
   /** Answers one request; never throws for an API error (the Status comes back as the body). */
@@ -77,7 +77,7 @@ export function createMemoryServer(options: MemoryServerOptions = {}): MemorySer
         }
         return toResponse(outcome.reply);
       } catch (error) {
-        if (error instanceof StatusError) return { code: error.code, body: error.status };
+        if (error instanceof StatusError) return error.text === undefined ? { code: error.code, body: error.status } : { code: error.code, text: error.text };
         const failure = internalError(error instanceof Error ? error.message : String(error));
         return { code: 500, body: failure.status };
       }

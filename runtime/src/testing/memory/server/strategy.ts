@@ -52,6 +52,8 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
   }
   if (info.generation !== 'none') meta.generation = 1;
   if (info.group === '' && info.kind === 'Namespace') {
+    // The namespace's name label is the API server's: set on create, and kept on every update.
+    meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
@@ -64,6 +66,7 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
  */
 export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): void {
   keepSystemFields(object, old);
+  if (info.group === '' && info.kind === 'Namespace') object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
   if (info.status) {
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
@@ -169,8 +172,8 @@ export function validateCreateMeta(info: ResourceInfo, object: Obj): FieldError[
   return errors;
 }
 
-/** `ValidateObjectMetaUpdate`: immutable identity, and no new finalizers once deletion began. */
-export function validateUpdateMeta(info: ResourceInfo, object: Obj, old: Obj): FieldError[] {
+/** `ValidateObjectMetaUpdate` alone: immutable identity, and no new finalizers once deletion began. */
+export function validateUpdateMeta(object: Obj, old: Obj): FieldError[] {
   const meta = object.metadata;
   const oldMeta = old.metadata;
   const errors: FieldError[] = [];
@@ -184,7 +187,45 @@ export function validateUpdateMeta(info: ResourceInfo, object: Obj, old: Obj): F
       errors.push({ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f: string) => JSON.stringify(f)).join(', ')}}` });
     }
   }
-  errors.push(...validateCommonMeta(info, object));
+  return errors;
+}
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const QUALIFIED_NAME_MESSAGE = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/** `IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name part of at most 63 characters. */
+function qualifiedNameProblems(key: string): string[] {
+  const parts = key.split('/');
+  if (parts.length > 2) return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  const name = parts[parts.length - 1]!;
+  const problems: string[] = [];
+  if (name.length === 0) problems.push('name part must be non-empty');
+  else if (name.length > 63) problems.push('name part must be no more than 63 characters');
+  if (name.length > 0 && !QUALIFIED_NAME.test(name)) problems.push(QUALIFIED_NAME_MESSAGE);
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix.length === 0) problems.push('prefix part must be non-empty');
+    else for (const problem of nameProblems('dns-subdomain', prefix)) problems.push(`prefix part ${problem}`);
+  }
+  return problems;
+}
+
+/** `ValidateLabels` and the key check of `ValidateAnnotations`: each problem an error on the map's path. */
+function validateLabelsAndAnnotations(meta: Obj): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries((meta.labels ?? {}) as Record<string, string>)) {
+    for (const problem of qualifiedNameProblems(key)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: formatValue(key), detail: problem });
+    if (typeof value === 'string') {
+      if (value.length > 63) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: formatValue(value), detail: 'must be no more than 63 characters' });
+      if (!LABEL_VALUE.test(value)) {
+        errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: formatValue(value), detail: "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')" });
+      }
+    }
+  }
+  for (const key of Object.keys((meta.annotations ?? {}) as Record<string, string>)) {
+    for (const problem of qualifiedNameProblems(key.toLowerCase())) errors.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: formatValue(key), detail: problem });
+  }
   return errors;
 }
 
@@ -193,6 +234,7 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
   const errors: FieldError[] = [];
   if (info.namespaced && !meta.namespace) errors.push({ type: 'FieldValueRequired', field: 'metadata.namespace', detail: '' });
   if (!info.namespaced && meta.namespace) errors.push({ type: 'FieldValueForbidden', field: 'metadata.namespace', detail: 'not allowed on this type' });
+  errors.push(...validateLabelsAndAnnotations(meta));
   // A null item decodes into an empty reference, which then fails validation as the API server's does.
   const owners: Obj[] = (meta.ownerReferences ?? []).map((ref: unknown) => (ref !== null && typeof ref === 'object' ? ref : {}));
   owners.forEach((ref, i) => {

@@ -4,8 +4,7 @@
  * JSON text both ways, so no object is shared between the caller and the storage.
  */
 import type { Readable } from 'node:stream';
-import { ApiError, type ApiStatus } from '../../../rest/errors.js';
-import type { HttpRequest, Transport } from '../../../rest/transport.js';
+import { apiError, type HttpRequest, type Transport } from '../../../rest/transport.js';
 import type { MemoryServer } from './server.js';
 
 const roundTrip = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
@@ -21,9 +20,11 @@ export function memoryTransport(server: MemoryServer): Transport {
     const response = server.handle({ ...request, body: roundTrip(request.body) });
     const describe = `${request.method} ${request.path}`;
     if (response.code < 200 || response.code > 299) {
-      const status = ('body' in response ? response.body : undefined) as ApiStatus | undefined;
-      throw new ApiError(response.code, status, describe, `${describe}: ${response.code}`);
+      // The real transport's reading of an error answer, so both tiers throw the same error.
+      const text = 'text' in response ? response.text : JSON.stringify('body' in response ? response.body : '');
+      throw apiError(response.code, text, describe, undefined);
     }
+    if ('text' in response) throw new Error(`${describe}: the memory server answered ${response.code} with text`);
     return response;
   }
 

@@ -77,7 +77,7 @@ export const crud: Area = {
       steps: [create(CONFIGMAPS, configMap('a')), remove(`${CONFIGMAPS}/a`), get(`${CONFIGMAPS}/a`)],
     },
     {
-      name: 'delete a Widget answers the deleted object',
+      name: 'delete a Widget answers a Success Status',
       steps: [create(WIDGETS, widget('w')), remove(`${WIDGETS}/w`), get(`${WIDGETS}/w`)],
     },
     { name: 'delete a missing ConfigMap is 404 NotFound', steps: [remove(`${CONFIGMAPS}/missing`)] },

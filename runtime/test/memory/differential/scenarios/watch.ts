@@ -109,7 +109,8 @@ export const watches: Area = {
     },
     {
       name: 'a watch from a resourceVersion too old ends with 410 Gone',
-      steps: [watch('w', WIDGETS, { resourceVersion: '1' }), events('w', 1)],
+      memoryCluster: { historySize: 2 },
+      steps: [create(WIDGETS, widget('a')), create(WIDGETS, widget('b')), create(WIDGETS, widget('c')), watch('w', WIDGETS, { resourceVersion: '1' }), events('w', 1)],
     },
     {
       name: 'a watch of one namespace does not see another',

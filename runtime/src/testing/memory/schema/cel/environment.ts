@@ -7,6 +7,7 @@
  * @module
  */
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { rewriteHas } from './has-macro.js';
 import { registerKubernetesLibrary } from './library.js';
 
 let environments: { plain: Environment; optional: Environment } | undefined;
@@ -37,7 +38,7 @@ export function compile(expression: string, optionalOldSelf: boolean): ParseResu
   let found = compiled.get(key);
   if (!found) {
     try {
-      found = environment(optionalOldSelf).parse(expression);
+      found = environment(optionalOldSelf).parse(rewriteHas(expression));
     } catch (error) {
       found = error instanceof Error ? error : new Error(String(error));
     }

@@ -83,6 +83,13 @@ export function registerKubernetesLibrary(env: Environment): void {
   env.registerType('net.CIDR', { ctor: CelCidr });
   env.registerType('Quantity', { ctor: CelQuantity });
 
+  // has() on a field of a computed value (see has-macro.ts)
+  env.registerFunction('__has(dyn, string): bool', (value: unknown, field: string) => {
+    if (value instanceof Map) return value.has(field);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return (value as Record<string, unknown>)[field] !== undefined;
+    throw evaluationFailure('invalid type for field selection.');
+  });
+
   // lists
   env.registerFunction('list<A>.isSorted(): bool', (list: Comparable[]) => list.every((item, i) => i === 0 || compare(list[i - 1]!, item) <= 0));
   env.registerFunction('list<int>.sum(): int', (list: bigint[]) => list.reduce((a, b) => a + b, 0n));
