@@ -61,7 +61,8 @@ describe('list', () => {
     await a.post(widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'red' }, spec: { color: 'red' } });
     await a.post(widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'blue' }, spec: { color: 'blue' } });
     expect((await a.get(widgets, { fieldSelector: 'spec.color=blue' })).items.map((i: any) => i.metadata.name)).toEqual(['blue']);
-    expect(await statusOf(a.get(widgets, { fieldSelector: 'spec.size=1' }))).toMatchObject({ message: '"spec.size" is not a known field selector: only "metadata.name", "metadata.namespace", "spec.color"' });
+    // A CRD with selectable fields answers with its own field label conversion's message.
+    expect(await statusOf(a.get(widgets, { fieldSelector: 'spec.size=1' }))).toMatchObject({ code: 400, message: 'field label not supported: spec.size' });
   });
 
   test('limit and continue page through one snapshot; listAll reads every page; built-in list items carry no apiVersion/kind', async () => {

@@ -18,7 +18,15 @@ export function widgetCRD(options: { status?: boolean; selectableFields?: string
           storage: true,
           subresources: options.status === false ? undefined : { status: {} },
           selectableFields: options.selectableFields?.map((jsonPath) => ({ jsonPath })),
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          // Selectable fields must name declared fields: then the schema declares spec.color beside free-form content.
+          schema: options.selectableFields
+            ? {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: { spec: { type: 'object', properties: { color: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+                },
+              }
+            : { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
         },
       ],
     },

@@ -7,6 +7,7 @@
  * `data`, its `type` defaulting to `Opaque`).
  */
 import { builtinKindType, fieldType, resolve, type KindType, type TypeRef } from '../types/index.js';
+import { BUILTIN_DEFAULTS } from './builtin-defaults.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 
@@ -18,6 +19,7 @@ export function decodeBuiltin(info: ResourceInfo, object: Obj, warnings: string[
   if (!type) return object;
   const out = walk(object, type.root, type, '', warnings) as Obj;
   convert[info.kind]?.(info, out);
+  BUILTIN_DEFAULTS[`${apiVersionOf(info)}/${info.kind}`]?.(out);
   return out;
 }
 

@@ -13,6 +13,9 @@ import { commit, type ServerState } from './state.js';
 import type { Obj } from './storage.js';
 import { timestamp } from './strategy.js';
 
+/** The field manager kube-controller-manager's garbage collector writes as. */
+const GC_MANAGER = 'kube-controller-manager';
+
 interface Located {
   info: ResourceInfo;
   object: Obj;
@@ -34,10 +37,20 @@ function everything(state: ServerState): Located[] {
   return out;
 }
 
-/** Writes a metadata change as an update would: removing the last finalizer of an object being deleted deletes it. */
-function updateMeta(state: ServerState, info: ResourceInfo, live: Obj, change: (next: Obj) => void): void {
-  const next = structuredClone(live);
+/**
+ * Writes a metadata change as an update would: removing the last finalizer of an object
+ * being deleted deletes it. `manager`: the garbage collector's writes go through the field
+ * manager as its patches do (what it removes leaves every manager's field set).
+ */
+function updateMeta(state: ServerState, info: ResourceInfo, live: Obj, change: (next: Obj) => void, manager?: string): void {
+  let next = structuredClone(live);
   change(next);
+  if (manager) {
+    next = state.hooks.updateManagedFields(
+      { resource: info, operation: 'UPDATE', subresource: '', live, fieldManager: manager, fieldValidation: undefined, warnings: [], nowMs: state.now() },
+      next,
+    );
+  }
   const meta = next.metadata;
   if (meta.finalizers?.length === 0) delete meta.finalizers;
   if (meta.ownerReferences?.length === 0) delete meta.ownerReferences;
@@ -147,10 +160,10 @@ function collectGarbage(state: ServerState): void {
       // Orphan: the dependents lose their reference to the owner, then the owner goes.
       for (const dependent of dependentsOf.get(meta.uid) ?? []) {
         const live = current(state, dependent);
-        if (live) updateMeta(state, dependent.info, live, (next) => (next.metadata.ownerReferences = next.metadata.ownerReferences.filter((r: Obj) => r.uid !== meta.uid)));
+        if (live) updateMeta(state, dependent.info, live, (next) => (next.metadata.ownerReferences = next.metadata.ownerReferences.filter((r: Obj) => r.uid !== meta.uid)), GC_MANAGER);
       }
       const live = current(state, owner);
-      if (live) updateMeta(state, owner.info, live, (next) => (next.metadata.finalizers = next.metadata.finalizers.filter((f: string) => f !== ORPHAN_FINALIZER)));
+      if (live) updateMeta(state, owner.info, live, (next) => (next.metadata.finalizers = next.metadata.finalizers.filter((f: string) => f !== ORPHAN_FINALIZER)), GC_MANAGER);
     }
   }
 
@@ -163,7 +176,7 @@ function collectGarbage(state: ServerState): void {
     if (!live) continue;
     if (states.includes('solid')) {
       const keep = refs.filter((_, i) => states[i] === 'solid').map((r) => r.uid);
-      updateMeta(state, dependent.info, live, (next) => (next.metadata.ownerReferences = next.metadata.ownerReferences.filter((r: Obj) => keep.includes(r.uid))));
+      updateMeta(state, dependent.info, live, (next) => (next.metadata.ownerReferences = next.metadata.ownerReferences.filter((r: Obj) => keep.includes(r.uid))), GC_MANAGER);
       continue;
     }
     const ownFinalizers: string[] = live.metadata.finalizers ?? [];
@@ -181,6 +194,6 @@ function collectGarbage(state: ServerState): void {
     const blocking = everything(state).filter((d) => (d.object.metadata.ownerReferences ?? []).some((r: Obj) => r.uid === meta.uid && r.blockOwnerDeletion === true));
     if (blocking.length > 0) continue;
     const live = current(state, owner);
-    if (live) updateMeta(state, owner.info, live, (next) => (next.metadata.finalizers = next.metadata.finalizers.filter((f: string) => f !== FOREGROUND_FINALIZER)));
+    if (live) updateMeta(state, owner.info, live, (next) => (next.metadata.finalizers = next.metadata.finalizers.filter((f: string) => f !== FOREGROUND_FINALIZER)), GC_MANAGER);
   }
 }

@@ -4,7 +4,7 @@
  * into the `orphan` / `foregroundDeletion` finalizers the garbage collector acts on, and
  * an object with finalizers left in place with `deletionTimestamp` set until they are gone.
  */
-import { badRequest, conflict, notFound, successStatus } from './errors.js';
+import { badRequest, conflict, formatValue, invalid, notFound, successStatus } from './errors.js';
 import { onCustomResourceDefinitionDeleted } from './crd-lifecycle.js';
 import { admitDelete } from './namespace-lifecycle.js';
 import { apiVersionOf, groupResource, type ResourceInfo } from './resources.js';
@@ -34,7 +34,9 @@ export function deleteOptions(query: Record<string, string>, body: unknown): Del
   if (body && typeof body === 'object') Object.assign(options, body as DeleteOptions);
   const policy = options.propagationPolicy;
   if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
-    throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+      { type: 'FieldValueNotSupported', field: 'propagationPolicy', value: formatValue(policy), detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
+    ]);
   }
   if (policy !== undefined && options.orphanDependents !== undefined) {
     throw badRequest('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "' + policy + '": orphanDependents and deletionPropagation cannot be both set');
@@ -78,8 +80,20 @@ export function deleteObject(state: ServerState, target: Target, options: Delete
   return removeOrMark(state, info, live, options);
 }
 
-/** The body a delete answers with once the object is gone: a Success Status naming it. */
-function goneReply(info: ResourceInfo, object: Obj): Reply {
+/**
+ * The body a delete answers with once the object is gone: a Success Status naming it; a Pod
+ * (whose storage returns what it deleted) answers itself, marked deleted with no grace.
+ */
+function goneReply(info: ResourceInfo, object: Obj, nowMs: number): Reply {
+  if (info.group === '' && info.plural === 'pods') {
+    const pod = visible(info, object);
+    if (!pod.metadata.deletionTimestamp) {
+      pod.metadata.deletionTimestamp = timestamp(nowMs);
+      pod.metadata.deletionGracePeriodSeconds = 0;
+      if ((pod.metadata.generation ?? 0) > 0) pod.metadata.generation += 1;
+    }
+    return { code: 200, body: pod };
+  }
   return { code: 200, body: successStatus(groupResource(info), object.metadata.name, object.metadata.uid) };
 }
 
@@ -102,7 +116,7 @@ export function removeOrMark(state: ServerState, info: ResourceInfo, live: Obj, 
       commit(state, info, 'DELETED', gone, live);
       onCustomResourceDefinitionDeleted(state, info, gone);
     }
-    return goneReply(info, live);
+    return goneReply(info, live, state.now());
   }
   const next = structuredClone(live);
   const meta = next.metadata;
@@ -111,6 +125,8 @@ export function removeOrMark(state: ServerState, info: ResourceInfo, live: Obj, 
   const now = state.now();
   if (!meta.deletionTimestamp) {
     meta.deletionTimestamp = timestamp(now + grace * 1000);
+    // `BeforeDelete`: an object that tracks generation moves it when its deletion starts.
+    if ((meta.generation ?? 0) > 0) meta.generation += 1;
     // A namespace is finalized by its controller, not by a grace period: it gets none.
     if (!isNamespace) meta.deletionGracePeriodSeconds = grace;
   } else if (grace < (meta.deletionGracePeriodSeconds ?? 0)) {
@@ -121,7 +137,7 @@ export function removeOrMark(state: ServerState, info: ResourceInfo, live: Obj, 
   if (isNamespace) next.status = { ...next.status, phase: 'Terminating' };
   if (grace === 0 && finalizers.length === 0 && !isNamespace) {
     if (!dryRun) commit(state, info, 'DELETED', next, live);
-    return goneReply(info, next);
+    return goneReply(info, next, state.now());
   }
   if (JSON.stringify(next) !== JSON.stringify(live) && !dryRun) commit(state, info, 'MODIFIED', next, live);
   return { code: 200, body: visible(info, next) };

@@ -111,6 +111,9 @@ function createDecoded(state: ServerState, target: Target, decoded: Obj, query: 
   if (!info.crd) object = decodeBuiltin(info, object, ctx.warnings);
   if (info.crd && via !== 'APPLY') object = state.hooks.pruneAndDefault(ctx, object);
   admitCreate(state, info, object.metadata.namespace, object.metadata.name ?? object.metadata.generateName ?? '');
+  // A new object is not being deleted: what a client sends there is dropped before fields are tracked.
+  delete object.metadata.deletionTimestamp;
+  delete object.metadata.deletionGracePeriodSeconds;
   if (via !== 'APPLY') object = state.hooks.updateManagedFields(ctx, object);
   if (object.metadata.resourceVersion) throw storageFailure('resourceVersion should not be set on objects to be created');
   prepareForCreate(info, object, ctx.nowMs);
@@ -158,7 +161,7 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
   if (!sent) {
     if (!info.allowUnconditionalUpdate) {
       throw invalid({ group: info.group, kind: info.plural }, live.metadata.name, [
-        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0x0', detail: 'must be specified for an update' },
+        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0', detail: 'must be specified for an update' },
       ]);
     }
   } else if (!/^\d+$/.test(sent)) {
@@ -179,8 +182,10 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
   if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0) {
     // `shouldDeleteDuringUpdate`: the last finalizer of an object being deleted is gone.
     delete meta.finalizers;
+    // The answer is the object as this update left it, at the resourceVersion it had.
+    const answer = structuredClone(object);
     commit(state, info, 'DELETED', object, live);
-    return { code: 200, body: object, warnings: ctx.warnings };
+    return { code: 200, body: answer, warnings: ctx.warnings };
   }
   commit(state, info, 'MODIFIED', object, live);
   onCustomResourceDefinitionWritten(state, info, object);

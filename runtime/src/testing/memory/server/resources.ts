@@ -93,7 +93,8 @@ export function fromCRD(crd: CustomResourceDefinitionLike): ResourceInfo[] {
       allowUnconditionalUpdate: false,
       nameRule: 'dns-subdomain' as const,
       selectableFields: (version.selectableFields ?? []).map((f) => f.jsonPath.replace(/^\./, '')),
-      fieldSelectorError: 'default' as const,
+      // With selectable fields the CRD's own field label conversion answers; without, apimachinery's default.
+      fieldSelectorError: (version.selectableFields ?? []).length > 0 ? ('label' as const) : ('default' as const),
       strategicMergePatch: false,
       crd,
     }));

@@ -10,7 +10,7 @@ import { negotiate } from './codec.js';
 import { deleteCollection } from './delete-collection.js';
 import { deleteObject, deleteOptions } from './deletion.js';
 import { apiGroupList, apiResourceList, apiVersions, version } from './discovery.js';
-import { methodNotAllowed, notImplemented, pathNotFound, StatusError } from './errors.js';
+import { methodNotAllowed, notFound, notImplemented, pathNotFound, StatusError } from './errors.js';
 import { create, patch, update } from './pipeline.js';
 import { getObject, listObjects } from './reads.js';
 import { groupResource } from './resources.js';
@@ -54,7 +54,8 @@ function resolve(state: ServerState, group: string, version: string, rest: strin
   const [plural, name, subresource, ...extra] = parts;
   const info = plural === undefined ? undefined : state.registry.byPath(group, version, plural);
   if (!info || extra.length > 0) throw pathNotFound();
-  if (subresource === 'status' && !info.status) throw pathNotFound();
+  // A custom resource without /status routes the name with the suffix to the main resource, which finds nothing.
+  if (subresource === 'status' && !info.status) throw info.crd ? notFound(groupResource(info), name!) : pathNotFound();
   if (subresource !== undefined && subresource !== 'status') {
     const served = info.crd ? (subresource === 'scale' && info.crd.spec.versions.some((v) => v.name === info.version && v.subresources?.scale)) : BUILTIN_SUBRESOURCES.includes(subresource);
     if (!served) throw pathNotFound();

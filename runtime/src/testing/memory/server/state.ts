@@ -40,7 +40,21 @@ export function liveObject(state: ServerState, info: ResourceInfo, namespace: st
 }
 
 /** Stores a change (the object in its storage version) and wakes the controllers. */
+/** ObjectMeta's fields in the order the API server writes them (Go's struct order). */
+const METADATA_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+function orderMetadata(object: Obj): void {
+  const meta = object.metadata;
+  // Its place is kept for the resourceVersion storage is about to set.
+  if (!('resourceVersion' in meta)) meta.resourceVersion = '';
+  const ordered: Obj = {};
+  for (const key of METADATA_ORDER) if (key in meta) ordered[key] = meta[key];
+  for (const key of Object.keys(meta)) if (!(key in ordered)) ordered[key] = meta[key];
+  object.metadata = ordered;
+}
+
 export function commit(state: ServerState, info: ResourceInfo, type: ChangeType, object: Obj, previous: Obj | undefined): Change {
+  orderMetadata(object);
   if (info.crd) object.apiVersion = apiVersionOf({ group: info.group, version: storageVersion(info) });
   const change = state.storage.write(storageKey(info), keyOf(info, object.metadata.namespace, object.metadata.name), type, object, previous);
   state.wake();

@@ -51,9 +51,9 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
     else object.status = structuredClone(info.initialStatus ?? {});
   }
   if (info.generation !== 'none') meta.generation = 1;
+  if (info.group === '' && info.kind === 'Service') allocateClusterIP(object);
+  if (info.group === '' && info.kind === 'Pod') admitPod(object);
   if (info.group === '' && info.kind === 'Namespace') {
-    // The namespace's name label is the API server's: set on create, and kept on every update.
-    meta.labels = { ...meta.labels, 'kubernetes.io/metadata.name': meta.name };
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
@@ -66,7 +66,6 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
  */
 export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): void {
   keepSystemFields(object, old);
-  if (info.group === '' && info.kind === 'Namespace') object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
   if (info.status) {
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
@@ -237,12 +236,13 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
   errors.push(...validateLabelsAndAnnotations(meta));
   // A null item decodes into an empty reference, which then fails validation as the API server's does.
   const owners: Obj[] = (meta.ownerReferences ?? []).map((ref: unknown) => (ref !== null && typeof ref === 'object' ? ref : {}));
-  owners.forEach((ref, i) => {
-    const field = `metadata.ownerReferences[${i}]`;
+  // The API server's paths for these carry no index.
+  owners.forEach((ref) => {
+    const field = 'metadata.ownerReferences';
     if (!ref.apiVersion) errors.push({ type: 'FieldValueInvalid', field: `${field}.apiVersion`, value: formatValue(ref.apiVersion ?? ''), detail: 'version must not be empty' });
     if (!ref.kind) errors.push({ type: 'FieldValueInvalid', field: `${field}.kind`, value: formatValue(ref.kind ?? ''), detail: 'kind must not be empty' });
     if (!ref.name) errors.push({ type: 'FieldValueInvalid', field: `${field}.name`, value: formatValue(ref.name ?? ''), detail: 'name must not be empty' });
-    if (!ref.uid) errors.push({ type: 'FieldValueInvalid', field: `${field}.uid`, value: formatValue(ref.uid ?? ''), detail: 'uid must not be empty' });
+    if (!ref.uid) errors.push({ type: 'FieldValueInvalid', field: `${field}.uid`, value: formatValue(ref.uid ?? ''), detail: 'must not be empty' });
   });
   const controllers = owners.filter((ref) => ref.controller === true);
   if (controllers.length > 1) {
@@ -253,5 +253,56 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
       detail: `Only one reference can have Controller set to true. Found "true" in references for ${controllers.map((r) => `${r.kind}/${r.name}`).join(' and ')}`,
     });
   }
+  for (const finalizer of (meta.finalizers ?? []) as string[]) {
+    for (const problem of qualifiedNameProblems(finalizer)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.finalizers', value: formatValue(finalizer), detail: problem });
+  }
   return errors;
+}
+
+let nextServiceIP = 1;
+
+/** The Service REST storage's allocation: a ClusterIP service gets an address (from 10.96.0.0/12), single-stack IPv4. */
+function allocateClusterIP(service: Obj): void {
+  const spec = service.spec;
+  if (!spec || spec.type === 'ExternalName') return;
+  if (spec.clusterIP === undefined || spec.clusterIP === '') {
+    const n = nextServiceIP++;
+    spec.clusterIP = `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
+  }
+  spec.clusterIPs ??= [spec.clusterIP];
+  if (spec.clusterIP !== 'None') {
+    spec.ipFamilies ??= ['IPv4'];
+    spec.ipFamilyPolicy ??= 'SingleStack';
+  }
+}
+
+/** What admission (Priority, DefaultTolerationSeconds) and the Pod strategy add to a new Pod. */
+function admitPod(pod: Obj): void {
+  const spec = pod.spec;
+  if (!spec) return;
+  spec.priority ??= 0;
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  const tolerations: Obj[] = spec.tolerations ?? [];
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerations.some((t) => t.key === key && (t.effect === 'NoExecute' || t.effect === undefined))) tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  }
+  spec.tolerations = tolerations;
+  pod.status = { ...pod.status, qosClass: qosClass(spec) };
+}
+
+/** The Pod's QoS class from its containers' requests and limits. */
+function qosClass(spec: Obj): string {
+  const containers: Obj[] = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
+  let any = false;
+  let guaranteed = true;
+  for (const c of containers) {
+    const requests = c.resources?.requests ?? {};
+    const limits = c.resources?.limits ?? {};
+    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) any = true;
+    for (const resource of ['cpu', 'memory']) {
+      if (limits[resource] === undefined || (requests[resource] !== undefined && String(requests[resource]) !== String(limits[resource]))) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
 }
