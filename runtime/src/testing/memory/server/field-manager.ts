@@ -41,11 +41,12 @@ function timestamp(nowMs: number): string {
 
 /**
  * The fields the strategy resets, never owned by the request: `status` through the main
- * resource of a kind with a status subresource, `spec` through `/status`.
+ * resource of a kind with a status subresource; `spec` and `metadata` through `/status`
+ * (kube-apiserver 1.36 records no metadata field for a status writer).
  */
 function resetFields(context: WriteContext): string[][] {
   if (!context.resource.status) return [];
-  return context.subresource === 'status' ? [['spec']] : [['status']];
+  return context.subresource === 'status' ? [['spec'], ['metadata']] : [['status']];
 }
 
 function fieldManagerContext(context: WriteContext) {
