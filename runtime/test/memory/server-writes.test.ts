@@ -139,11 +139,14 @@ describe('patch', () => {
     });
     const smp = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'side', image: 's:2' }] } } } }, 'application/strategic-merge-patch+json');
     expect(smp.spec.template.spec.containers.map((c: any) => [c.name, c.image])).toEqual([['app', 'a:1'], ['side', 's:2']]);
+    // A new item goes before the server's items that followed the patch's known ones, as kube-apiserver orders it.
+    const added = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'new', image: 'n:1' }] } } } }, 'application/strategic-merge-patch+json');
+    expect(added.spec.template.spec.containers.map((c: any) => c.name)).toEqual(['new', 'app', 'side']);
     // Defaults a real API server fills in on decode.
     expect(smp.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' });
     expect(smp.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, strategy: { type: 'RollingUpdate' } });
     const removed = await a.patch(`${deployments}/d`, { spec: { template: { spec: { containers: [{ name: 'app', $patch: 'delete' }] } } } }, 'application/strategic-merge-patch+json');
-    expect(removed.spec.template.spec.containers.map((c: any) => c.name)).toEqual(['side']);
+    expect(removed.spec.template.spec.containers.map((c: any) => c.name)).toEqual(['new', 'side']);
   });
 
   test('a patch type the resource does not take is 415 listing those it takes; a patch of a missing object is 404', async () => {

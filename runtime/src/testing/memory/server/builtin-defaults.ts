@@ -31,6 +31,15 @@ export function defaultPodSpec(spec: Obj | undefined): void {
   spec.securityContext ??= {};
   spec.schedulerName ??= 'default-scheduler';
   for (const list of ['containers', 'initContainers']) for (const c of spec[list] ?? []) if (isObject(c)) defaultContainer(c);
+  for (const volume of spec.volumes ?? []) {
+    if (!isObject(volume)) continue;
+    for (const source of ['configMap', 'secret', 'downwardAPI', 'projected']) if (isObject(volume[source])) volume[source].defaultMode ??= 420;
+  }
+}
+
+/** `SetDefaults_PersistentVolumeClaim`, also for a StatefulSet's claim templates. */
+function defaultClaim(claim: Obj): void {
+  if (isObject(claim.spec)) claim.spec.volumeMode ??= 'Filesystem';
 }
 
 const defaultTemplate = (template: unknown) => isObject(template) && defaultPodSpec(template.spec);
@@ -46,10 +55,13 @@ export const BUILTIN_DEFAULTS: Record<string, (object: Obj) => void> = {
     if (!isObject(object.spec)) return;
     object.spec.enableServiceLinks ??= true;
   },
+  'v1/PersistentVolumeClaim': defaultClaim,
   'v1/Service'(object) {
     const spec = object.spec;
     if (!isObject(spec)) return;
     spec.type ??= 'ClusterIP';
+    if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+    if (spec.type === 'LoadBalancer' || spec.type === 'NodePort') spec.externalTrafficPolicy ??= 'Cluster';
     spec.sessionAffinity ??= 'None';
     if (spec.type !== 'ExternalName') spec.internalTrafficPolicy ??= 'Cluster';
     for (const port of spec.ports ?? []) {
@@ -80,6 +92,14 @@ export const BUILTIN_DEFAULTS: Record<string, (object: Obj) => void> = {
     spec.revisionHistoryLimit ??= 10;
     spec.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Retain', ...spec.persistentVolumeClaimRetentionPolicy };
     defaultTemplate(spec.template);
+    // Claim templates are whole PersistentVolumeClaims: typed, defaulted, with their empty status.
+    for (const claim of spec.volumeClaimTemplates ?? []) {
+      if (!isObject(claim)) continue;
+      claim.apiVersion ??= 'v1';
+      claim.kind ??= 'PersistentVolumeClaim';
+      defaultClaim(claim);
+      claim.status ??= { phase: 'Pending' };
+    }
   },
   'apps/v1/DaemonSet'(object) {
     const spec = object.spec;
@@ -96,8 +116,18 @@ export const BUILTIN_DEFAULTS: Record<string, (object: Obj) => void> = {
     defaultTemplate(object.spec.template);
   },
   'batch/v1/Job'(object) {
-    if (isObject(object.spec)) defaultTemplate(object.spec.template);
+    const spec = object.spec;
+    if (!isObject(spec)) return;
+    spec.completionMode ??= 'NonIndexed';
+    spec.parallelism ??= 1;
+    if (spec.completionMode === 'NonIndexed') spec.completions ??= 1;
+    spec.backoffLimit ??= 6;
+    spec.suspend ??= false;
+    spec.manualSelector ??= false;
+    spec.podReplacementPolicy ??= 'TerminatingOrFailed';
+    defaultTemplate(spec.template);
   },
+
   'batch/v1/CronJob'(object) {
     const spec = object.spec;
     if (!isObject(spec)) return;

@@ -110,6 +110,19 @@ export function removeOrMark(state: ServerState, info: ResourceInfo, live: Obj, 
   const finalizers = finalizersFor(live, options);
   const grace = gracePeriod(info, live, options);
   const holdsOn = finalizers.length > 0 || grace > 0 || (isNamespace && (live.spec?.finalizers ?? []).length > 0);
+  if (!holdsOn && info.group === '' && info.plural === 'pods' && !live.metadata.deletionTimestamp) {
+    // A Pod's deletion is graceful even with no grace: it is marked (deletionTimestamp, grace 0,
+    // generation + 1) in one write, then deleted in the next; the answer is the marked Pod.
+    const marked = structuredClone(live);
+    marked.metadata.deletionTimestamp = timestamp(state.now());
+    marked.metadata.deletionGracePeriodSeconds = 0;
+    if ((marked.metadata.generation ?? 0) > 0) marked.metadata.generation += 1;
+    if (dryRun) return { code: 200, body: visible(info, marked) };
+    commit(state, info, 'MODIFIED', marked, live);
+    const answer = visible(info, marked);
+    commit(state, info, 'DELETED', structuredClone(marked), marked);
+    return { code: 200, body: answer };
+  }
   if (!holdsOn) {
     const gone = structuredClone(live);
     if (!dryRun) {

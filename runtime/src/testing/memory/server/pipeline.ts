@@ -182,10 +182,10 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
   if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0) {
     // `shouldDeleteDuringUpdate`: the last finalizer of an object being deleted is gone.
     delete meta.finalizers;
-    // The answer is the object as this update left it, at the resourceVersion it had.
-    const answer = structuredClone(object);
-    commit(state, info, 'DELETED', object, live);
-    return { code: 200, body: answer, warnings: ctx.warnings };
+    // The answer is the object as this update left it, at the resourceVersion it had; what is
+    // deleted (and what watches see go) is the object as stored, finalizers and all.
+    commit(state, info, 'DELETED', structuredClone(live), live);
+    return { code: 200, body: object, warnings: ctx.warnings };
   }
   commit(state, info, 'MODIFIED', object, live);
   onCustomResourceDefinitionWritten(state, info, object);

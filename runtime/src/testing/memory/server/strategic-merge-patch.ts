@@ -104,21 +104,42 @@ function mergeList(original: unknown[], patch: unknown[], node: PatchNode | unde
   if (!strategy.split(',').includes('merge')) return stripDirectives(patch) as unknown[];
   const items = node?.items();
   const mergeKey = node?.mergeKey;
+  // The merged list interleaves the patch's items (in the patch's order) with the items only
+  // the server had (in their order): a server-only item goes first when it stood before the
+  // patch item in the server's list, as strategicpatch's mergeSortedSlice decides.
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   if (!mergeKey || !patch.every(isObject)) {
-    // Scalars with strategy merge: the union, original order first.
-    const out = [...original];
-    for (const item of patch) if (!out.some((o) => JSON.stringify(o) === JSON.stringify(item))) out.push(item);
-    return out;
+    const fromPatch: unknown[] = [];
+    for (const item of patch) if (!fromPatch.some((o) => same(o, item))) fromPatch.push(item);
+    const serverOnly = original.filter((o) => !fromPatch.some((p) => same(p, o)));
+    return interleave(serverOnly, fromPatch, (item) => original.findIndex((o) => same(o, item)));
   }
-  const out = original.map((item) => item);
+  const keyOf = (item: unknown) => (isObject(item) ? item[mergeKey] : undefined);
+  const merged: unknown[] = [];
   for (const item of patch as Obj[]) {
-    const index = out.findIndex((o) => isObject(o) && o[mergeKey] === item[mergeKey]);
-    if (item.$patch === 'delete') {
-      if (index >= 0) out.splice(index, 1);
-      continue;
+    if (item.$patch === 'delete') continue;
+    const existing = original.find((o) => keyOf(o) === item[mergeKey]);
+    merged.push(existing === undefined ? stripDirectives(item) : mergeMap(existing as Obj, item, items));
+  }
+  const patchKeys = (patch as Obj[]).map((item) => item[mergeKey]);
+  const serverOnly = original.filter((o) => !patchKeys.includes(keyOf(o)));
+  return interleave(serverOnly, merged, (item) => original.findIndex((o) => keyOf(o) === keyOf(item)));
+}
+
+/** Merges two ordered lists: `left` first only when both items were in the server's list and `left`'s stood earlier. */
+function interleave(left: unknown[], right: unknown[], serverIndex: (item: unknown) => number): unknown[] {
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (j >= right.length) out.push(left[i++]);
+    else if (i >= left.length) out.push(right[j++]);
+    else {
+      const li = serverIndex(left[i]);
+      const ri = serverIndex(right[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
+      else out.push(right[j++]);
     }
-    if (index >= 0) out[index] = mergeMap(out[index] as Obj, item, items);
-    else out.push(stripDirectives(item));
   }
   return out;
 }

@@ -51,8 +51,15 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
     else object.status = structuredClone(info.initialStatus ?? {});
   }
   if (info.generation !== 'none') meta.generation = 1;
+  writeEmptyFields(info, object);
   if (info.group === '' && info.kind === 'Service') allocateClusterIP(object);
   if (info.group === '' && info.kind === 'Pod') admitPod(object);
+  if (info.group === '' && info.kind === 'PersistentVolumeClaim') {
+    // The StorageObjectInUseProtection admission plugin's finalizer.
+    const finalizers: string[] = meta.finalizers ?? [];
+    if (!finalizers.includes('kubernetes.io/pvc-protection')) meta.finalizers = [...finalizers, 'kubernetes.io/pvc-protection'];
+  }
+  if (info.group === 'batch' && info.kind === 'Job') labelJob(object);
   if (info.group === '' && info.kind === 'Namespace') {
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
@@ -66,6 +73,8 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
  */
 export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): void {
   keepSystemFields(object, old);
+  writeEmptyFields(info, object);
+  if (info.group === '' && info.kind === 'Service') keepAllocations(object, old);
   if (info.status) {
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
@@ -259,7 +268,47 @@ function validateCommonMeta(info: ResourceInfo, object: Obj): FieldError[] {
   return errors;
 }
 
+/** The Job strategy's generated selector: the Job's uid and name as labels of the Job (when it has none) and of its pods. */
+function labelJob(job: Obj): void {
+  const spec = job.spec;
+  if (!spec || spec.manualSelector === true) return;
+  const { uid, name } = job.metadata;
+  const labels = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+  spec.selector ??= { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+  spec.template = { ...spec.template, metadata: { ...spec.template?.metadata, labels: { ...spec.template?.metadata?.labels, ...labels } } };
+  if (!job.metadata.labels || Object.keys(job.metadata.labels).length === 0) job.metadata.labels = { ...spec.template.metadata.labels };
+}
+
+/** Fields an events.k8s.io Event's Go type writes even when empty (after the field manager, which never sees them). */
+function writeEmptyFields(info: ResourceInfo, object: Obj): void {
+  if (info.group !== 'events.k8s.io' || info.kind !== 'Event') return;
+  object.deprecatedFirstTimestamp ??= null;
+  object.deprecatedLastTimestamp ??= null;
+  object.deprecatedSource ??= {};
+}
+
+/** A Service update keeps its allocated ClusterIP and node ports when the request leaves them out. */
+function keepAllocations(service: Obj, old: Obj): void {
+  const spec = service.spec;
+  const was = old.spec;
+  if (!spec || !was) return;
+  if (!spec.clusterIP && was.clusterIP) {
+    spec.clusterIP = was.clusterIP;
+    spec.clusterIPs ??= was.clusterIPs;
+  }
+  if (spec.clusterIP === was.clusterIP) {
+    spec.ipFamilies ??= was.ipFamilies;
+    spec.ipFamilyPolicy ??= was.ipFamilyPolicy;
+  }
+  for (const port of spec.ports ?? []) {
+    if (port.nodePort !== undefined) continue;
+    const before = (was.ports ?? []).find((p: Obj) => p.port === port.port && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP'));
+    if (before?.nodePort !== undefined && (spec.type === 'NodePort' || spec.type === 'LoadBalancer')) port.nodePort = before.nodePort;
+  }
+}
+
 let nextServiceIP = 1;
+let nextNodePort = 30000;
 
 /** The Service REST storage's allocation: a ClusterIP service gets an address (from 10.96.0.0/12), single-stack IPv4. */
 function allocateClusterIP(service: Obj): void {
@@ -273,6 +322,9 @@ function allocateClusterIP(service: Obj): void {
   if (spec.clusterIP !== 'None') {
     spec.ipFamilies ??= ['IPv4'];
     spec.ipFamilyPolicy ??= 'SingleStack';
+  }
+  if (spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false)) {
+    for (const port of spec.ports ?? []) port.nodePort ??= 30000 + (nextNodePort++ % 2768);
   }
 }
 

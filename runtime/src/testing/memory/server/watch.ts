@@ -7,7 +7,7 @@
  * selectors, an object that stops matching is `DELETED` and one that starts is `ADDED`.
  */
 import { PassThrough, type Readable } from 'node:stream';
-import { badRequest, expired, notImplemented } from './errors.js';
+import { badRequest, expired, invalid, notImplemented } from './errors.js';
 import { encodeObject, type Representation } from './codec.js';
 import { selection } from './reads.js';
 import { storageKey } from './registry.js';
@@ -20,7 +20,13 @@ const BOOKMARK_INTERVAL_MS = 60_000;
 
 export function openWatch(state: ServerState, target: Target, query: Record<string, string>, representation: Representation): Readable {
   const { info, namespace } = target;
-  if (query.sendInitialEvents === 'true') throw notImplemented('watch with sendInitialEvents (streaming lists)');
+  const initialEvents = query.sendInitialEvents === 'true';
+  if (initialEvents && query.resourceVersionMatch !== 'NotOlderThan') {
+    throw invalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [
+      { type: 'FieldValueForbidden', field: 'resourceVersionMatch', detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' },
+    ]);
+  }
+  if (initialEvents && query.allowWatchBookmarks !== 'true' && query.allowWatchBookmarks !== '1') throw notImplemented('a watch with sendInitialEvents but without allowWatchBookmarks');
   const matches = selection(info, query);
   const bookmarks = query.allowWatchBookmarks === 'true' || query.allowWatchBookmarks === '1';
   const resourceKey = storageKey(info);
@@ -50,7 +56,14 @@ export function openWatch(state: ServerState, target: Target, query: Record<stri
   };
 
   const rvText = query.resourceVersion;
-  if (!rvText || rvText === '0') {
+  if (initialEvents) {
+    // A streaming list: the current objects, then a bookmark saying the initial events ended.
+    for (const key of [...store.objects.keys()].filter((k) => k.startsWith(prefix)).sort()) {
+      const object = store.objects.get(key)!;
+      if (matches(object)) send('ADDED', encode(object));
+    }
+    send('BOOKMARK', { kind: info.kind, apiVersion: apiVersionOf(info), metadata: { resourceVersion: String(state.storage.revision()), annotations: { 'k8s.io/initial-events-end': 'true' } } });
+  } else if (!rvText || rvText === '0') {
     for (const key of [...store.objects.keys()].filter((k) => k.startsWith(prefix)).sort()) {
       const object = store.objects.get(key)!;
       if (matches(object)) send('ADDED', encode(object));
