@@ -200,7 +200,7 @@ describe('server-side apply: lists', () => {
 
   it('refuses duplicate keys in an applied list-map', () => {
     expect(() => apply({ ...widget(), live: undefined, applied: w({ ports: [{ name: 'a' }, { name: 'a' }] }), manager: 'alice' })).toThrow(
-      'failed to create typed patch object (example.com/v1, Kind=Widget): .spec.ports: duplicate entries for key [name="a"]',
+      'failed to create typed patch object (default/w; example.com/v1, Kind=Widget): .spec.ports: duplicate entries for key [name="a"]',
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinKindType, crdKindType, fieldType, goRoundTrip, resolve, zeroObject, type MapType, type TypeRef } from '../../src/testing/memory/types/index.js';
+import { builtinKindType, crdKindType, fieldType, resolve, zeroObject, type MapType, type TypeRef } from '../../src/testing/memory/types/index.js';
 
 /** The type of a dotted path below a kind's root. */
 function typeAt(apiVersion: string, kind: string, path: string): TypeRef {
@@ -35,14 +35,6 @@ describe('built-in type information (from the pinned OpenAPI)', () => {
       spec: { strategy: {}, template: { metadata: {}, spec: { containers: null } } },
       status: {},
     });
-  });
-
-  it('drops what omitempty drops from a built-in object, keeps empty structs and scalars', () => {
-    const configMap = builtinKindType('v1', 'ConfigMap')!;
-    expect(goRoundTrip(configMap, { metadata: { name: 'a', labels: {}, finalizers: [] }, data: {}, immutable: false })).toEqual({ metadata: { name: 'a' }, immutable: false });
-    const crd = builtinKindType('apiextensions.k8s.io/v1', 'CustomResourceDefinition')!;
-    const version = { name: 'v1', served: true, storage: true, subresources: { status: {} } };
-    expect(goRoundTrip(crd, { spec: { versions: [version] } })).toEqual({ spec: { versions: [version] } });
   });
 });
 

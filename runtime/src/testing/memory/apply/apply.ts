@@ -6,7 +6,7 @@
 import type { KindType, TypeRef } from '../types/schema.js';
 import { zeroObject } from '../types/zero.js';
 import { difference, emptySet, insert, intersection, isEmpty, paths, pathString, recursiveDifference, union, type FieldSet } from './fieldset.js';
-import { decodeManaged, describeManager, encodeManaged, identifier, type Managed, type Ownership } from './managed.js';
+import { capUpdateManagers, decodeManaged, describeManager, encodeManaged, identifier, type Managed, type Ownership } from './managed.js';
 import { compare, deepEqual, ensureNamedFieldsAreMembers, isObject, merge, removeItems, toFieldSet, TypedValueError, type Comparison, type Json } from './typed.js';
 
 type JsonObject = { [key: string]: Json };
@@ -145,7 +145,11 @@ export function apply(input: ApplyInput): ApplyResult {
     appliedSet = recursiveDifference(toFieldSet(applied, root, table, true), ignored);
     merged = merge(live, applied, root, table) as Json;
   } catch (error) {
-    if (error instanceof TypedValueError) throw new Error(`failed to create typed patch object (${describeGvk(input)}): ${error.message}`);
+    if (error instanceof TypedValueError) {
+      const meta = isObject(applied.metadata) ? applied.metadata : {};
+      const name = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
+      throw new Error(`failed to create typed patch object (${name}; ${describeGvk(input)}): ${error.message}`);
+    }
     throw error;
   }
   const last = managed.get(id);
@@ -191,45 +195,6 @@ export function trackUpdate(input: UpdateInput): JsonObject {
   return withManagedFields(updated, result);
 }
 
-/** At most this many Update entries; older ones merge into `ancient-changes` (the API server's default). */
-const MAX_UPDATE_MANAGERS = 10;
-
-/**
- * Keeps the number of Update entries at {@link MAX_UPDATE_MANAGERS}: the oldest are merged,
- * per apiVersion, into one `ancient-changes` entry that takes the time of the newest it holds.
- */
-function capUpdateManagers(managed: Managed): void {
-  const seconds = (id: string) => {
-    const time = managed.get(id)?.time;
-    return time ? Math.floor(Date.parse(time) / 1000) : 0;
-  };
-  const updaters = [...managed].filter(([, o]) => o.operation === 'Update').map(([id]) => id);
-  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
-  updaters.sort((a, b) => seconds(a) - seconds(b) || (a < b ? -1 : a > b ? 1 : 0));
-  const firstOfVersion = new Map<string, string>();
-  let length = updaters.length;
-  for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
-    const id = updaters[i]!;
-    const ownership = managed.get(id)!;
-    const bucketId = identifier({ manager: 'ancient-changes', operation: 'Update', apiVersion: ownership.apiVersion });
-    const first = firstOfVersion.get(ownership.apiVersion);
-    if (first === undefined) {
-      firstOfVersion.set(ownership.apiVersion, id);
-      continue;
-    }
-    if (!managed.has(bucketId)) {
-      const moved = managed.get(first)!;
-      managed.delete(first);
-      managed.set(bucketId, { manager: 'ancient-changes', operation: 'Update', apiVersion: moved.apiVersion, set: moved.set });
-    }
-    const bucket = managed.get(bucketId)!;
-    bucket.set = union(ownership.set, bucket.set);
-    managed.delete(id);
-    length--;
-    if (ownership.time) bucket.time = ownership.time;
-    else delete bucket.time;
-  }
-}
 
 function liveOrRequestManaged(input: UpdateInput): Managed {
   const fromLive = () => {
@@ -367,22 +332,4 @@ function withManagedFields(object: JsonObject, managed: Managed): JsonObject {
 function describeGvk(input: FieldManagerContext): string {
   const [group, version] = input.apiVersion.includes('/') ? input.apiVersion.split('/', 2) : ['', input.apiVersion];
   return `${group}/${version}, Kind=${input.kind}`;
-}
-
-/**
- * The manager an Update is recorded under: `?fieldManager=`, else the user agent up to its
- * first `/`, printable characters only, at most 128 bytes.
- *
- * @example
- * managerFromRequest(undefined, 'kubectl/v1.36.3 (linux/amd64)'); // 'kubectl'
- */
-export function managerFromRequest(fieldManager: string | undefined, userAgent: string | undefined): string {
-  if (fieldManager) return fieldManager;
-  let out = '';
-  for (const ch of (userAgent ?? '').split('/')[0]!) {
-    if (!/\P{C}/u.test(ch)) continue;
-    if (Buffer.byteLength(out + ch) > 128) break;
-    out += ch;
-  }
-  return out;
 }

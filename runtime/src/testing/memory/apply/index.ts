@@ -13,7 +13,6 @@
 export {
   apply,
   trackUpdate,
-  managerFromRequest,
   ApplyConflictError,
   ApplyBadRequestError,
   type ApplyInput,
@@ -22,4 +21,4 @@ export {
   type UpdateInput,
   type FieldManagerContext,
 } from './apply.js';
-export type { ManagedFieldsEntry } from './managed.js';
+export { managerFromRequest, type ManagedFieldsEntry } from './managed.js';

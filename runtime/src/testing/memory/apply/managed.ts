@@ -2,7 +2,7 @@
  * managedFields as the API server keeps them: one entry per manager, operation (Apply or
  * Update), subresource and (for Update) apiVersion, each with the set of fields it owns.
  */
-import { fromFieldsV1, toFieldsV1, type FieldSet } from './fieldset.js';
+import { fromFieldsV1, toFieldsV1, union, type FieldSet } from './fieldset.js';
 
 /** A metadata.managedFields entry, as the API serves it. */
 export interface ManagedFieldsEntry {
@@ -98,5 +98,63 @@ export function describeManager(id: string): string {
   let out = JSON.stringify(parsed.manager ?? '');
   if (parsed.subresource) out += ` with subresource ${JSON.stringify(parsed.subresource)}`;
   if (parsed.operation === 'Update') out += ` using ${parsed.apiVersion ?? ''}`;
+  return out;
+}
+
+/** At most this many Update entries; older ones merge into `ancient-changes` (the API server's default). */
+const MAX_UPDATE_MANAGERS = 10;
+
+/**
+ * Keeps the number of Update entries at {@link MAX_UPDATE_MANAGERS}: the oldest are merged,
+ * per apiVersion, into one `ancient-changes` entry that takes the time of the newest it holds.
+ */
+export function capUpdateManagers(managed: Managed): void {
+  const seconds = (id: string) => {
+    const time = managed.get(id)?.time;
+    return time ? Math.floor(Date.parse(time) / 1000) : 0;
+  };
+  const updaters = [...managed].filter(([, o]) => o.operation === 'Update').map(([id]) => id);
+  if (updaters.length <= MAX_UPDATE_MANAGERS) return;
+  updaters.sort((a, b) => seconds(a) - seconds(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const firstOfVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
+    const id = updaters[i]!;
+    const ownership = managed.get(id)!;
+    const bucketId = identifier({ manager: 'ancient-changes', operation: 'Update', apiVersion: ownership.apiVersion });
+    const first = firstOfVersion.get(ownership.apiVersion);
+    if (first === undefined) {
+      firstOfVersion.set(ownership.apiVersion, id);
+      continue;
+    }
+    if (!managed.has(bucketId)) {
+      const moved = managed.get(first)!;
+      managed.delete(first);
+      managed.set(bucketId, { manager: 'ancient-changes', operation: 'Update', apiVersion: moved.apiVersion, set: moved.set });
+    }
+    const bucket = managed.get(bucketId)!;
+    bucket.set = union(ownership.set, bucket.set);
+    managed.delete(id);
+    length--;
+    if (ownership.time) bucket.time = ownership.time;
+    else delete bucket.time;
+  }
+}
+
+/**
+ * The manager an Update is recorded under: `?fieldManager=`, else the user agent up to its
+ * first `/`, printable characters only, at most 128 bytes.
+ *
+ * @example
+ * managerFromRequest(undefined, 'kubectl/v1.36.3 (linux/amd64)'); // 'kubectl'
+ */
+export function managerFromRequest(fieldManager: string | undefined, userAgent: string | undefined): string {
+  if (fieldManager) return fieldManager;
+  let out = '';
+  for (const ch of (userAgent ?? '').split('/')[0]!) {
+    if (!/\P{C}/u.test(ch)) continue;
+    if (Buffer.byteLength(out + ch) > 128) break;
+    out += ch;
+  }
   return out;
 }

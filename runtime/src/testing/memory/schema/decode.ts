@@ -1,6 +1,8 @@
 /**
  * Decoding a custom object as apiextensions-apiserver's codec does: unknown fields pruned,
- * then defaults applied.
+ * then defaults applied. (The API server also defaults objects it reads from storage, so a
+ * default added to a CRD later shows on reads at once; the memory cluster applies it on the
+ * object's next write.)
  *
  * @module
  */
@@ -35,17 +37,4 @@ export function decodeCustomObject({ crd, version, object }: DecodeOptions): Dec
   const unknownFields = prune(copy, schema);
   applyDefaults(copy, schema);
   return { object: copy, unknownFields };
-}
-
-/**
- * Defaults a copy of an object read from storage, as the API server does on every read: a
- * default added to the schema after the object was stored shows up when it is read.
- *
- * @example
- * const shown = defaultStoredObject({ crd, version: 'v1', object: stored });
- */
-export function defaultStoredObject({ crd, version, object }: DecodeOptions): JsonObject {
-  const copy = structuredClone(object);
-  applyDefaults(copy, versionSchema(crd, version));
-  return copy;
 }

@@ -5,7 +5,6 @@
  * `PartialObjectMetadata` for metadata-only informers).
  */
 import { badRequest, notAcceptable } from './errors.js';
-import { builtinKindType, goRoundTrip } from '../types/index.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 
@@ -27,9 +26,7 @@ export function decodeBody(info: ResourceInfo, body: unknown): Obj {
   object.apiVersion = expected;
   object.kind = info.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
-  // A built-in object goes through its Go type: empty omitempty lists and maps are gone.
-  const type = info.crd ? undefined : builtinKindType(expected, info.kind);
-  return type ? goRoundTrip(type, object) : object;
+  return object;
 }
 
 /** How the client wants objects: whole, or `PartialObjectMetadata`. */

@@ -45,6 +45,10 @@ function everything(state: ServerState): Located[] {
 function updateMeta(state: ServerState, info: ResourceInfo, live: Obj, change: (next: Obj) => void, manager?: string): void {
   let next = structuredClone(live);
   change(next);
+  // Empty lists are gone before the field manager compares, as decoding the patched object
+  // into its Go type drops them (omitempty): their owners lose the field itself too.
+  if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
+  if (next.metadata.ownerReferences?.length === 0) delete next.metadata.ownerReferences;
   if (manager) {
     next = state.hooks.updateManagedFields(
       { resource: info, operation: 'UPDATE', subresource: '', live, fieldManager: manager, fieldValidation: undefined, warnings: [], nowMs: state.now() },
@@ -52,8 +56,6 @@ function updateMeta(state: ServerState, info: ResourceInfo, live: Obj, change: (
     );
   }
   const meta = next.metadata;
-  if (meta.finalizers?.length === 0) delete meta.finalizers;
-  if (meta.ownerReferences?.length === 0) delete meta.ownerReferences;
   if (JSON.stringify(next) === JSON.stringify(live)) return;
   const namespaceHeld = info.group === '' && info.plural === 'namespaces' && (next.spec?.finalizers ?? []).length > 0;
   const gone = meta.deletionTimestamp && !meta.finalizers && (meta.deletionGracePeriodSeconds ?? 0) === 0 && !namespaceHeld;

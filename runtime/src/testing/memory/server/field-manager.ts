@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { apply, ApplyBadRequestError, ApplyConflictError, managerFromRequest, trackUpdate } from '../apply/index.js';
 import { builtinKindType, crdKindType, type CrdLike, type KindType } from '../types/index.js';
-import { badRequest, formatValue, internalError, invalid, notImplemented, StatusError, type FieldError, type StatusBody } from './errors.js';
+import { badRequest, formatValue, invalid, notImplemented, StatusError, type FieldError, type StatusBody } from './errors.js';
 import type { WriteContext } from './hooks.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
@@ -41,11 +41,12 @@ function timestamp(nowMs: number): string {
 
 /**
  * The fields the strategy resets, never owned by the request: `status` through the main
- * resource of a kind with a status subresource, `spec` through `/status`.
+ * resource of a kind with a status subresource; `spec` and `metadata` through `/status`
+ * (kube-apiserver 1.36 records no metadata field for a status writer).
  */
 function resetFields(context: WriteContext): string[][] {
   if (!context.resource.status) return [];
-  return context.subresource === 'status' ? [['spec']] : [['status']];
+  return context.subresource === 'status' ? [['spec'], ['metadata']] : [['status']];
 }
 
 function fieldManagerContext(context: WriteContext) {
@@ -114,7 +115,8 @@ export function serverSideApply(context: WriteContext, applied: Obj, force: bool
     if (error instanceof ApplyConflictError) throw new StatusError(error.status as unknown as StatusBody);
     if (error instanceof ApplyBadRequestError) throw badRequest(error.message);
     if (error instanceof StatusError) throw error;
-    throw internalError((error as Error).message);
+    // A plain error of the field manager: the API server answers 500 with no reason.
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: (error as Error).message, code: 500 });
   }
 }
 

@@ -17,7 +17,6 @@ export { resolve, fieldType, type TypeRef, type ListType, type MapType, type Ref
 export { toTypeRef, type OpenApiSchema } from './from-openapi.js';
 export { BUILTIN_KINDS, BUILTIN_TYPES } from './builtin.generated.js';
 export { zeroObject } from './zero.js';
-export { goRoundTrip } from './go-json.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
