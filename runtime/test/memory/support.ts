@@ -18,19 +18,29 @@ export function widgetCRD(options: { status?: boolean; selectableFields?: string
           storage: true,
           subresources: options.status === false ? undefined : { status: {} },
           selectableFields: options.selectableFields?.map((jsonPath) => ({ jsonPath })),
-          // Selectable fields must name declared fields: then the schema declares spec.color beside free-form content.
-          schema: options.selectableFields
-            ? {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: { spec: { type: 'object', properties: { color: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-                },
-              }
-            : { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          schema: { openAPIV3Schema: declaring(options.selectableFields ?? []) },
         },
       ],
     },
   };
+}
+
+/**
+ * A schema that keeps any field and declares the selectable fields' paths (as strings): the
+ * API server refuses a selectable field its schema does not declare.
+ */
+function declaring(paths: string[]): Record<string, unknown> {
+  const root: Record<string, any> = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const path of paths) {
+    const fields = path.replace(/^\./, '').split('.');
+    let node = root;
+    fields.forEach((field, i) => {
+      node.properties ??= {};
+      node.properties[field] ??= i === fields.length - 1 ? { type: 'string' } : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      node = node.properties[field];
+    });
+  }
+  return root;
 }
 
 /** The Status of the ApiError `promise` rejects with (fails when it resolves). */

@@ -47,3 +47,16 @@ describe('CRD admission as kube-apiserver 1.36.3 answers it', () => {
     });
   }
 });
+
+describe('selectable fields', () => {
+  it('must name a field the schema declares: preserving unknown fields is not enough (kube-apiserver 1.36.3)', () => {
+    const crd = structuredClone(cases[0]!.crd);
+    crd.metadata.name = `${crd.spec.names.plural}.${crd.spec.group}`;
+    const version = crd.spec.versions[0]! as (typeof crd.spec.versions)[number] & { selectableFields?: Array<{ jsonPath: string }> };
+    version.schema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+    version.selectableFields = [{ jsonPath: '.spec.color' }];
+    expect(invalidMessage('CustomResourceDefinition.apiextensions.k8s.io', crd.metadata.name, admitCrd(crd))).toBe(
+      `CustomResourceDefinition.apiextensions.k8s.io "${crd.metadata.name}" is invalid: spec.selectableFields[0].jsonPath: Invalid value: ".spec.color": is an invalid path: does not refer to a valid field`,
+    );
+  });
+});

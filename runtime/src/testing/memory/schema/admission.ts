@@ -112,16 +112,10 @@ function checkScale(scale: ScaleLike, path: string, errors: FieldError[]): void 
   if (!under(scale.labelSelectorPath, ['.spec', '.status'])) errors.push({ type: 'FieldValueInvalid', field: `${path}.labelSelectorPath`, value: goQuote(scale.labelSelectorPath!), detail: 'should be a json path under either .spec or .status' });
 }
 
-/**
- * Whether the schema declares the field `jsonPath` (`.spec.model`) names, through properties;
- * below a node that preserves unknown fields any path is taken (not checked against 1.36.3).
- */
+/** Whether the schema declares the field `jsonPath` (`.spec.model`) names, through properties (preserving unknown fields is not enough). */
 function schemaHasPath(schema: SchemaNode, jsonPath: string): boolean {
   let at: SchemaNode | undefined = schema;
-  for (const field of jsonPath.replace(/^\./, '').split('.')) {
-    if (at?.['x-kubernetes-preserve-unknown-fields'] === true && !at.properties?.[field]) return true;
-    at = at?.properties?.[field];
-  }
+  for (const field of jsonPath.replace(/^\./, '').split('.')) at = at?.properties?.[field];
   return at !== undefined;
 }
 
