@@ -1,0 +1,128 @@
+import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
+import type { CelTypeProblem } from './check.js';
+import { type CelNode, estimateCost } from './cost.js';
+import { type SizeNode, sizeModel, unboundedCardinality } from './cost-model.js';
+
+/** kube-apiserver's limit on one rule's estimated cost, times how often it may run. */
+export const perRuleCostLimit = 10_000_000;
+/** kube-apiserver's limit on the estimated cost of all rules of one version's schema. */
+export const perCrdCostLimit = 100_000_000;
+
+interface Scope {
+  /** How many times a rule here may run per object; undefined when an ancestor list or map is unbounded. */
+  cardinality: number | undefined;
+  /** Ancestor lists and maps without a bound, which make the cardinality unbounded. */
+  unboundedAncestors: SizeNode[];
+}
+
+interface Observed {
+  path: string;
+  rule: ValidationRule;
+  field: 'rule' | 'messageExpression';
+  cost: number;
+  bounds: SizeNode[];
+}
+
+/**
+ * The API server's cost budget over one version's schema: each rule's estimate times the
+ * number of times it may run (bounded by its ancestors' `maxItems`/`maxProperties`, or
+ * estimated from the request size) must stay within 10 million, and all rules together within
+ * 100 million, as apiextensions' CRD validation computes it.
+ */
+export class CostBudget {
+  private readonly models = new Map<JSONSchemaProps, SizeNode>();
+  private readonly scopes = new Map<JSONSchemaProps, Scope>();
+  private readonly observed: Observed[] = [];
+  private readonly over: CelTypeProblem[] = [];
+  private total = 0;
+
+  constructor(root: JSONSchemaProps) {
+    sizeModel(root, '', true, this.models);
+    this.scope(root, { cardinality: 1, unboundedAncestors: [] });
+  }
+
+  private scope(node: JSONSchemaProps, scope: Scope): void {
+    this.scopes.set(node, scope);
+    const model = this.models.get(node);
+    // A list or map multiplies how often its children's rules run; an object does not.
+    const isList = node.type === 'array';
+    const isMap = node.type === 'object' && node.additionalProperties !== undefined && node.additionalProperties !== false;
+    const bound = isList ? node.maxItems : isMap ? node.maxProperties : 1;
+    const child: Scope =
+      bound === undefined
+        ? { cardinality: undefined, unboundedAncestors: model ? [...scope.unboundedAncestors, model] : scope.unboundedAncestors }
+        : { cardinality: scope.cardinality === undefined ? undefined : saturatingProduct(scope.cardinality, Math.max(0, bound)), unboundedAncestors: scope.unboundedAncestors };
+    for (const property of Object.values(node.properties ?? {})) this.scope(property, child);
+    if (node.items) this.scope(node.items, child);
+    if (typeof node.additionalProperties === 'object') this.scope(node.additionalProperties, child);
+  }
+
+  /** Records the estimate of one checked expression on `node`; over the per-rule limit, a problem. */
+  rule(node: JSONSchemaProps, path: string, rule: ValidationRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
+    const self = this.models.get(node);
+    const scope = this.scopes.get(node);
+    if (!self || !scope) return;
+    const estimate = estimateCost(ast, self);
+    // A messageExpression runs only when its rule fails, so the API server does not multiply it.
+    const cardinality = field === 'messageExpression' ? 1 : (scope.cardinality ?? unboundedCardinality(self));
+    const cost = estimate.max === 0 ? 0 : saturatingProduct(estimate.max, cardinality);
+    const bounds = [...estimate.unbounded, ...(field === 'rule' && scope.cardinality === undefined ? scope.unboundedAncestors : [])];
+    this.total = Math.min(this.total + cost, 2 ** 64 - 1);
+    if (cost >= perCrdCostLimit / 100) this.observed.push({ path, rule, field, cost, bounds });
+    if (cost <= perRuleCostLimit) return;
+    const perRun = cardinality > 1 ? ` (${formatCost(estimate.max)} per run, up to ${formatCost(cardinality)} runs per object)` : '';
+    this.over.push({
+      path,
+      rule,
+      field,
+      message: `the API server's estimated cost of this ${field} is ${formatCost(cost)}${perRun}, over its budget of ${formatCost(perRuleCostLimit)} per rule by factor of ${exceedFactor(cost, perRuleCostLimit)}`,
+      hint: boundsHint(bounds),
+    });
+  }
+
+  /** The rules over the per-rule limit, and the largest contributors when the total is over its own. */
+  problems(): CelTypeProblem[] {
+    if (this.total <= perCrdCostLimit) return this.over;
+    const largest = [...this.observed].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    return [
+      ...this.over,
+      ...largest.map((o) => ({
+        path: o.path,
+        rule: o.rule,
+        field: o.field,
+        message: `its estimated cost ${formatCost(o.cost)} is part of this version's CEL cost total of ${formatCost(this.total)}, over the API server's budget of ${formatCost(perCrdCostLimit)} per CRD version by factor of ${exceedFactor(this.total, perCrdCostLimit)}`,
+        hint: boundsHint(o.bounds),
+      })),
+    ];
+  }
+}
+
+function saturatingProduct(a: number, b: number): number {
+  return a === 0 || b === 0 ? 0 : Math.min(a * b, 2 ** 64 - 1);
+}
+
+function formatCost(n: number): string {
+  return n >= 2 ** 64 - 1 ? 'unbounded' : Math.round(n).toLocaleString('en-US');
+}
+
+/** The factor as the API server words it. */
+function exceedFactor(cost: number, limit: number): string {
+  const factor = cost / limit;
+  if (factor > 100) return 'more than 100x';
+  if (factor < 1.5) return `${factor.toFixed(6)}x`;
+  return `${factor.toFixed(1)}x`;
+}
+
+const markers = { maxItems: 'MaxItems', maxProperties: 'MaxProperties', maxLength: 'MaxLength' } as const;
+
+/** Which bounds to add: each unbounded list, map or string the estimate was made from. */
+function boundsHint(bounds: SizeNode[]): string {
+  const unique = [...new Map(bounds.filter((b) => b.unbounded).map((b) => [`${b.path} ${b.unbounded}`, b])).values()].sort((a, b) => a.path.localeCompare(b.path));
+  if (!unique.length) return 'simplify the rule: the API server would reject this CRD';
+  const items = unique.map((b) => {
+    const onItems = b.path.endsWith('[*]');
+    const field = onItems ? b.path.slice(0, -3) : b.path;
+    return `${b.unbounded} on ${b.path || 'the root'} (+kubebuilder:validation:${onItems ? 'items:' : ''}${markers[b.unbounded!]} on ${field || 'the root'})`;
+  });
+  return `bound what the rule reads, or simplify it: add ${items.join(', ')}`;
+}
