@@ -83,7 +83,12 @@ export class CostBudget {
   /** The rules over the per-rule limit, and the largest contributors when the total is over its own. */
   problems(): CelTypeProblem[] {
     if (this.total <= perCrdCostLimit) return this.over;
-    const largest = [...this.observed].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    // The API server names the four largest contributors; one already over its own limit is reported once.
+    const reported = new Set(this.over.map((o) => `${o.path} ${o.field} ${o.rule.rule}`));
+    const largest = [...this.observed]
+      .sort((a, b) => b.cost - a.cost)
+      .slice(0, 4)
+      .filter((o) => !reported.has(`${o.path} ${o.field} ${o.rule.rule}`));
     return [
       ...this.over,
       ...largest.map((o) => ({
