@@ -123,7 +123,7 @@ const markers = { maxItems: 'MaxItems', maxProperties: 'MaxProperties', maxLengt
 /** Which bounds to add: each unbounded list, map or string the estimate was made from. */
 function boundsHint(bounds: SizeNode[]): string {
   const unique = [...new Map(bounds.filter((b) => b.unbounded).map((b) => [`${b.path} ${b.unbounded}`, b])).values()].sort((a, b) => a.path.localeCompare(b.path));
-  if (!unique.length) return 'simplify the rule: the API server would reject this CRD';
+  if (!unique.length) return 'simplify the rule, or lower the maxItems, maxProperties or maxLength of what it reads';
   const items = unique.map((b) => {
     const onItems = b.path.endsWith('[*]');
     const field = onItems ? b.path.slice(0, -3) : b.path;
