@@ -93,6 +93,47 @@ const shapes: Shape[] = [
     }),
   },
   {
+    name: "'in' a list, string concatenation compared (maxItems, maxLength)",
+    range: [1, 10_000_000],
+    spec: (n) => ({
+      type: 'object',
+      'x-kubernetes-validations': rules('self.names.all(x, x in self.allowed && x + self.suffix != self.suffix)'),
+      properties: { names: { type: 'array', maxItems: 20, items: str({ maxLength: 30 }) }, allowed: { type: 'array', maxItems: n, items: str({ maxLength: 30 }) }, suffix: str({ maxLength: 16 }) },
+    }),
+  },
+  {
+    name: 'url(), isURL() and indexOf() on strings (maxLength)',
+    range: [1, 100_000_000],
+    spec: (n) => ({ type: 'object', 'x-kubernetes-validations': rules("isURL(self.endpoint) && url(self.endpoint).getHost() != '' && self.endpoint.indexOf('/') >= 0"), properties: { endpoint: str({ maxLength: n }) } }),
+  },
+  {
+    name: 'quantity(), ip() and cidr() as global calls (maxItems)',
+    range: [1, 10_000_000],
+    spec: (n) => ({
+      type: 'object',
+      'x-kubernetes-validations': rules("self.values.all(v, isQuantity(v) && quantity(v).isGreaterThan(quantity('1')) || isIP(v) && ip(v).family() == 4 || isCIDR(v) && cidr(v).containsIP(ip('10.0.0.1')))"),
+      properties: { values: { type: 'array', maxItems: n, items: str({ maxLength: 64 }) } },
+    }),
+  },
+  {
+    name: 'int-or-string values by type (maxLength)',
+    range: [1, 100_000_000],
+    spec: (n) => ({
+      type: 'object',
+      'x-kubernetes-validations': rules("self.sizes.all(s, type(s) == string ? s.endsWith('%') && s.contains('.') : s > 0)"),
+      properties: { sizes: { type: 'array', maxItems: 50, items: { 'x-kubernetes-int-or-string': true, maxLength: n } } },
+    }),
+  },
+  {
+    name: 'a transition rule, has() and a map literal (maxItems)',
+    range: [1, 10_000_000],
+    spec: (n) => ({
+      type: 'object',
+      'x-kubernetes-validations': rules("self.tags.size() >= oldSelf.tags.size() && self.tags.all(t, has(self.tags) && {'a': 1, 'b': 2}[t] > 0)"),
+      properties: { tags: { type: 'array', maxItems: n, items: str({ maxLength: 5 }) } },
+    }),
+  },
+  {
     name: "a version's rules together (the per-CRD total, maxItems)",
     range: [1, 10_000_000],
     spec: (n) => ({

@@ -47,7 +47,7 @@ export interface CelTypeProblem {
  * helpers beyond `hasValue`/`value`/`orValue`. An expression using one is not type-checked:
  * cel-js would refuse it where the API server accepts it.
  */
-const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote|lastIndexOf|indexOf)\(|\b(?:authorizer|params|namespaceObject|request|variables)\b/;
+const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote)\(|\b(?:authorizer|params|namespaceObject|request|variables)\b/;
 
 /**
  * Type-checks every `x-kubernetes-validations` rule of a structural schema as the API server

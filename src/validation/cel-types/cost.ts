@@ -482,10 +482,15 @@ function libraryCost(e: Estimator, name: string, target: CelNode | undefined, ar
     case 'cidr':
     case 'isIP':
     case 'isCIDR':
-      // The API server's estimator only prices the member form; the global one is a plain call.
-      return target ? { cost: byFactor(e.sizeOf(args[0]!).max, stringTraversal) } : undefined;
+    case 'quantity':
+    case 'isQuantity':
+    case 'semver':
+    case 'isSemver':
+      // Parsing is a traversal of the string (kube-apiserver 1.36.3 prices `isQuantity(s)` so).
+      return args.length >= 1 ? { cost: byFactor(e.sizeOf(args[0]!).max, stringTraversal) } : undefined;
     case 'ip':
-      if (target && args.length >= 1) return { cost: byFactor(e.sizeOf(args[0]!).max, stringTraversal) };
+      if (args.length >= 1) return { cost: byFactor(e.sizeOf(args[0]!).max, stringTraversal) };
+      // CIDR.ip() reads a field.
       return target ? { cost: 1 } : undefined;
     case 'masked':
     case 'prefixLength':
@@ -504,9 +509,6 @@ function libraryCost(e: Estimator, name: string, target: CelNode | undefined, ar
       if (typeName(args[0]!) === 'string') cost = add(cost, byFactor(e.sizeOf(args[0]!).max, stringTraversal));
       return { cost };
     }
-    case 'quantity':
-    case 'isQuantity':
-      return target ? { cost: byFactor(e.sizeOf(args[0]!).max, stringTraversal) } : undefined;
     case 'sign':
     case 'asInteger':
     case 'isInteger':
@@ -532,7 +534,8 @@ function standardCost(e: Estimator, name: string, target: CelNode | undefined, a
         ? { cost: mul(byFactor(add(e.sizeOf(target).max, 1), stringTraversal), byFactor(e.sizeOf(args[0]!).max, regexLength)) }
         : undefined;
     case 'contains':
-      return target && args.length === 1 && typeName(target) === 'string'
+      // The one member `contains` is the string one, also on a dyn (int-or-string) target.
+      return target && args.length === 1
         ? { cost: mul(byFactor(e.sizeOf(target).max, stringTraversal), byFactor(e.sizeOf(args[0]!).max, stringTraversal)) }
         : undefined;
     case 'bytes':
