@@ -36,9 +36,16 @@ export class CostBudget {
   private readonly over: CelTypeProblem[] = [];
   private total = 0;
 
-  constructor(root: JSONSchemaProps) {
-    sizeModel(root, '', true, this.models);
-    this.scope(root, { cardinality: 1, unboundedAncestors: [] });
+  private ready = false;
+
+  constructor(private readonly root: JSONSchemaProps) {}
+
+  /** Builds the size model on the first rule: a schema without rules costs nothing. */
+  private prepare(): void {
+    if (this.ready) return;
+    this.ready = true;
+    sizeModel(this.root, '', true, this.models);
+    this.scope(this.root, { cardinality: 1, unboundedAncestors: [] });
   }
 
   private scope(node: JSONSchemaProps, scope: Scope): void {
@@ -59,6 +66,7 @@ export class CostBudget {
 
   /** Records the estimate of one checked expression on `node`; over the per-rule limit, a problem. */
   rule(node: JSONSchemaProps, path: string, rule: ValidationRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
+    this.prepare();
     const self = this.models.get(node);
     const scope = this.scopes.get(node);
     if (!self || !scope) return;
