@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
 import { type CelNode } from './cost.js';
-import { CostBudget } from './cost-budget.js';
+import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
 import { schemaTypes } from './schema-types.js';
 
@@ -78,7 +78,7 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
     return found;
   };
   const budget = new CostBudget(root);
-  walk(root, '', true, (node, path, correlatable) => {
+  walk(root, '', true, [], (node, path, correlatable, ancestors) => {
     for (const rule of node['x-kubernetes-validations'] ?? []) {
       const usesOldSelf = /\boldSelf\b/.test(rule.rule);
       if (usesOldSelf && !correlatable) {
@@ -92,8 +92,8 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
       const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
       if (badPath) problems.push({ path, rule, field: 'fieldPath', message: badPath });
       const messageAst = rule.messageExpression === undefined ? undefined : check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
-      if (ruleAst) budget.rule(node, path, rule, 'rule', ruleAst);
-      if (messageAst) budget.rule(node, path, rule, 'messageExpression', messageAst);
+      if (ruleAst) budget.rule(node, path, ancestors, rule, 'rule', ruleAst);
+      if (messageAst) budget.rule(node, path, ancestors, rule, 'messageExpression', messageAst);
     }
   });
   problems.push(...budget.problems());
@@ -170,10 +170,18 @@ function refused(message: string): boolean {
   return call !== null && knownFunctions.has(call[1]!);
 }
 
-/** Visits every node with its data path and whether the API server correlates its old and new values. */
-function walk(node: JSONSchemaProps, path: string, correlatable: boolean, visit: (node: JSONSchemaProps, path: string, correlatable: boolean) => void): void {
-  visit(node, path, correlatable);
-  for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, path ? `${path}.${name}` : name, correlatable, visit);
-  if (node.items) walk(node.items, `${path}[*]`, correlatable && node['x-kubernetes-list-type'] === 'map', visit);
-  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}[*]`, correlatable, visit);
+type Visit = (node: JSONSchemaProps, path: string, correlatable: boolean, ancestors: readonly Ancestor[]) => void;
+
+/**
+ * Visits every node with its data path, whether the API server correlates its old and new
+ * values, and its ancestors (root first), whose lists and maps multiply how often a rule runs.
+ */
+function walk(node: JSONSchemaProps, path: string, correlatable: boolean, ancestors: Ancestor[], visit: Visit): void {
+  visit(node, path, correlatable, ancestors);
+  if (!node.properties && !node.items && typeof node.additionalProperties !== 'object') return;
+  ancestors.push({ schema: node, path });
+  for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, path ? `${path}.${name}` : name, correlatable, ancestors, visit);
+  if (node.items) walk(node.items, `${path}[*]`, correlatable && node['x-kubernetes-list-type'] === 'map', ancestors, visit);
+  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}[*]`, correlatable, ancestors, visit);
+  ancestors.pop();
 }

@@ -8,11 +8,10 @@ export const perRuleCostLimit = 10_000_000;
 /** kube-apiserver's limit on the estimated cost of all rules of one version's schema. */
 export const perCrdCostLimit = 100_000_000;
 
-interface Scope {
-  /** How many times a rule here may run per object; undefined when an ancestor list or map is unbounded. */
-  cardinality: number | undefined;
-  /** Ancestor lists and maps without a bound, which make the cardinality unbounded. */
-  unboundedAncestors: SizeNode[];
+/** A node above a rule's node, with its data path. */
+export interface Ancestor {
+  schema: JSONSchemaProps;
+  path: string;
 }
 
 interface Observed {
@@ -20,7 +19,7 @@ interface Observed {
   rule: ValidationRule;
   field: 'rule' | 'messageExpression';
   cost: number;
-  bounds: SizeNode[];
+  bounds: Pick<SizeNode, 'path' | 'unbounded'>[];
 }
 
 /**
@@ -31,54 +30,26 @@ interface Observed {
  */
 export class CostBudget {
   private readonly models = new Map<JSONSchemaProps, SizeNode>();
-  private readonly scopes = new Map<JSONSchemaProps, Scope>();
   private readonly observed: Observed[] = [];
   private readonly over: CelTypeProblem[] = [];
   private total = 0;
 
-  private ready = false;
-
   constructor(private readonly root: JSONSchemaProps) {}
 
-  /** Builds the size model on the first rule: a schema without rules costs nothing. */
-  private prepare(): void {
-    if (this.ready) return;
-    this.ready = true;
-    sizeModel(this.root, '', true, this.models);
-    this.scope(this.root, { cardinality: 1, unboundedAncestors: [] });
-  }
-
-  private scope(node: JSONSchemaProps, scope: Scope): void {
-    this.scopes.set(node, scope);
-    const model = this.models.get(node);
-    // A list or map multiplies how often its children's rules run; an object does not.
-    const isList = node.type === 'array';
-    const isMap = node.type === 'object' && node.additionalProperties !== undefined && node.additionalProperties !== false;
-    const bound = isList ? node.maxItems : isMap ? node.maxProperties : 1;
-    const child: Scope =
-      bound === undefined
-        ? { cardinality: undefined, unboundedAncestors: model ? [...scope.unboundedAncestors, model] : scope.unboundedAncestors }
-        : { cardinality: scope.cardinality === undefined ? undefined : saturatingProduct(scope.cardinality, Math.max(0, bound)), unboundedAncestors: scope.unboundedAncestors };
-    for (const property of Object.values(node.properties ?? {})) this.scope(property, child);
-    if (node.items) this.scope(node.items, child);
-    if (typeof node.additionalProperties === 'object') this.scope(node.additionalProperties, child);
-  }
-
   /** Records the estimate of one checked expression on `node`; over the per-rule limit, a problem. */
-  rule(node: JSONSchemaProps, path: string, rule: ValidationRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
-    this.prepare();
-    const self = this.models.get(node);
-    const scope = this.scopes.get(node);
-    if (!self || !scope) return;
+  rule(node: JSONSchemaProps, path: string, ancestors: readonly Ancestor[], rule: ValidationRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
+    const self = this.models.get(node) ?? sizeModel(node, path, node === this.root || Boolean(node['x-kubernetes-embedded-resource']), this.models);
+    if (!self) return;
     const estimate = estimateCost(ast, self);
     // A messageExpression runs only when its rule fails, so the API server does not multiply it.
-    const cardinality = field === 'messageExpression' ? 1 : (scope.cardinality ?? unboundedCardinality(self));
-    const cost = estimate.max === 0 ? 0 : saturatingProduct(estimate.max, cardinality);
-    const bounds = [...estimate.unbounded, ...(field === 'rule' && scope.cardinality === undefined ? scope.unboundedAncestors : [])];
+    const scope = field === 'messageExpression' ? { cardinality: 1, unbounded: [] } : cardinality(ancestors);
+    const runs = scope.cardinality ?? unboundedCardinality(self);
+    const cost = estimate.max === 0 ? 0 : saturatingProduct(estimate.max, runs);
+    const bounds = [...estimate.unbounded, ...scope.unbounded];
     this.total = Math.min(this.total + cost, 2 ** 64 - 1);
     if (cost >= perCrdCostLimit / 100) this.observed.push({ path, rule, field, cost, bounds });
     if (cost <= perRuleCostLimit) return;
-    const perRun = cardinality > 1 ? ` (${formatCost(estimate.max)} per run, up to ${formatCost(cardinality)} runs per object)` : '';
+    const perRun = runs > 1 ? ` (${formatCost(estimate.max)} per run, up to ${formatCost(runs)} runs per object)` : '';
     this.over.push({
       path,
       rule,
@@ -110,6 +81,27 @@ export class CostBudget {
   }
 }
 
+/**
+ * How many times a rule below `ancestors` may run per object: the product of their lists'
+ * `maxItems` and maps' `maxProperties`; undefined when one of them is unbounded (then the
+ * API server estimates it from the request size), with the unbounded ones to name.
+ */
+function cardinality(ancestors: readonly Ancestor[]): { cardinality: number | undefined; unbounded: Pick<SizeNode, 'path' | 'unbounded'>[] } {
+  let product: number | undefined = 1;
+  const unbounded: Pick<SizeNode, 'path' | 'unbounded'>[] = [];
+  for (const { schema, path } of ancestors) {
+    const isList = schema.type === 'array';
+    const isMap = schema.type === 'object' && schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+    if (!isList && !isMap) continue;
+    const bound = isList ? schema.maxItems : schema.maxProperties;
+    if (bound === undefined) {
+      product = undefined;
+      unbounded.push({ path, unbounded: isList ? 'maxItems' : 'maxProperties' });
+    } else if (product !== undefined) product = saturatingProduct(product, Math.max(0, bound));
+  }
+  return { cardinality: product, unbounded };
+}
+
 function saturatingProduct(a: number, b: number): number {
   return a === 0 || b === 0 ? 0 : Math.min(a * b, 2 ** 64 - 1);
 }
@@ -129,7 +121,7 @@ function exceedFactor(cost: number, limit: number): string {
 const markers = { maxItems: 'MaxItems', maxProperties: 'MaxProperties', maxLength: 'MaxLength' } as const;
 
 /** Which bounds to add: each unbounded list, map or string the estimate was made from. */
-function boundsHint(bounds: SizeNode[]): string {
+function boundsHint(bounds: Pick<SizeNode, 'path' | 'unbounded'>[]): string {
   const unique = [...new Map(bounds.filter((b) => b.unbounded).map((b) => [`${b.path} ${b.unbounded}`, b])).values()].sort((a, b) => a.path.localeCompare(b.path));
   if (!unique.length) return 'simplify the rule, or lower the maxItems, maxProperties or maxLength of what it reads';
   const items = unique.map((b) => {

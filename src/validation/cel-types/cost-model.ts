@@ -24,8 +24,8 @@ export interface SizeNode {
   unbounded?: 'maxItems' | 'maxProperties' | 'maxLength';
   /** Smallest JSON serialization in bytes. */
   minSize: number;
-  /** Object fields by CEL name. */
-  fields?: Map<string, SizeNode>;
+  /** An object's field by CEL name, modelled when first asked for. */
+  field?(name: string): SizeNode | undefined;
   /** List items or map values. */
   elem?: SizeNode;
   /** Map keys. */
@@ -69,17 +69,29 @@ function declare(node: JSONSchemaProps, path: string, isRoot: boolean, index: Ma
         properties.kind = { type: 'string' };
         properties.metadata = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
       }
-      const required = new Set(node.required ?? []);
-      const fields = new Map<string, SizeNode>();
+      // Fields are modelled when a rule reaches them: most of a large schema never is.
+      const models = new Map<string, SizeNode | undefined>();
+      const model = (name: string): SizeNode | undefined => {
+        if (!models.has(name)) {
+          const child = properties[name]!;
+          models.set(name, sizeModel(child, path ? `${path}.${name}` : name, Boolean(child['x-kubernetes-embedded-resource']), index));
+        }
+        return models.get(name);
+      };
+      // The smallest serialization holds the required fields that have no default.
       let minSize = 2;
-      for (const [name, child] of Object.entries(properties)) {
-        const field = sizeModel(child, path ? `${path}.${name}` : name, Boolean(child['x-kubernetes-embedded-resource']), index);
-        if (!field) continue;
-        const cel = celName(name);
-        if (cel !== undefined) fields.set(cel, field);
-        if (required.has(name) && child.default === undefined) minSize += name.length + field.minSize + 4;
+      for (const name of new Set(node.required ?? [])) {
+        const child = properties[name];
+        const required = child && child.default === undefined ? model(name) : undefined;
+        if (required) minSize += name.length + required.minSize + 4;
       }
-      return { schema: node, path, fields, minSize, maxElements: 0 };
+      let byCelName: Map<string, string> | undefined;
+      const field = (cel: string): SizeNode | undefined => {
+        byCelName ??= new Map(Object.keys(properties).flatMap((name) => (celName(name) === undefined ? [] : [[celName(name)!, name] as const])));
+        const name = byCelName.get(cel);
+        return name === undefined ? undefined : model(name);
+      };
+      return { schema: node, path, field, minSize, maxElements: 0 };
     }
     case 'string':
       switch (node.format) {

@@ -163,7 +163,7 @@ class Estimator {
     for (const step of path.slice(1)) {
       if (step === '@items' || step === '@values') at = at.elem;
       else if (step === '@keys') at = at.key;
-      else at = at.fields?.get(step);
+      else at = at.field?.(step);
       if (!at) return undefined;
     }
     if (at.unbounded) this.unbounded.add(at);
