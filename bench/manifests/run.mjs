@@ -1,6 +1,8 @@
 // bench/manifests: `opgen manifests` against controller-gen on the same synthetic API.
-// Usage: node bench/manifests/run.mjs [--kinds 10,100] [--fields 30] [--runs 3] [--builtins] [--saves 20]
+// Usage: node bench/manifests/run.mjs [--kinds 10,100] [--fields 30] [--runs 3] [--builtins] [--saves 20] [--cel]
 // --builtins adds a pod template and resource requirements to every spec (Kubernetes types).
+// --cel measures, in the same run, the API again with three CEL rules on every spec (opgen
+// type-checks and costs them, controller-gen copies them): its ratio beside the anchor's.
 // Also measures `opgen --help` against `controller-gen --help`, and a save under
 // `opgen manifests --watch` at each size (controller-gen has no watch mode).
 // Needs `npm run build` first (it runs the built CLI, as a user would) and Go for controller-gen.
@@ -16,7 +18,7 @@ import { watchSaves } from './watch.mjs';
 const kubernetesModulesVersion = 'v0.36.3';
 
 const { values } = parseArgs({
-  options: { kinds: { type: 'string', default: '10,100' }, fields: { type: 'string', default: '30' }, runs: { type: 'string', default: '3' }, builtins: { type: 'boolean', default: false }, saves: { type: 'string', default: '20' } },
+  options: { kinds: { type: 'string', default: '10,100' }, fields: { type: 'string', default: '30' }, runs: { type: 'string', default: '3' }, builtins: { type: 'boolean', default: false }, saves: { type: 'string', default: '20' }, cel: { type: 'boolean', default: false } },
 });
 const repo = new URL('../../', import.meta.url).pathname;
 const runs = Number(values.runs);
@@ -53,27 +55,31 @@ const help = (command, args) => median(Array.from({ length: helpRuns }, () => on
 const opgenHelp = help('node', [join(repo, 'bin/opgen.js'), '--help']);
 const cgHelp = help(gen, ['--help']);
 console.log(`--help, median of ${helpRuns}: opgen ${(opgenHelp * 1000).toFixed(0)} ms, controller-gen ${(cgHelp * 1000).toFixed(0)} ms, node -e 0 ${(help('node', ['-e', '0']) * 1000).toFixed(0)} ms`);
-console.log('kinds  opgen first run(s)  opgen(s)  controller-gen(s)  ratio  --watch save(ms, wall/reported)');
+// With --cel, `100+cel` is the API with three rules per spec, measured right after its anchor `100`.
+console.log('    kinds  opgen first run(s)  opgen(s)  controller-gen(s)  ratio  --watch save(ms, wall/reported)');
 for (const kinds of values.kinds.split(',').map(Number)) {
-  const root = mkdtempSync(join(tmpdir(), 'opgen-bench-manifests-'));
-  try {
-    const tsDir = join(root, 'ts');
-    const goDir = join(root, 'go');
-    writeSyntheticApi({ kinds, fields: Number(values.fields), tsDir, goDir, builtins: values.builtins });
-    writeFileSync(join(goDir, 'go.mod'), `module bench.example.com/api\n\ngo 1.24\n\nrequire (\n\tk8s.io/api ${kubernetesModulesVersion}\n\tk8s.io/apimachinery ${kubernetesModulesVersion}\n)\n`);
-    execFileSync('go', ['mod', 'tidy'], { cwd: goDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (const cel of values.cel ? [false, true] : [false]) {
+    const root = mkdtempSync(join(tmpdir(), 'opgen-bench-manifests-'));
+    try {
+      const tsDir = join(root, 'ts');
+      const goDir = join(root, 'go');
+      writeSyntheticApi({ kinds, fields: Number(values.fields), tsDir, goDir, builtins: values.builtins, cel });
+      writeFileSync(join(goDir, 'go.mod'), `module bench.example.com/api\n\ngo 1.24\n\nrequire (\n\tk8s.io/api ${kubernetesModulesVersion}\n\tk8s.io/apimachinery ${kubernetesModulesVersion}\n)\n`);
+      execFileSync('go', ['mod', 'tidy'], { cwd: goDir, stdio: ['ignore', 'ignore', 'inherit'] });
 
-    const env = { ...process.env, OPGEN_CACHE_DIR: join(root, 'cache') };
-    const opgenArgs = [join(repo, 'bin/opgen.js'), 'manifests'];
-    const first = once('node', opgenArgs, tsDir, env);
-    const opgen = time('node', opgenArgs, tsDir, env);
-    const cg = time(gen, ['crd', 'paths=./api/...', 'output:crd:artifacts:config=config/crd/bases'], goDir);
-    const kind = 'Widget000';
-    const saved = await watchSaves({ bin: join(repo, 'bin/opgen.js'), tsDir, file: `src/api/v1/${kind.toLowerCase()}_types.ts`, kind, saves: Number(values.saves), env });
-    console.log(
-      `${String(kinds).padStart(5)}  ${first.toFixed(2).padStart(18)}  ${opgen.toFixed(2).padStart(8)}  ${cg.toFixed(2).padStart(17)}  ${(opgen / cg).toFixed(2).padStart(5)}  ${saved.wall.toFixed(0).padStart(5)} / ${saved.reported}`,
-    );
-  } finally {
-    rmSync(root, { recursive: true, force: true });
+      const env = { ...process.env, OPGEN_CACHE_DIR: join(root, 'cache') };
+      const opgenArgs = [join(repo, 'bin/opgen.js'), 'manifests'];
+      const first = once('node', opgenArgs, tsDir, env);
+      const opgen = time('node', opgenArgs, tsDir, env);
+      const cg = time(gen, ['crd', 'paths=./api/...', 'output:crd:artifacts:config=config/crd/bases'], goDir);
+      const kind = 'Widget000';
+      const saved = await watchSaves({ bin: join(repo, 'bin/opgen.js'), tsDir, file: `src/api/v1/${kind.toLowerCase()}_types.ts`, kind, saves: Number(values.saves), env });
+      const label = `${kinds}${cel ? '+cel' : ''}`;
+      console.log(
+        `${label.padStart(9)}  ${first.toFixed(2).padStart(18)}  ${opgen.toFixed(2).padStart(8)}  ${cg.toFixed(2).padStart(17)}  ${(opgen / cg).toFixed(2).padStart(5)}  ${saved.wall.toFixed(0).padStart(5)} / ${saved.reported}`,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   }
 }

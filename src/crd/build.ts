@@ -144,7 +144,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
               `${crd.kind} ${version.name}: ${where}invalid CEL ${problem.field} ${JSON.stringify(expression)}: ${problem.message}`,
               // A fieldPath is found by its argument: a bare path (`name`) is in many marker lines.
               (problem.field === 'fieldPath' ? locateExpression(root, texts, `fieldPath="${expression}"`, 'fieldPath="'.length + 1, node) : locateExpression(root, texts, expression, problem.column, node)) ?? node,
-              'the API server would reject this CRD',
+              problem.hint ?? 'the API server would reject this CRD',
             ),
           );
         }

@@ -6,9 +6,9 @@ import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { opgen } from '../manifests/run.js';
-import { acceptedRules, type CorpusRule, knownGaps, refusedRules } from './cel-corpus.js';
+import { acceptedRules, type CorpusRule, refusedRules } from './cel-corpus.js';
 
-// CEL rules type-checked by `opgen manifests` against the schema, proven against the real
+// CEL rules type-checked and costed by `opgen manifests` against the schema, proven against the real
 // kube-apiserver: every rule of the corpus that opgen refuses (with an error at its marker)
 // is refused by the API server at CRD install, and every rule opgen lets through it accepts.
 
@@ -154,12 +154,5 @@ describe('CEL rules type-checked against the schema, as kube-apiserver 1.36.3 co
     expect(run.code).toBe(0);
     const refused = await apiServerRefuses(acceptedRules, 1000);
     expect(acceptedRules.flatMap((r, i) => (refused[i] ? [`${r.rule}: ${refused[i]}`] : []))).toEqual([]);
-  }, 180_000);
-
-  it(`known gaps: ${knownGaps.length} rules the API server refuses that opgen lets through (its cost estimate)`, async () => {
-    const run = await opgen('manifests', '--dir', project(knownGaps));
-    expect(run).toMatchObject({ code: 0, stderr: '' });
-    const refused = await apiServerRefuses(knownGaps, 2000);
-    expect(knownGaps.filter((_, i) => !refused[i]).map((r) => r.rule)).toEqual([]);
   }, 180_000);
 });

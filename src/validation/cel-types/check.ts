@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
+import { type CelNode } from './cost.js';
+import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
 import { schemaTypes } from './schema-types.js';
 
@@ -35,6 +37,8 @@ export interface CelTypeProblem {
   message: string;
   /** 1-based column in that expression, when known. */
   column?: number;
+  /** What to change, when the problem says more than "the API server would reject this". */
+  hint?: string;
 }
 
 /**
@@ -43,7 +47,7 @@ export interface CelTypeProblem {
  * helpers beyond `hasValue`/`value`/`orValue`. An expression using one is not type-checked:
  * cel-js would refuse it where the API server accepts it.
  */
-const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote|lastIndexOf|indexOf)\(|\b(?:authorizer|params|namespaceObject|request|variables)\b/;
+const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote)\(|\b(?:authorizer|params|namespaceObject|request|variables)\b/;
 
 /**
  * Type-checks every `x-kubernetes-validations` rule of a structural schema as the API server
@@ -73,7 +77,8 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
     }
     return found;
   };
-  walk(root, '', true, (node, path, correlatable) => {
+  const budget = new CostBudget(root);
+  walk(root, '', true, [], (node, path, correlatable, ancestors) => {
     for (const rule of node['x-kubernetes-validations'] ?? []) {
       const usesOldSelf = /\boldSelf\b/.test(rule.rule);
       if (usesOldSelf && !correlatable) {
@@ -83,27 +88,42 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
       const scoped = scope(node, Boolean(rule.optionalOldSelf));
       const report = (message: string, column?: number) => problems.push({ path, rule, field: 'rule', message, column });
       const missing = missingHasField(rule.rule, types.typeOf(node), types.objects);
-      if (missing) report(missing.message, missing.column);
-      else check(scoped, rule.rule, 'bool', report);
+      const ruleAst = missing ? (report(missing.message, missing.column), undefined) : check(scoped, rule.rule, 'bool', report);
       const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
       if (badPath) problems.push({ path, rule, field: 'fieldPath', message: badPath });
-      if (rule.messageExpression !== undefined) check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
+      const messageAst = rule.messageExpression === undefined ? undefined : check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
+      if (ruleAst) budget.rule(node, path, ancestors, rule, 'rule', ruleAst);
+      if (messageAst) budget.rule(node, path, ancestors, rule, 'messageExpression', messageAst);
     }
   });
+  problems.push(...budget.problems());
   return problems;
 }
 
-function check(env: Environment, expression: string, want: 'bool' | 'string', report: (message: string, column?: number) => void): void {
-  if (unsupported.test(expression)) return;
-  const result = env.check(expression) as { valid: boolean; type?: string; error?: { message?: string; node?: { pos?: number } } };
+/** Type-checks one expression; returns its checked AST when it is right, for its cost estimate. */
+function check(env: Environment, expression: string, want: 'bool' | 'string', report: (message: string, column?: number) => void): CelNode | undefined {
+  if (unsupported.test(expression)) return undefined;
+  let ast: CelNode | undefined;
+  let result: { valid: boolean; type?: string; error?: { message?: string; node?: { pos?: number } } };
+  try {
+    const parsed = env.parse(expression) as unknown as { ast: CelNode; check(): typeof result };
+    ast = parsed.ast;
+    result = parsed.check();
+  } catch (error) {
+    result = { valid: false, error: error as { message?: string } };
+  }
   if (result.valid) {
-    if (result.type !== want && result.type !== 'dyn') report(`must evaluate to ${want}, not ${result.type}`);
-    return;
+    if (result.type !== want && result.type !== 'dyn') {
+      report(`must evaluate to ${want}, not ${result.type}`);
+      return undefined;
+    }
+    return ast;
   }
   const message = (result.error?.message ?? '').split('\n')[0]!;
-  if (!refused(message)) return;
+  if (!refused(message)) return undefined;
   const pos = result.error?.node?.pos;
   report(message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+  return undefined;
 }
 
 /**
@@ -150,10 +170,18 @@ function refused(message: string): boolean {
   return call !== null && knownFunctions.has(call[1]!);
 }
 
-/** Visits every node with its data path and whether the API server correlates its old and new values. */
-function walk(node: JSONSchemaProps, path: string, correlatable: boolean, visit: (node: JSONSchemaProps, path: string, correlatable: boolean) => void): void {
-  visit(node, path, correlatable);
-  for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, path ? `${path}.${name}` : name, correlatable, visit);
-  if (node.items) walk(node.items, `${path}[*]`, correlatable && node['x-kubernetes-list-type'] === 'map', visit);
-  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}[*]`, correlatable, visit);
+type Visit = (node: JSONSchemaProps, path: string, correlatable: boolean, ancestors: readonly Ancestor[]) => void;
+
+/**
+ * Visits every node with its data path, whether the API server correlates its old and new
+ * values, and its ancestors (root first), whose lists and maps multiply how often a rule runs.
+ */
+function walk(node: JSONSchemaProps, path: string, correlatable: boolean, ancestors: Ancestor[], visit: Visit): void {
+  visit(node, path, correlatable, ancestors);
+  if (!node.properties && !node.items && typeof node.additionalProperties !== 'object') return;
+  ancestors.push({ schema: node, path });
+  for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, path ? `${path}.${name}` : name, correlatable, ancestors, visit);
+  if (node.items) walk(node.items, `${path}[*]`, correlatable && node['x-kubernetes-list-type'] === 'map', ancestors, visit);
+  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}[*]`, correlatable, ancestors, visit);
+  ancestors.pop();
 }

@@ -22,7 +22,6 @@ export const librarySignatures: readonly string[] = [
   'string.charAt(int): string',
   'string.replace(string, string): string',
   'string.replace(string, string, int): string',
-  'string.reverse(): string',
   'string.format(list<dyn>): string',
   // regex
   'string.find(string): string',

@@ -1,0 +1,133 @@
+import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
+import type { CelTypeProblem } from './check.js';
+import { type CelNode, estimateCost } from './cost.js';
+import { type SizeNode, sizeModel, unboundedCardinality } from './cost-model.js';
+
+/** kube-apiserver's limit on one rule's estimated cost, times how often it may run. */
+export const perRuleCostLimit = 10_000_000;
+/** kube-apiserver's limit on the estimated cost of all rules of one version's schema. */
+export const perCrdCostLimit = 100_000_000;
+
+/** A node above a rule's node, with its data path. */
+export interface Ancestor {
+  schema: JSONSchemaProps;
+  path: string;
+}
+
+interface Observed {
+  path: string;
+  rule: ValidationRule;
+  field: 'rule' | 'messageExpression';
+  cost: number;
+  bounds: Pick<SizeNode, 'path' | 'unbounded'>[];
+}
+
+/**
+ * The API server's cost budget over one version's schema: each rule's estimate times the
+ * number of times it may run (bounded by its ancestors' `maxItems`/`maxProperties`, or
+ * estimated from the request size) must stay within 10 million, and all rules together within
+ * 100 million, as apiextensions' CRD validation computes it.
+ */
+export class CostBudget {
+  private readonly models = new Map<JSONSchemaProps, SizeNode>();
+  private readonly observed: Observed[] = [];
+  private readonly over: CelTypeProblem[] = [];
+  private total = 0;
+
+  constructor(private readonly root: JSONSchemaProps) {}
+
+  /** Records the estimate of one checked expression on `node`; over the per-rule limit, a problem. */
+  rule(node: JSONSchemaProps, path: string, ancestors: readonly Ancestor[], rule: ValidationRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
+    const self = this.models.get(node) ?? sizeModel(node, path, node === this.root || Boolean(node['x-kubernetes-embedded-resource']), this.models);
+    if (!self) return;
+    const estimate = estimateCost(ast, self);
+    // A messageExpression runs only when its rule fails, so the API server does not multiply it.
+    const scope = field === 'messageExpression' ? { cardinality: 1, unbounded: [] } : cardinality(ancestors);
+    const runs = scope.cardinality ?? unboundedCardinality(self);
+    const cost = estimate.max === 0 ? 0 : saturatingProduct(estimate.max, runs);
+    const bounds = [...estimate.unbounded, ...scope.unbounded];
+    this.total = Math.min(this.total + cost, 2 ** 64 - 1);
+    if (cost >= perCrdCostLimit / 100) this.observed.push({ path, rule, field, cost, bounds });
+    if (cost <= perRuleCostLimit) return;
+    const perRun = runs > 1 ? ` (${formatCost(estimate.max)} per run, up to ${formatCost(runs)} runs per object)` : '';
+    this.over.push({
+      path,
+      rule,
+      field,
+      message: `the API server's estimated cost of this ${field} is ${formatCost(cost)}${perRun}, over its budget of ${formatCost(perRuleCostLimit)} per rule by factor of ${exceedFactor(cost, perRuleCostLimit)}`,
+      hint: boundsHint(bounds),
+    });
+  }
+
+  /** The rules over the per-rule limit, and the largest contributors when the total is over its own. */
+  problems(): CelTypeProblem[] {
+    if (this.total <= perCrdCostLimit) return this.over;
+    // The API server names the four largest contributors; one already over its own limit is reported once.
+    const reported = new Set(this.over.map((o) => `${o.path} ${o.field} ${o.rule.rule}`));
+    const largest = [...this.observed]
+      .sort((a, b) => b.cost - a.cost)
+      .slice(0, 4)
+      .filter((o) => !reported.has(`${o.path} ${o.field} ${o.rule.rule}`));
+    return [
+      ...this.over,
+      ...largest.map((o) => ({
+        path: o.path,
+        rule: o.rule,
+        field: o.field,
+        message: `its estimated cost ${formatCost(o.cost)} is part of this version's CEL cost total of ${formatCost(this.total)}, over the API server's budget of ${formatCost(perCrdCostLimit)} per CRD version by factor of ${exceedFactor(this.total, perCrdCostLimit)}`,
+        hint: boundsHint(o.bounds),
+      })),
+    ];
+  }
+}
+
+/**
+ * How many times a rule below `ancestors` may run per object: the product of their lists'
+ * `maxItems` and maps' `maxProperties`; undefined when one of them is unbounded (then the
+ * API server estimates it from the request size), with the unbounded ones to name.
+ */
+function cardinality(ancestors: readonly Ancestor[]): { cardinality: number | undefined; unbounded: Pick<SizeNode, 'path' | 'unbounded'>[] } {
+  let product: number | undefined = 1;
+  const unbounded: Pick<SizeNode, 'path' | 'unbounded'>[] = [];
+  for (const { schema, path } of ancestors) {
+    const isList = schema.type === 'array';
+    const isMap = schema.type === 'object' && schema.additionalProperties !== undefined && schema.additionalProperties !== false;
+    if (!isList && !isMap) continue;
+    const bound = isList ? schema.maxItems : schema.maxProperties;
+    if (bound === undefined) {
+      product = undefined;
+      unbounded.push({ path, unbounded: isList ? 'maxItems' : 'maxProperties' });
+    } else if (product !== undefined) product = saturatingProduct(product, Math.max(0, bound));
+  }
+  return { cardinality: product, unbounded };
+}
+
+function saturatingProduct(a: number, b: number): number {
+  return a === 0 || b === 0 ? 0 : Math.min(a * b, 2 ** 64 - 1);
+}
+
+function formatCost(n: number): string {
+  return n >= 2 ** 64 - 1 ? 'unbounded' : Math.round(n).toLocaleString('en-US');
+}
+
+/** The factor as the API server words it. */
+function exceedFactor(cost: number, limit: number): string {
+  const factor = cost / limit;
+  if (factor > 100) return 'more than 100x';
+  if (factor < 1.5) return `${factor.toFixed(6)}x`;
+  return `${factor.toFixed(1)}x`;
+}
+
+const markers = { maxItems: 'MaxItems', maxProperties: 'MaxProperties', maxLength: 'MaxLength' } as const;
+
+/** Which bounds to add: each unbounded list, map or string the estimate was made from. */
+function boundsHint(bounds: Pick<SizeNode, 'path' | 'unbounded'>[]): string {
+  const unique = [...new Map(bounds.filter((b) => b.unbounded).map((b) => [`${b.path} ${b.unbounded}`, b])).values()].sort((a, b) => a.path.localeCompare(b.path));
+  if (!unique.length) return 'simplify the rule, or lower the maxItems, maxProperties or maxLength of what it reads';
+  const items = unique.map((b) => {
+    const onItems = b.path.endsWith('[*]');
+    const field = onItems ? b.path.slice(0, -3) : b.path;
+    return `${b.unbounded} on ${b.path || 'the root'} (+kubebuilder:validation:${onItems ? 'items:' : ''}${markers[b.unbounded!]} on ${field || 'the root'})`;
+  });
+  return `bound what the rule reads, or simplify it: add ${items.join(', ')}`;
+}
