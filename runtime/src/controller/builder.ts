@@ -219,6 +219,8 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   const complete = (reconcile: (forKind: Kind<KubeObject>) => LoopReconcile, onError?: LoopOptions['onError']): Controller => {
     if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
     const forKind = primary.kind;
+    // Before any informer exists: a sharded kind's informer must select this shard's label.
+    mgr.shardGate?.claim(forKind, secondary.filter((w) => w.owned).map((w) => w.kind));
     const watches = [primary, ...secondary].map((w) => ({
       kind: w.kind,
       map: w.owned ? enqueueControllerOwner(forKind) : w.map!,
@@ -227,7 +229,10 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     for (const w of [primary, ...secondary]) {
       for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
     }
-    const built = buildController(mgr, forKind, watches, external, reconcile(forKind), onError, options);
+    const gate = mgr.shardGate;
+    const inner = reconcile(forKind);
+    const gated: LoopReconcile = gate ? async (request, holder) => ((await gate.admit(forKind, request)) ? inner(request, holder) : undefined) : inner;
+    const built = buildController(mgr, forKind, watches, external, gated, onError, options);
     mgr.addController(built);
     return built;
   };

@@ -16,6 +16,7 @@ import type { Manager, Runnable } from './types.js';
 import { settleBy, untilAborted } from './wait.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
+import { createShardReplica, shardIdFor } from '../sharding/replica.js';
 
 interface Registered {
   name: string;
@@ -42,7 +43,12 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // One bucket for every request of the manager: client, events, cache lists, leader
   // election, metrics access reviews. `--kube-api-qps` then bounds the process as a whole.
   const transport = { observer, rateLimiter: tokenBucketFor(options.qps, options.burst) };
-  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), ...transport, byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
+  // `--shard-ring` alone shards by the first controller's kinds.
+  const sharding = options.sharding ?? (options.shardRing ? { ring: options.shardRing, ...(options.shardId ? { shardId: options.shardId } : {}) } : undefined);
+  const shardId = sharding ? shardIdFor(sharding) : undefined;
+  // A shard's informers of the sharded kinds select its label: its cache holds its share only.
+  const byKind = [...(options.cacheByKind ?? [])];
+  const cache = createCache(kubeConfig, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), ...transport, byKind, resyncPeriodMs: options.syncPeriodMs });
   const client = createClient(kubeConfig, {
     cache,
     ...transport,
@@ -60,6 +66,23 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // takeover. Later ones are served first; undefined without leader election: all first.
   let changesSince: number | undefined;
   const recorders = new Map<string, EventRecorder>();
+
+  const shards =
+    sharding &&
+    createShardReplica(sharding, shardId!, {
+      kubeConfig,
+      cache,
+      byKind,
+      log,
+      metrics,
+      timing: { leaseDurationMs: options.leaseDurationMs ?? 15_000, renewDeadlineMs: options.renewDeadlineMs ?? 10_000, retryPeriodMs: options.retryPeriodMs ?? 2_000 },
+      namespace: options.leaderElectionNamespace,
+      ...transport,
+      onLost: () => {
+        exit(1);
+        stop();
+      },
+    });
 
   const registered: Registered[] = [];
   const extraServers: Array<() => Promise<{ close(): Promise<void> }>> = [];
@@ -98,7 +121,10 @@ export function createManager(options: ManagerOptions = {}): Manager {
   let metricsAddress: string | undefined;
   let healthProbeAddress: string | undefined;
 
-  const stop = (): void => stopRequest.abort();
+  function stop(): void {
+    stopRequest.abort();
+  }
+  for (const r of shards ? shards.runnables : []) register({ ...r, leader: false });
   let webhookServer: WebhookServer | undefined;
 
   async function start(): Promise<void> {
@@ -180,7 +206,13 @@ export function createManager(options: ManagerOptions = {}): Manager {
       if (synced === true) {
         cacheSynced = true;
         log.info('Caches synced');
-        if (leaderElectionId) {
+        if (shards) {
+          // Every replica reconciles its own share, fenced by its own shard Lease.
+          await untilAborted(shards.joined, stopRequest.signal);
+          stillLeading = shards.alive;
+          log.info({ shard: shards.shard, ring: sharding!.ring }, 'Reconciling this shard');
+          if (!stopRequest.signal.aborted) startLeaderWork(leaderStop.signal);
+        } else if (leaderElectionId) {
           election = campaign({
             kubeConfig,
             options,
@@ -256,6 +288,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     log,
     metrics,
     rateLimiter: transport.rateLimiter,
+    ...(shards ? { shardGate: shards.gate } : {}),
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {
