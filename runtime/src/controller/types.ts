@@ -6,6 +6,7 @@ import type { ConditionUpdate } from '../helpers/conditions.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
+import type { WatchEvent } from './predicates.js';
 import type { Request } from './request.js';
 import type { Action, Result } from './requeue.js';
 
@@ -258,6 +259,8 @@ export interface ShardGate {
    * when `forKind` is not sharded: every replica would reconcile all of its objects.
    */
   claim(forKind: Kind, owned: readonly Kind[]): void;
+  /** Whether `event` asks this shard to hand the object over: it passes every predicate. */
+  handsOver(event: WatchEvent): boolean;
   /** True: reconcile it; false: skip it (another shard's, gone, or handed over just now). */
   admit(kind: Kind, request: Request): Promise<boolean>;
 }

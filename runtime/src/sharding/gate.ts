@@ -64,6 +64,7 @@ export function createShardGate(o: GateOptions): ShardGate {
         throw new Error(`sharding: ring "${o.ring}" shards ${o.kinds[0]!.kind} objects; a controller of ${forKind.kind} would reconcile every ${forKind.kind} on every replica`);
       }
     },
+    handsOver: (event) => event.type === 'update' && D in (event.object.metadata?.labels ?? {}) && !(D in (event.oldObject?.metadata?.labels ?? {})),
     async admit(kind, request) {
       if (!covers(kind)) return true;
       const object = o.cache.informerFor(kind as Kind<KubeObject>).get(request.name, request.namespace);
