@@ -53,11 +53,12 @@ export function createMembership(transport: Transport, namespace: string, ring: 
     };
   };
 
+  /** The Lease as last written: renewing it takes one request; a conflict reads it again. */
+  let last: Lease | undefined;
   /** One renewal; true once the Lease carries this renewal. */
   const renew = async (signal: AbortSignal): Promise<boolean> => {
     const sentAt = performance.now();
-    const current = await lock.get(signal);
-    let written: Lease | undefined;
+    const current = last ?? (await lock.get(signal));
     if (!current) {
       const body: Lease = {
         apiVersion: 'coordination.k8s.io/v1',
@@ -65,12 +66,12 @@ export function createMembership(transport: Transport, namespace: string, ring: 
         metadata: { name, namespace, labels: { [RING_LABEL]: ring } },
         spec: spec(undefined),
       };
-      written = await transport.request<Lease>({ method: 'POST', path: resourcePath(Lease, namespace), body, signal });
+      last = await transport.request<Lease>({ method: 'POST', path: resourcePath(Lease, namespace), body, signal });
     } else {
       const labelled = { ...current.metadata, labels: { ...current.metadata?.labels, [RING_LABEL]: ring } };
-      written = await lock.update({ ...current, metadata: labelled }, spec(current.spec), signal);
+      last = await lock.update({ ...current, metadata: labelled }, spec(current.spec), signal);
     }
-    if (!written) return false;
+    if (!last) return false;
     renewedAt = sentAt;
     return true;
   };
@@ -89,6 +90,7 @@ export function createMembership(transport: Transport, namespace: string, ring: 
             markJoined();
           }
         } catch (error) {
+          last = undefined;
           if (!signal.aborted) log.error({ err: error, lease: name }, 'Could not renew the shard Lease');
         }
         if (logged && !signal.aborted && performance.now() - renewedAt >= timing.renewDeadlineMs) {
