@@ -17,7 +17,10 @@ import { registerShardMetrics } from './metrics.js';
 import { runSharder } from './sharder.js';
 
 /**
- * Sharding of a manager's objects across its replicas (`ManagerOptions.sharding`).
+ * Sharding of a manager's objects across its replicas (`ManagerOptions.sharding`). Every
+ * replica runs its controllers on the objects its shard holds; a reconcile is not called for
+ * an object this replica does not hold, so a request-form reconcile is not called after a
+ * deletion either (clean up with a finalizer). Only one reconciled kind per ring.
  *
  * @example
  * createManager({ sharding: { ring: 'widgets', kinds: [Widget, kinds.ConfigMap] } });
