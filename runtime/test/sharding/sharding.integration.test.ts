@@ -92,6 +92,8 @@ async function widgets() {
 
 /** Every widget labelled for the ring's choice among `shards`, reconciled by it, no drain left. */
 async function settledOn(shards: string[]): Promise<boolean> {
+  // A full list of every widget is heavy on the API server: not more than every 2 s.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
   const list = await widgets();
   const wrong = list.filter((w) => {
     const labels = w.metadata.labels ?? {};
@@ -207,6 +209,8 @@ describe(`sharding ${OBJECTS} widgets over real operator processes`, () => {
     await m.exited;
     const survivors = ring.filter((s) => s !== victim);
     const firstAfter = async () => {
+      // Parsing every log line so far is heavy at scale: twice a second is precise enough.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const byObject = intervals();
       const times = orphans.map((w) => byObject.get(w)?.find((i) => i.shard !== victim && i.start > at)?.start);
       return times.every((t) => t !== undefined) ? (times as number[]) : undefined;
