@@ -8,6 +8,8 @@ export interface Liveness {
   /** Live shard ids, sorted. */
   members(): string[];
   isLive(shard: string): boolean;
+  /** The `renewTime` last seen on `shard`'s Lease, to confirm its expiry against a fresh read. */
+  renewTimeOf(shard: string): string | undefined;
   /** From now on, reports membership changes (expiries included, by timer). */
   start(signal: AbortSignal): void;
   stop(): void;
@@ -79,6 +81,7 @@ export function createLiveness(defaultDurationMs: number, onChange: (members: st
     },
     members: () => current,
     isLive: (shard) => current.includes(shard),
+    renewTimeOf: (shard) => [...seen.values()].find((s) => s.shard === shard)?.renewTime,
     start(signal) {
       running = true;
       current = compute();

@@ -11,7 +11,7 @@ import { sleep } from '../rest/sleep.js';
 import type { TokenBucket } from '../rest/token-bucket.js';
 import type { TransportObserver } from '../rest/transport.js';
 import { nextMove } from './assign.js';
-import { drainLabel, placementKey, RING_LABEL, shardLabel } from './labels.js';
+import { drainLabel, placementKey, RING_LABEL, shardLabel, shardLeaseName } from './labels.js';
 import { createLiveness } from './liveness.js';
 import type { LeaseTiming } from './membership.js';
 import type { ShardMetrics } from './metrics.js';
@@ -122,6 +122,29 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     return held && liveness.isLive(held) ? held : undefined;
   };
 
+  // A starved process sees Leases late: its timers may declare a shard dead whose renewals
+  // are still in its watch's backlog. Before taking objects from a shard as dead, read its
+  // Lease from the API server; if it was renewed since, it is alive (and observed as such).
+  const confirmations = new Map<string, Promise<boolean>>();
+  const confirmDead = (shard: string): Promise<boolean> => {
+    let confirmation = confirmations.get(shard);
+    if (!confirmation) {
+      confirmation = (async () => {
+        const fresh = await client.get(Lease, shardLeaseName(o.ring, shard), o.namespace);
+        if (!fresh?.spec?.holderIdentity) return true;
+        if (fresh.spec.renewTime !== undefined && String(fresh.spec.renewTime) !== liveness.renewTimeOf(shard)) {
+          liveness.observe(fresh as Cached<Lease>);
+          return false;
+        }
+        return true;
+      })();
+      confirmations.set(shard, confirmation);
+      const forget = () => setTimeout(() => confirmations.delete(shard), o.timing.retryPeriodMs).unref();
+      confirmation.then(forget, forget);
+    }
+    return confirmation;
+  };
+
   const process = async (item: string): Promise<void> => {
     const index = Number(item.slice(0, item.indexOf('\u0000')));
     const key = item.slice(item.indexOf('\u0000') + 1);
@@ -141,6 +164,10 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     }
     const current = labels[S];
     const move = nextMove({ current, draining: D in labels }, shardFor(keyOf(object), liveness.members()), liveness.isLive);
+    if (move.type === 'assign' && current && !(await confirmDead(current))) {
+      // Alive after all: the membership change this causes looks at every object again.
+      return;
+    }
     if (move.type === 'assign') {
       // Children first, so the new shard's first reconcile finds them in its cache.
       const placement = keyOf(object);
@@ -158,14 +185,20 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     }
   };
 
+  // One listener wakes every idle worker at the end (one per wait would pile up).
+  leading.addEventListener(
+    'abort',
+    () => {
+      for (const w of waiters) w();
+      waiters = [];
+    },
+    { once: true },
+  );
   const worker = async (): Promise<void> => {
     while (!leading.aborted) {
       const next = pending.values().next();
       if (next.done) {
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          leading.addEventListener('abort', () => resolve(), { once: true });
-        });
+        await new Promise<void>((resolve) => waiters.push(resolve));
         continue;
       }
       const item = next.value;
