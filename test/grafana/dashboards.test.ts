@@ -41,6 +41,7 @@ async function runtimeFamilies(): Promise<string[]> {
     // index.ts re-exports, and its example registers a metric of the user's.
     ...(await readdir(join(repo, 'runtime/src/metrics'))).filter((f) => f !== 'index.ts').map((f) => `runtime/src/metrics/${f}`),
     'runtime/src/webhook/metrics.ts',
+    'runtime/src/sharding/metrics.ts',
   ];
   const names = new Set<string>();
   for (const source of sources) {

@@ -222,15 +222,21 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   const complete = (reconcile: (forKind: Kind<KubeObject>) => LoopReconcile, onError?: LoopOptions['onError']): Controller => {
     if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
     const forKind = primary.kind;
-    const watches = [primary, ...secondary].map((w) => ({
-      kind: w.kind,
-      map: w.owned ? enqueueControllerOwner(forKind) : w.map!,
-      predicates: [...w.predicates, ...global],
-    }));
+    // Before any informer exists: a sharded kind's informer must select this shard's label.
+    mgr.shardGate?.claim(forKind, secondary.filter((w) => w.owned).map((w) => w.kind));
+    const gate = mgr.shardGate;
+    const watches = [primary, ...secondary].map((w) => {
+      const predicates = [...w.predicates, ...global];
+      // A drain request must reach the worker whatever the user's predicates say.
+      const handover: Predicate = (event) => gate!.handsOver(event) || predicates.every((p) => p(event));
+      return { kind: w.kind, map: w.owned ? enqueueControllerOwner(forKind) : w.map!, predicates: gate && w === primary ? [handover] : predicates };
+    });
     for (const w of [primary, ...secondary]) {
       for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
     }
-    const built = buildController(mgr, forKind, watches, external, reconcile(forKind), onError, options);
+    const inner = reconcile(forKind);
+    const gated: LoopReconcile = gate ? async (request, holder) => ((await gate.admit(forKind, request)) ? inner(request, holder) : undefined) : inner;
+    const built = buildController(mgr, forKind, watches, external, gated, onError, options);
     mgr.addController(built);
     return built;
   };

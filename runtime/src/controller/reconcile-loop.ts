@@ -58,6 +58,9 @@ export async function runReconcileLoop<Ctx>(options: ReconcileLoopOptions<Ctx>):
     for (let key = await queue.get(); key !== undefined; key = await queue.get()) {
       try {
         if (options.fence?.() !== false) await reconcileKey(key, options);
+        // Fenced off (a sharded replica whose Lease renewal is late): kept for later, not
+        // dropped; a leader that lost its Lease exits anyway.
+        else queue.addRateLimited(key);
       } finally {
         queue.done(key);
       }

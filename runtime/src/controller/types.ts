@@ -6,6 +6,7 @@ import type { ConditionUpdate } from '../helpers/conditions.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
+import type { WatchEvent } from './predicates.js';
 import type { Request } from './request.js';
 import type { Action, Result } from './requeue.js';
 import type { Clock } from '../time/clock.js';
@@ -248,8 +249,27 @@ export interface Controller {
   run(signal: AbortSignal, options?: ControllerRunOptions): Promise<void>;
 }
 
+/**
+ * The shard side of sharding (`ManagerOptions.sharding`), asked right before each
+ * reconcile of a sharded kind whether this replica still holds the object.
+ */
+export interface ShardGate {
+  /**
+   * Called by each controller before it asks for informers: the first controller's `for`
+   * and owned kinds become the ring's kinds when the sharding options name none. Throws
+   * when `forKind` is not sharded: every replica would reconcile all of its objects.
+   */
+  claim(forKind: Kind, owned: readonly Kind[]): void;
+  /** Whether `event` asks this shard to hand the object over: it passes every predicate. */
+  handsOver(event: WatchEvent): boolean;
+  /** True: reconcile it; false: skip it (another shard's, gone, or handed over just now). */
+  admit(kind: Kind, request: Request): Promise<boolean>;
+}
+
 /** What a controller needs from its manager. `createManager` returns one. */
 export interface ControllerHost {
+  /** Set when the manager shards its objects across replicas. */
+  readonly shardGate?: ShardGate;
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: Metrics;

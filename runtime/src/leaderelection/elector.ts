@@ -243,7 +243,8 @@ async function release(lock: LeaseLock, lease: Lease | undefined, timeoutMs: num
   }
 }
 
-function podNamespace(): string | undefined {
+/** The namespace of the pod this process runs in, from its ServiceAccount mount; undefined outside a pod. */
+export function podNamespace(): string | undefined {
   try {
     return readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim() || undefined;
   } catch {

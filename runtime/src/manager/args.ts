@@ -30,6 +30,8 @@ const FLAGS = {
   'log-level': { type: 'string' },
   'kube-api-qps': { type: 'string' },
   'kube-api-burst': { type: 'string' },
+  'shard-ring': { type: 'string' },
+  'shard-id': { type: 'string' },
 } as const;
 
 type BooleanFlag = { [F in keyof typeof FLAGS]: (typeof FLAGS)[F]['type'] extends 'boolean' ? F : never }[keyof typeof FLAGS];
@@ -77,7 +79,8 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * `--kubeconfig`, `--log-format json|pretty`, `--log-level`, and `--kube-api-qps` /
  * `--kube-api-burst` (the client-side rate limit, as Kubernetes' controllers name it: one
  * token bucket for every request of the manager, the cache's lists and relists included,
- * watches excepted; off unless given). `--flag value`,
+ * watches excepted; off unless given), `--shard-ring` / `--shard-id` (join a shard ring,
+ * this replica's id; see `ManagerOptions.sharding`). `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
  *
@@ -135,6 +138,11 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
     options.logLevel = level;
   }
   Object.assign(options, rateLimit(values['kube-api-qps'], values['kube-api-burst']));
+  if (values['shard-ring']) options.shardRing = values['shard-ring'];
+  if (values['shard-id']) {
+    if (!values['shard-ring']) throw new Error('--shard-id needs --shard-ring');
+    options.shardId = values['shard-id'];
+  }
   return options;
 }
 

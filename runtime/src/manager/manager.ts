@@ -13,10 +13,11 @@ import type { ManagerOptions } from './options.js';
 import { probesHandler, type Checks } from './probes.js';
 import { onShutdownSignals } from './signals.js';
 import type { Manager, Runnable } from './types.js';
-import { settleBy } from './wait.js';
+import { settleBy, untilAborted } from './wait.js';
 import { waitForCacheSync } from './cache-sync.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
+import { createShardReplica, shardIdFor } from '../sharding/replica.js';
 
 interface Registered {
   name: string;
@@ -46,7 +47,12 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
   // backoff, resyncs and leases run on the time the server stamps its objects with.
   const clock = cluster.clock;
-  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind: options.cacheByKind, resyncPeriodMs: options.syncPeriodMs });
+  // `--shard-ring` alone shards by the first controller's kinds.
+  const sharding = options.sharding ?? (options.shardRing ? { ring: options.shardRing, ...(options.shardId ? { shardId: options.shardId } : {}) } : undefined);
+  const shardId = sharding ? shardIdFor(sharding) : undefined;
+  // A shard's informers of the sharded kinds select its label: its cache holds its share only.
+  const byKind = [...(options.cacheByKind ?? [])];
+  const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind, resyncPeriodMs: options.syncPeriodMs });
   const client = createClient(cluster, {
     cache,
     logger: log.child({ logger: 'client' }),
@@ -63,6 +69,22 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // takeover. Later ones are served first; undefined without leader election: all first.
   let changesSince: number | undefined;
   const recorders = new Map<string, EventRecorder>();
+
+  const shards =
+    sharding &&
+    createShardReplica(sharding, shardId!, {
+      cluster,
+      cache,
+      byKind,
+      log,
+      metrics,
+      timing: { leaseDurationMs: options.leaseDurationMs ?? 15_000, renewDeadlineMs: options.renewDeadlineMs ?? 10_000, retryPeriodMs: options.retryPeriodMs ?? 2_000 },
+      namespace: options.leaderElectionNamespace,
+      onLost: () => {
+        exit(1);
+        stop();
+      },
+    });
 
   const registered: Registered[] = [];
   const extraServers: Array<() => Promise<{ close(): Promise<void> }>> = [];
@@ -101,7 +123,10 @@ export function createManager(options: ManagerOptions = {}): Manager {
   let metricsAddress: string | undefined;
   let healthProbeAddress: string | undefined;
 
-  const stop = (): void => stopRequest.abort();
+  function stop(): void {
+    stopRequest.abort();
+  }
+  for (const r of shards ? shards.runnables : []) register({ ...r, leader: false });
   let webhookServer: WebhookServer | undefined;
 
   async function start(): Promise<void> {
@@ -184,7 +209,13 @@ export function createManager(options: ManagerOptions = {}): Manager {
       if (synced === true) {
         cacheSynced = true;
         log.info('Caches synced');
-        if (leaderElectionId) {
+        if (shards) {
+          // Every replica reconciles its own share, fenced by its own shard Lease.
+          await untilAborted(shards.joined, stopRequest.signal);
+          stillLeading = shards.alive;
+          log.info({ shard: shards.shard, ring: sharding!.ring }, 'Reconciling this shard');
+          if (!stopRequest.signal.aborted) startLeaderWork(leaderStop.signal);
+        } else if (leaderElectionId) {
           election = campaign({
             cluster,
             options,
@@ -261,6 +292,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     log,
     metrics,
     rateLimiter: cluster.rateLimiter,
+    ...(shards ? { shardGate: shards.gate } : {}),
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {

@@ -3,6 +3,7 @@ import type { LevelWithSilent } from 'pino';
 import type { KindCache } from '../cache/index.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { LoggerOptions, LogFormat } from '../log/index.js';
+import type { ShardingOptions } from '../sharding/replica.js';
 
 /** Options of `createManager`. Durations are in milliseconds. */
 export interface ManagerOptions {
@@ -69,6 +70,22 @@ export interface ManagerOptions {
   webhookCaValidityMs?: number;
   /** How often the built-in certificates' Secret is re-read (`--webhook-cert-refresh`); default 60 000. */
   webhookCertRefreshMs?: number;
+  /**
+   * Spread the reconciled objects over the replicas, each reconciling its own share (see
+   * `@opgen/runtime/sharding`). Controllers then run on every replica, fenced by the
+   * replica's shard Lease (`leaseDurationMs`, `renewDeadlineMs`, `retryPeriodMs` apply to
+   * it); the leader election flags elect nothing then: one replica's sharder elects itself
+   * on `<ring>-sharder`. Leases live in `leaderElectionNamespace`.
+   *
+   * @example
+   * const flags = managerOptionsFromArgs();
+   * createManager({ ...flags, sharding: flags.shardRing ? { ring: flags.shardRing, shardId: flags.shardId } : undefined });
+   */
+  sharding?: ShardingOptions;
+  /** `--shard-ring`: the ring to join; main.ts turns it into `sharding`. */
+  shardRing?: string;
+  /** `--shard-id`: this replica's shard id; default the host (pod) name. */
+  shardId?: string;
   /** Run controllers only while holding the Lease `leaderElectionId`; default false. */
   leaderElection?: boolean;
   /** Name of the Lease, e.g. `abc123.example.com`; required with `leaderElection`. */

@@ -103,6 +103,12 @@ describe('managerOptionsFromArgs', () => {
     expect(() => managerOptionsFromArgs(['--kube-api-burst=10'])).toThrow('--kube-api-burst needs --kube-api-qps');
   });
 
+  it('reads --shard-ring and --shard-id, and refuses a shard id without a ring', () => {
+    expect(managerOptionsFromArgs(['--shard-ring=widgets', '--shard-id', 'app-0'])).toMatchObject({ shardRing: 'widgets', shardId: 'app-0' });
+    expect(managerOptionsFromArgs([])).not.toHaveProperty('shardRing');
+    expect(() => managerOptionsFromArgs(['--shard-id=app-0'])).toThrow('--shard-id needs --shard-ring');
+  });
+
   it('rejects unknown flags, naming the known ones', () => {
     expect(() => managerOptionsFromArgs(['--metrics-addr=:8080'])).toThrow(/Unknown option '--metrics-addr'.*--metrics-bind-address/);
   });

@@ -137,9 +137,28 @@ const apiServer: Panel[] = [
   },
 ];
 
+const sharding: Panel[] = [
+  {
+    title: 'Objects per shard',
+    description: 'With --shard-ring: the objects each replica holds (its shard-selected cache). Even bars mean the ring spreads the load; a bar at 0 is a replica that took no share.',
+    unit: 'short',
+    queries: [{ expr: `sum by (ring, shard) (opgen_shard_objects{${SELECTOR}})`, legend: '{{ring}} {{shard}}' }],
+  },
+  {
+    title: 'Rebalances',
+    description: 'Shard label moves the sharder made per second (assign: new objects; reassign: their shard\'s Lease expired; drain: handed off a live shard as the ring changed), and handovers each shard acknowledged.',
+    unit: 'ops',
+    queries: [
+      { expr: rate('opgen_sharder_moves_total', 'ring, move'), legend: '{{ring}} {{move}}' },
+      { expr: rate('opgen_shard_drained_total', 'ring, shard'), legend: '{{ring}} {{shard}} handed over' },
+      { expr: `max by (ring) (opgen_sharder_live_shards{${SELECTOR}})`, legend: '{{ring}} live shards' },
+    ],
+  },
+];
+
 /**
- * The controller-runtime dashboard: reconciles, work queues, leader election, webhooks and
- * the manager's API server traffic, from the series @opgen/runtime exports under
+ * The controller-runtime dashboard: reconciles, work queues, leader election, webhooks,
+ * the manager's API server traffic and sharding, from the series @opgen/runtime exports under
  * controller-runtime's and client-go's names.
  */
 export function runtimeDashboard(projectName: string): Dashboard {
@@ -153,6 +172,7 @@ export function runtimeDashboard(projectName: string): Dashboard {
       { title: 'Leader election', panels: leaderElection },
       { title: 'Webhooks', panels: webhooks },
       { title: 'Kubernetes API', panels: apiServer },
+      { title: 'Sharding', panels: sharding },
     ],
   };
 }

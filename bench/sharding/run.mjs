@@ -1,0 +1,76 @@
+// bench/sharding: one unsharded replica against three sharded replicas of the same Widget
+// operator, each replica its own process: time from start until every Widget carries the
+// run's status mark, and each replica's heap (after a full GC) once converged.
+// Usage: node bench/sharding/run.mjs [--objects 30000]
+// Needs `npx tsc -b runtime` first (the replicas use the built runtime).
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
+import { createClient } from '../../runtime/dist/index.js';
+import { defineKind } from '../../runtime/dist/api/index.js';
+import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
+
+const { values } = parseArgs({ options: { objects: { type: 'string', default: '30000' } } });
+const N = Number(values.objects);
+const NS = 'default';
+const Widget = defineKind({ group: 'test.opgen.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const crd = new URL('../../runtime/test/fixtures/widget-crd.yaml', import.meta.url).pathname;
+const replica = new URL('./replica.mjs', import.meta.url).pathname;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mb = (bytes) => (bytes / 1048576).toFixed(1);
+
+function start(args, run) {
+  const child = spawn(process.execPath, ['--expose-gc', replica, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...args], {
+    env: { ...process.env, RUN: run, LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const state = { child, last: undefined };
+  let partial = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) if (line.startsWith('{')) state.last = JSON.parse(line);
+  });
+  return state;
+}
+
+async function converged(client, run) {
+  const list = await client.list(Widget, { namespace: NS });
+  return list.filter((w) => w.status?.reconciledBy?.startsWith(`${run}/`)).length;
+}
+
+async function scenario(client, cp, name, argsList) {
+  const run = `${name}-${Date.now()}`;
+  const began = performance.now();
+  const replicas = argsList.map((args) => start(['--kubeconfig', cp.kubeconfigPath, ...args], run));
+  while ((await converged(client, run)) < N) await sleep(1000);
+  const ms = performance.now() - began;
+  await sleep(3000); // a settled heap, after the last status events
+  const heaps = replicas.map((r) => r.last);
+  for (const r of replicas) r.child.kill('SIGTERM');
+  await Promise.all(replicas.map((r) => new Promise((resolve) => r.child.once('exit', resolve))));
+  return { name, ms, heaps };
+}
+
+const cp = await startControlPlane();
+try {
+  await installCRDs(cp.kubeConfig, crd);
+  const client = createClient(cp.kubeConfig);
+  const created = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    for (let i = next++; i < N; i = next++) await client.create(Widget, { metadata: { name: `b-${String(i).padStart(6, '0')}`, namespace: NS }, spec: { size: 1 } });
+  }));
+  console.log(`created ${N} Widgets in ${((performance.now() - created) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const results = [
+    await scenario(client, cp, 'one replica', [[]]),
+    await scenario(client, cp, 'three shards', ['r1', 'r2', 'r3'].map((id) => ['--shard-ring=widgets', `--shard-id=${id}`])),
+  ];
+  for (const { name, ms, heaps } of results) {
+    const per = heaps.map((h) => `${h ? `${mb(h.heapUsed)} MB heap / ${mb(h.rss)} MB RSS, ${h.cached} cached` : 'no sample'}`).join('; ');
+    console.log(`${name}: all ${N} reconciled in ${(ms / 1000).toFixed(1)} s (${Math.round((N * 1000) / ms)} objects/s); per replica: ${per}`);
+  }
+  console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+} finally {
+  await cp.stop();
+}

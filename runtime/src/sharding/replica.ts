@@ -1,0 +1,126 @@
+import { hostname } from 'node:os';
+import type { Kind } from '../api/kind.js';
+import type { Cache, KindCache } from '../cache/index.js';
+import { createClient } from '../client/index.js';
+import type { ShardGate } from '../controller/types.js';
+import { podNamespace } from '../leaderelection/elector.js';
+import type { Logger } from '../log/index.js';
+import type { Metrics } from '../metrics/index.js';
+import type { KubeObject } from '../object.js';
+import type { Cluster } from '../rest/cluster.js';
+import type { Transport } from '../rest/transport.js';
+import { createShardGate } from './gate.js';
+import { checkRingName, shardIdOf, shardLabel } from './labels.js';
+import { createMembership, type LeaseTiming } from './membership.js';
+import { registerShardMetrics } from './metrics.js';
+import { runSharder } from './sharder.js';
+
+/**
+ * Sharding of a manager's objects across its replicas (`ManagerOptions.sharding`). Every
+ * replica runs its controllers on the objects its shard holds; a reconcile is not called for
+ * an object this replica does not hold, so a request-form reconcile is not called after a
+ * deletion either (clean up with a finalizer). Only one reconciled kind per ring.
+ *
+ * @example
+ * createManager({ sharding: { ring: 'widgets', kinds: [Widget, kinds.ConfigMap] } });
+ */
+export interface ShardingOptions {
+  /** The ring's name: it names the shard label `shard.opgen.dev/<ring>` and the Leases `<ring>-shard-<id>`, `<ring>-sharder`. */
+  ring: string;
+  /**
+   * The sharded kinds: the reconciled kind first, then kinds this operator owns, whose
+   * objects land on their controller owner's shard. Their informers select this shard's
+   * label. Default: the `for` and owned kinds of the first controller registered.
+   */
+  kinds?: readonly Kind[];
+  /**
+   * This replica's shard id; default the host name (a pod's name). Keep it stable across
+   * restarts (a StatefulSet's pod names are): a replica back within the lease duration
+   * under the same id keeps its objects, nothing moves.
+   */
+  shardId?: string;
+}
+
+/** What the manager wires in for sharding. */
+export interface ShardReplica {
+  readonly shard: string;
+  readonly gate: ShardGate;
+  /** Whether this replica's shard Lease is fresh: checked before each reconcile. */
+  alive(): boolean;
+  /** Resolves once this replica's Lease exists (the sharder assigns only to members). */
+  readonly joined: Promise<void>;
+  /** Work of every replica: the membership Lease, and the sharder's campaign. */
+  readonly runnables: Array<{ name: string; run: (signal: AbortSignal) => Promise<void> }>;
+}
+
+/** The shard id `options` give, or the host name made into one. */
+export function shardIdFor(options: ShardingOptions): string {
+  checkRingName(options.ring);
+  return shardIdOf(options.shardId ?? hostname());
+}
+
+/**
+ * Makes each of `kinds` select `shard`'s label in `byKind` (added to a selector given for
+ * it), in place: the cache reads this array when it creates an informer, so entries added
+ * before a kind's informer exists take effect.
+ */
+export function selectShard(byKind: KindCache[], ring: string, shard: string, kinds: readonly Kind[]): void {
+  const key = (k: Kind) => `${k.group}/${k.version}/${k.plural}`;
+  const selector = `${shardLabel(ring)}=${shard}`;
+  for (const kind of kinds) {
+    const at = byKind.findIndex((e) => key(e.kind) === key(kind));
+    const entry = byKind[at];
+    if (entry) byKind[at] = { ...entry, labelSelector: entry.labelSelector ? `${entry.labelSelector},${selector}` : selector };
+    else byKind.push({ kind: kind as Kind<KubeObject>, labelSelector: selector });
+  }
+}
+
+export interface ReplicaContext {
+  /** The manager's cluster: the shard Leases, labels and the sharder's watches go through its one transport. */
+  cluster: Cluster;
+  cache: Cache;
+  /** The cache's `byKind`, extended in place once the kinds are known. */
+  byKind: KindCache[];
+  log: Logger;
+  metrics: Metrics;
+  timing: LeaseTiming;
+  /** Where the Leases live; default the pod's namespace, else `default`. */
+  namespace?: string;
+  /** This replica's Lease could not be renewed in time: stop, as a lost leader does. */
+  onLost(): void;
+}
+
+/** Assembles one replica's part of the ring: membership, sharder campaign, gate, metrics. */
+export function createShardReplica(options: ShardingOptions, shard: string, c: ReplicaContext): ShardReplica {
+  const kinds = [...((options.kinds ?? []) as Kind<KubeObject>[])];
+  for (const kind of kinds) if (c.cache.has(kind)) throw new Error(`sharding: the cache watches ${kind.kind} already, unselected`);
+  selectShard(c.byKind, options.ring, shard, kinds);
+  const namespace = c.namespace ?? podNamespace() ?? 'default';
+  const log = c.log.child({ logger: 'sharding', ring: options.ring, shard });
+  // No cache: label writes must not wait for a cache that is about to lose the object.
+  const client = createClient(c.cluster, { fieldManager: `opgen-sharding-${options.ring}` });
+  const metrics = registerShardMetrics(c.metrics.registry, options.ring, shard, () => (kinds[0] ? c.cache.informerFor(kinds[0]).list().length : 0));
+  const membership = createMembership(withDeadline(c.cluster.transport, c.timing.renewDeadlineMs), namespace, options.ring, shard, c.timing, log, c.onLost);
+  return {
+    shard,
+    gate: createShardGate({ ring: options.ring, shard, kinds, onKinds: (claimed) => selectShard(c.byKind, options.ring, shard, claimed), cache: c.cache, client, log, metrics }),
+    alive: membership.alive,
+    joined: membership.joined,
+    runnables: [
+      { name: `shard-lease-${options.ring}`, run: (signal) => membership.run(signal) },
+      {
+        name: `sharder-${options.ring}`,
+        run: (signal) => runSharder({ ring: options.ring, kinds, cluster: c.cluster, client, namespace, timing: c.timing, log: log.child({ logger: 'sharder' }), metrics }, signal),
+      },
+    ],
+  };
+}
+
+/** The cluster's transport with a deadline on every call that sets none: a renewal later than the renew deadline is worth nothing. */
+function withDeadline(transport: Transport, timeoutMs: number): Transport {
+  return {
+    request: (request) => transport.request({ timeoutMs, ...request }),
+    stream: (request) => transport.stream(request),
+    recovered: (signal) => transport.recovered(signal),
+  };
+}
