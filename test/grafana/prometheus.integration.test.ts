@@ -40,6 +40,7 @@ let project: string;
 let controlPlane: ControlPlane | undefined;
 let kubectl: Kubectl;
 let operator: Operator | undefined;
+let sharded: Operator | undefined;
 let prometheus: Prometheus | undefined;
 const dashboards: Dashboard[] = [];
 
@@ -91,6 +92,18 @@ beforeAll(async () => {
   const port = /:(\d+)$/.exec(String(serving.address))?.[1];
   expect(port, `webhook address ${String(serving.address)}`).toBeDefined();
   await operator.waitForLog('acquired the lease: leading', 60_000);
+  // A second replica on a shard ring, so that the Sharding row has series too.
+  sharded = await startOperator({
+    dir: repo,
+    name: 'grafana-test-shard',
+    script: 'test/grafana/fixtures/operator.ts',
+    execArgv: ['--import', `./${REGISTER}`],
+    kubeconfigPath: controlPlane.kubeconfigPath,
+    ports: 'free',
+    args: ['--metrics-secure=false', '--shard-ring=grafana-test', '--shard-id=shard-a'],
+    env: { WEBHOOK_CA_FILE: join(project, 'webhook-ca-shard.pem') },
+  });
+  await sharded.waitForLog('Reconciling this shard', 60_000);
   await kubectl.apply({
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingWebhookConfiguration',
@@ -107,13 +120,14 @@ beforeAll(async () => {
       },
     ],
   });
-  prometheus = await startPrometheus(JOB, [`127.0.0.1:${operator.ports!.metrics}`], { namespace: NAMESPACE });
+  prometheus = await startPrometheus(JOB, [`127.0.0.1:${operator.ports!.metrics}`, `127.0.0.1:${sharded.ports!.metrics}`], { namespace: NAMESPACE });
   await drive();
 }, 300_000);
 
 afterAll(async () => {
   await prometheus?.stop();
   await operator?.stop();
+  await sharded?.stop();
   await controlPlane?.stop();
   if (project) await cleanUp(project);
 });

@@ -13,11 +13,11 @@ import { startRegistry, type Registry } from './verdaccio.js';
 // The way users get opgen: both packages published to a registry exactly as a release
 // publishes them (`npm publish`, its prepack build), then, in an empty directory whose only
 // registry is that one, the commands of README.md's "Getting started" as written there,
-// ending with the new project's own tests against a real control plane. Third-party packages
+// ending with the new project's own tests on the memory cluster, then on a real control plane. Third-party packages
 // come through the registry's uplink, so this needs the npm registry. The user has Node and
 // nothing else: no Go on the PATH, an empty opgen cache, and the release hosts served by a
 // faithful mirror on loopback (packed from the locally built control plane), from which the
-// project's first `npm test` downloads its binaries.
+// project's first `OPGEN_TEST_TIER=controlplane npm test` downloads its binaries.
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const version = (JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
@@ -129,7 +129,13 @@ describe('opgen from a registry', () => {
         }
       }
       expect(output).toMatch(/Tests\s+1 passed \(1\)/);
-      // The first npm test downloaded the control plane from the mirror, verified, into the cache.
+      // The starter's test ran on the memory cluster: nothing downloaded, no binaries in the cache.
+      expect(releases.requests.get(releases.envtestArchive.urlPath) ?? 0).toBe(0);
+      expect(existsSync(assets)).toBe(false);
+
+      // The same test on the real control plane: its first run downloads the binaries from the mirror, verified, into the cache.
+      output = (await step(project, { ...env, OPGEN_TEST_TIER: 'controlplane' }, 'npm', 'test')).all;
+      expect(output).toMatch(/Tests\s+1 passed \(1\)/);
       expect(output).toContain(`controlplane: downloading etcd, kube-apiserver, kubectl v${KUBERNETES_VERSION} into ${assets}`);
       expect(output).toMatch(/download: envtest-v[\d.]+-\w+-\w+\.tar\.gz: [\d.]+ MB in [\d.]+ s, sha512 verified/);
       expect((await readdir(assets)).sort()).toEqual(['etcd', 'kube-apiserver', 'kubectl']);
