@@ -165,7 +165,13 @@ export const crud: Area = {
     },
     {
       name: 'get with resourceVersion=0 answers the object',
-      steps: [create(CONFIGMAPS, configMap('a')), get(`${CONFIGMAPS}/a`, { resourceVersion: '0' })],
+      // resourceVersion=0 reads the API server's watch cache, which may not hold a create of a
+      // moment ago: a list not older than the create waits for the cache to catch up first.
+      steps: [
+        create(CONFIGMAPS, configMap('a'), 'made'),
+        get(CONFIGMAPS, { resourceVersion: ref('made', 'metadata.resourceVersion'), resourceVersionMatch: 'NotOlderThan' }),
+        get(`${CONFIGMAPS}/a`, { resourceVersion: '0' }),
+      ],
     },
     {
       name: 'create a ConfigMap with the wrong kind in the body is 400 BadRequest',
