@@ -4,6 +4,11 @@
  * on the memory cluster sees the same code, reason, details and message as one on a real
  * control plane.
  */
+// Field errors print the same in the server's 422s as in the schema part's: one definition, in schema/.
+import { errorBody, fieldErrorText, invalidMessage } from '../schema/messages.js';
+import type { FieldError, FieldErrorType } from '../schema/types.js';
+
+export { errorBody, fieldErrorText, type FieldError, type FieldErrorType };
 
 /** A cause of an Invalid (422) or Forbidden answer: one field error. */
 export interface StatusCause {
@@ -85,26 +90,6 @@ export function conflict(resource: GroupResource, name: string, cause: string): 
   return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(resource.group, resource.resource)} "${name}": ${cause}`, details({ name, group: resource.group, kind: resource.resource }));
 }
 
-/** A field error as `field.Error`: `type` is its `ErrorType` string, e.g. `FieldValueInvalid`. */
-export interface FieldError {
-  type: FieldErrorType;
-  field: string;
-  /** Already formatted value text (see {@link formatValue}); left out for Required/Forbidden/TooLong, and when the error omits its value. */
-  value?: string;
-  detail?: string;
-}
-
-export type FieldErrorType =
-  | 'FieldValueNotFound'
-  | 'FieldValueRequired'
-  | 'FieldValueDuplicate'
-  | 'FieldValueInvalid'
-  | 'FieldValueNotSupported'
-  | 'FieldValueForbidden'
-  | 'FieldValueTooLong'
-  | 'FieldValueTooMany'
-  | 'InternalError'
-  | 'FieldValueTypeInvalid';
 
 /** How `field.Error` prints a value: strings quoted, numbers and booleans bare, `null` for nil. */
 export function formatValue(value: unknown): string {
@@ -114,43 +99,13 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `field.Error.ErrorBody()`: the message without the field path. */
-export function errorBody(error: FieldError): string {
-  const label: Record<FieldErrorType, string> = {
-    FieldValueNotFound: 'Not found',
-    FieldValueRequired: 'Required value',
-    FieldValueDuplicate: 'Duplicate value',
-    FieldValueInvalid: 'Invalid value',
-    FieldValueNotSupported: 'Unsupported value',
-    FieldValueForbidden: 'Forbidden',
-    FieldValueTooLong: 'Too long',
-    FieldValueTooMany: 'Too many',
-    InternalError: 'Internal error',
-    FieldValueTypeInvalid: 'Invalid value',
-  };
-  let body = label[error.type];
-  // TooMany prints its count (`Too many: 3: must have at most 2 items`), as kube-apiserver 1.36 does.
-  const omitsValue = error.type === 'FieldValueRequired' || error.type === 'FieldValueForbidden' || error.type === 'FieldValueTooLong' || error.type === 'InternalError';
-  if (!omitsValue && error.value !== undefined) body += `: ${error.value}`;
-  if (error.detail) body += `: ${error.detail}`;
-  return body;
-}
-
-/** `field.Error.Error()`: `path: body`. */
-export function fieldErrorText(error: FieldError): string {
-  return `${error.field}: ${errorBody(error)}`;
-}
-
 /**
  * 422 Invalid, as `apierrors.NewInvalid`: the message is `Kind "name" is invalid: ` and the
  * errors' aggregate (one error bare, several in brackets), each also a cause.
  */
 export function invalid(kind: GroupKind, name: string, errors: FieldError[]): StatusError {
-  // The aggregate's message lists each distinct error once.
-  const texts = [...new Set(errors.map(fieldErrorText))];
-  const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
   const causes = errors.map((e) => ({ reason: e.type, message: errorBody(e), field: e.field }));
-  return failure(422, 'Invalid', `${qualified(kind.group, kind.kind)} "${name}" is invalid: ${aggregate}`, details({ name, group: kind.group, kind: kind.kind, causes }));
+  return failure(422, 'Invalid', invalidMessage(qualified(kind.group, kind.kind), name, errors), details({ name, group: kind.group, kind: kind.kind, causes }));
 }
 
 export function badRequest(message: string): StatusError {
