@@ -22,6 +22,9 @@ import { setupWebhooks } from './webhooks/setup.js';
 // the API server checking each scraper's token; on by default), --metrics-cert-path,
 // --health-probe-bind-address, --leader-elect, --leader-election-id,
 // --leader-election-namespace, plus --namespace, --kubeconfig, --log-format and --log-level.
+// --shard-ring=<name> spreads the objects over every replica, each reconciling its own share
+// (label-based sharding on Leases; --shard-id names the replica, by default its pod's name),
+// instead of one elected replica doing all the work.
 const options = managerOptionsFromArgs(process.argv.slice(2));
 
 const mgr = createManager({
