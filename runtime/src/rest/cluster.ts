@@ -103,7 +103,7 @@ export function createCluster(first: KubeConfig | ClusterOnTransportOptions, sec
   const observer: TransportObserver = {
     response: (method, code) => observers.forEach((o) => o.response(method, code)),
     retry: (method, code) => observers.forEach((o) => o.retry(method, code)),
-    rateLimited: (method, seconds) => observers.forEach((o) => o.rateLimited?.(method, seconds)),
+    rateLimited: (method, seconds, path) => observers.forEach((o) => o.rateLimited?.(method, seconds, path)),
   };
   const observe = (added: TransportObserver) => {
     observers.add(added);

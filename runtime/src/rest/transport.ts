@@ -49,8 +49,11 @@ export interface TransportObserver {
   response(method: string, code: string): void;
   /** A try that ended with `code` is being retried. */
   retry(method: string, code: string): void;
-  /** A try waited `seconds` in the client-side rate limiter (only when one is set), as client-go observes it. */
-  rateLimited?(method: string, seconds: number): void;
+  /**
+   * A try waited `seconds` in the client-side rate limiter (only when one is set), as
+   * client-go observes it; `path` tells a list from the `/readyz` probe of an outage.
+   */
+  rateLimited?(method: string, seconds: number, path: string): void;
 }
 
 /** HTTP to the API server of a kubeconfig's current context, over kept-alive connections. */
@@ -237,7 +240,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       return error;
     };
     for (let tries = 1; ; tries++) {
-      if (bucket && (!watch || request.takesToken)) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000);
+      if (bucket && (!watch || request.takesToken)) observer?.rateLimited?.(request.method, (await bucket.take(signal)) / 1000, request.path);
       if (signal?.aborted) throw explain(signal.reason);
       let outcome: TryOutcome;
       let failure: unknown;

@@ -36,18 +36,27 @@ describe('--kube-api-qps / --kube-api-burst: one token bucket for every request 
     await cp?.stop();
   });
 
-  /** A manager reaching the API server through the cuttable relay, with an informer per kind of {@link WATCHED}. */
-  function managerFor(namespace: string, flags: string[]): { mgr: Manager; running: Promise<void> } {
+  /**
+   * A manager reaching the API server through the cuttable relay, with an informer per kind
+   * of {@link WATCHED}; `tokens` lists the path of every request that took a token, in order.
+   */
+  function managerFor(namespace: string, flags: string[]): { mgr: Manager; running: Promise<void>; tokens: string[] } {
     const options: ManagerOptions = managerOptionsFromArgs(flags);
     const mgr = createManager({ ...options, kubeConfig: network.kubeConfig, namespace, handleSignals: false, logLevel: 'silent', cacheSyncTimeoutMs: 30_000 });
+    const tokens: string[] = [];
+    mgr.cluster.observe({ response() {}, retry() {}, rateLimited: (_method, _seconds, path) => tokens.push(path) });
     for (const kind of WATCHED) mgr.cache.informerFor(kind);
-    return { mgr, running: mgr.start() };
+    return { mgr, running: mgr.start(), tokens };
   }
+
+  /** How many tokens each path took. */
+  const byPath = (tokens: string[]) => tokens.reduce<Record<string, number>>((counts, path) => ({ ...counts, [path]: (counts[path] ?? 0) + 1 }), {});
 
   it('makes every list of every informer (streamed), each relist after a 410 and the client wait in one bucket, while plain watches take no token', async () => {
     const ns = await createNamespace(client, 'qps');
     await client.create(kinds.ConfigMap, configMap(ns, 'early'));
-    const { mgr, running } = managerFor(ns, ['--kube-api-qps', '2', '--kube-api-burst', '1']);
+    const { mgr, running, tokens } = managerFor(ns, ['--kube-api-qps', '2', '--kube-api-burst', '1']);
+    const collections = ['configmaps', 'secrets', 'serviceaccounts', 'services'].map((plural) => `/api/v1/namespaces/${ns}/${plural}`);
     try {
       await mgr.elected();
       // A streaming list (a watch with sendInitialEvents, its list and then its watch) answered
@@ -68,9 +77,15 @@ describe('--kube-api-qps / --kube-api-burst: one token bucket for every request 
       await client.create(kinds.ConfigMap, configMap(ns, 'late'));
       await cp.compactEtcd();
       network.heal();
-      // Retried watches took no token: only the relists (streamed again) did, one per informer.
+      // Retried watches took no token: only the relists (streamed again) did, one per informer,
+      // and the /readyz probes that ended the informers' backoff when the network came back.
       await vi.waitFor(() => expect(configMaps.get('late', ns)).toBeDefined(), { timeout: 30_000, interval: 100 });
-      await vi.waitFor(async () => expect(await waits(mgr)).toBe(2 * WATCHED.length + 1), { timeout: 30_000, interval: 100 });
+      await vi.waitFor(() => expect(tokens.filter((path) => collections.includes(path))).toHaveLength(2 * WATCHED.length), { timeout: 30_000, interval: 100 });
+      const { '/readyz': probes = 0, ...lists } = byPath(tokens);
+      expect(lists).toEqual({ ...Object.fromEntries(collections.map((path) => [path, 2])), [`/api/v1/namespaces/${ns}`]: 1 });
+      expect(probes).toBeGreaterThan(0);
+      // The metric counts every token of the bucket, probes included.
+      expect(await waits(mgr)).toBe(tokens.length);
     } finally {
       mgr.stop();
       await running;
