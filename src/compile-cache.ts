@@ -21,10 +21,14 @@ import { deferLibFiles, libFilesModule } from './lazy-lib-files.js';
 /** Where `loadCompiled` keeps code on Node 20, once `enableCompileCache` has chosen it. */
 let cacheDir: string | undefined;
 
-/** Where the cache lives unless `dir` is given: `$OPGEN_CACHE_DIR`, `$XDG_CACHE_HOME/opgen` or `~/.cache/opgen`. */
+/** opgen's cache: `$OPGEN_CACHE_DIR`, `$XDG_CACHE_HOME/opgen` or `~/.cache/opgen`. */
+export function opgenCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.OPGEN_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'opgen');
+}
+
+/** Where the compile cache lives unless `dir` is given, under {@link opgenCacheRoot}. */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const root = env.OPGEN_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'opgen');
-  return join(root, 'compile-cache', `node-${process.version}-${process.arch}`);
+  return join(opgenCacheRoot(env), 'compile-cache', `node-${process.version}-${process.arch}`);
 }
 
 /**

@@ -4,6 +4,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import type { CustomResourceDefinition } from '../crd/types.js';
 import { UserError } from '../errors.js';
+import { parsedOnce } from './parsed-cache.js';
 
 /** Where the released CRDs live in a project, as `opgen manifests` writes them. */
 const crdDir = 'config/crd/bases';
@@ -75,7 +76,7 @@ function addFile(released: ReleasedApi, generated: GeneratedCrdFiles, text: stri
     released.identical.add(name);
     return;
   }
-  for (const value of parseDocuments(text, file)) {
+  for (const value of parsedOnce(text, (yaml) => parseDocuments(yaml, file))) {
     const crd = value as Partial<CustomResourceDefinition> | null;
     if (crd?.kind !== 'CustomResourceDefinition' || !crd.metadata?.name) continue;
     if (!Array.isArray(crd.spec?.versions)) throw new UserError(`CRD ${crd.metadata.name} has no spec.versions: not apiextensions.k8s.io/v1`, { file }, 'compare with CRDs opgen or controller-gen wrote');
