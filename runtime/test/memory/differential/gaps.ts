@@ -23,6 +23,4 @@ export const KNOWN_GAPS: KnownGap[] = [
   { scenario: "a CEL rule of the wrong result type is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-287.diff.opgen.dev\\\" is invalid: spec.va" },
   { scenario: "a CEL rule over an unbounded list costs too much and is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-288.diff.opgen.dev\\\" is invalid: [spec.v" },
   { scenario: "a messageExpression that costs too much is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-289.diff.opgen.dev\\\" is invalid: [spec.v" },
-  { scenario: "strategic merge patch to an invalid Deployment is 422 Invalid", owner: 'ssa', note: "[0].body.metadata.managedFields[0].fieldsV1.f:spec.f:progressDeadlineSeconds: API server {}, memory cluster (absent)" },
-  { scenario: "BookStore: a StatefulSet claim template cannot be changed", owner: 'ssa', note: "[0].body.metadata.managedFields[0].fieldsV1.f:spec.f:persistentVolumeClaimRetentionPolicy: API server {\".\":{},\"f:whenDeleted\":{},\"f:whenScaled\":{}}, m" },
 ];
