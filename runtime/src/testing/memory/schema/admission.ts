@@ -213,5 +213,7 @@ function validFieldPath(node: SchemaNode, fieldPath: string): boolean {
 
 /** The rule as Go prints the internal ValidationRule struct. */
 function printedRule(rule: NonNullable<SchemaNode['x-kubernetes-validations']>[number]): string {
-  return JSON.stringify({ Rule: rule.rule, Message: rule.message ?? '', MessageExpression: rule.messageExpression ?? '', Reason: rule.reason ?? null, FieldPath: rule.fieldPath ?? '', OptionalOldSelf: rule.optionalOldSelf ?? null });
+  const json = JSON.stringify({ Rule: rule.rule, Message: rule.message ?? '', MessageExpression: rule.messageExpression ?? '', Reason: rule.reason ?? null, FieldPath: rule.fieldPath ?? '', OptionalOldSelf: rule.optionalOldSelf ?? null });
+  // Go's encoding/json escapes <, > and & (and the line separators) for HTML: `self \u003e 0`.
+  return json.replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
