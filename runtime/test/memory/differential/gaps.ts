@@ -19,7 +19,4 @@ export const KNOWN_GAPS: KnownGap[] = [
   { scenario: "BookStore: expanding an unbound PVC is refused", owner: 'memserver', note: "[0].body.metadata.finalizers: API server [\"kubernetes.io/pvc-protection\"], memory cluster (absent)" },
   { scenario: "BookStore: dbSize takes a quantity and refuses garbage", owner: 'memserver', note: "[0].body.details.causes: 4 items on the API server, 3 on the memory cluster" },
   { scenario: "BookStore: the v1alpha2 version is served too", owner: 'memserver', note: "[1].body.spec.bookApp.imagePullPolicy: API server (absent), memory cluster \"Always\"" },
-  { scenario: "a CEL rule of the wrong result type is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-287.diff.opgen.dev\\\" is invalid: spec.va" },
-  { scenario: "a CEL rule over an unbounded list costs too much and is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-288.diff.opgen.dev\\\" is invalid: [spec.v" },
-  { scenario: "a messageExpression that costs too much is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-289.diff.opgen.dev\\\" is invalid: [spec.v" },
 ];
