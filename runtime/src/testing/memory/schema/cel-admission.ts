@@ -9,9 +9,7 @@
  * @module
  */
 import { analyzeCel, exceedFactor, perCrdCostLimit, perRuleCostLimit, type CelSchema } from '../../../internal/cel/index.js';
-import type { FieldError, SchemaNode } from './types.js';
-
-type Rule = NonNullable<SchemaNode['x-kubernetes-validations']>[number];
+import type { FieldError, SchemaNode, ValidationRule as Rule } from './types.js';
 
 const COST_HINT = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
 
@@ -26,7 +24,7 @@ export function celSchemaErrors(root: SchemaNode, rootPath: string): FieldError[
   index(root, rootPath, paths);
   const at = (node: CelSchema, rule: Rule, field: string): string => `${paths.get(node) ?? rootPath}.x-kubernetes-validations[${(node['x-kubernetes-validations'] ?? []).indexOf(rule)}].${field}`;
   const errors: FieldError[] = [];
-  const { problems, budget } = analyzeCel(root as CelSchema);
+  const { problems, budget } = analyzeCel(root);
   for (const problem of problems) {
     // oldSelf and fieldPath are checked by the admission itself, with the API server's words.
     if (problem.code !== 'type' && problem.code !== 'result') continue;
@@ -59,7 +57,7 @@ export function celSchemaErrors(root: SchemaNode, rootPath: string): FieldError[
 
 /** The API server's field path of every schema node: `….properties[spec].items`. */
 function index(node: SchemaNode, path: string, paths: Map<CelSchema, string>): void {
-  paths.set(node as CelSchema, path);
+  paths.set(node, path);
   for (const [name, child] of Object.entries(node.properties ?? {})) index(child, `${path}.properties[${name}]`, paths);
   if (typeof node.additionalProperties === 'object') index(node.additionalProperties, `${path}.additionalProperties`, paths);
   if (node.items) index(node.items, `${path}.items`, paths);
