@@ -23,7 +23,7 @@ export type { ParsedFiles } from './discover.js';
 export { newWalkCache, type WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
 import { locateExpression } from './locate-rule.js';
-import { checkCelTypes } from '../validation/cel-types/check.js';
+import { checkCelTypes } from '@opgen/runtime/internal/cel';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { strayMarkers } from './stray-markers.js';
 import { syntaxErrors } from './syntax.js';

@@ -2,7 +2,7 @@ import { createClient, isInvalid, kinds } from '@opgen/runtime';
 import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
-import { checkCelTypes } from '../../src/validation/cel-types/check.js';
+import { checkCelTypes } from '@opgen/runtime/internal/cel';
 
 // opgen's estimate of a CEL rule's cost against kube-apiserver 1.36.3's, at the edge of the
 // budget: each shape's bound is searched with opgen's estimate for the largest value opgen

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
-import { checkCelTypes } from '../../src/validation/cel-types/check.js';
+import { checkCelTypes } from '@opgen/runtime/internal/cel';
 
 // The cost estimate without an API server: the numbers a user reads and the bound they are
 // told to add (cel-cost.integration.test.ts proves the verdicts against kube-apiserver).

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
-import { celName, schemaTypes } from '../../src/validation/cel-types/schema-types.js';
-import { checkCelTypes } from '../../src/validation/cel-types/check.js';
+import { celName, checkCelTypes, schemaTypes } from '@opgen/runtime/internal/cel';
 
 // The type-checker without an API server (the corpus test proves it against kube-apiserver).
 // Columns are 1-based in the expression: `nope` in `true && self.nope` is at 14.

@@ -15,4 +15,39 @@ export interface Difference {
   mask(outcomes: Outcome[]): Outcome[];
 }
 
-export const DIFFERENCES: Difference[] = [];
+/** The compiler's own words after `compilation failed: ` (cel-go's on the API server, cel-js' in the memory cluster). */
+const COMPILER_TEXT = /compilation failed: [\s\S]*$/;
+const COMPILER_MASK = 'compilation failed: <the CEL compiler\'s message>';
+
+interface StatusLike {
+  kind?: string;
+  message?: string;
+  details?: { causes?: Array<{ message?: string }> };
+}
+
+/**
+ * Replaces, in each 422's causes and in its message, the text a CEL compiler wrote after
+ * `compilation failed: `; the field, the printed rule and everything else still compare.
+ */
+function maskCompilerText(outcomes: Outcome[]): Outcome[] {
+  return outcomes.map((outcome) => {
+    const body = outcome.body as StatusLike | undefined;
+    if (body?.kind !== 'Status' || !body.details?.causes) return outcome;
+    let message = body.message ?? '';
+    const causes = body.details.causes.map((cause) => {
+      if (!cause.message || !COMPILER_TEXT.test(cause.message)) return cause;
+      const masked = cause.message.replace(COMPILER_TEXT, COMPILER_MASK);
+      message = message.split(cause.message).join(masked);
+      return { ...cause, message: masked };
+    });
+    return { ...outcome, body: { ...body, message, details: { ...body.details, causes } } };
+  });
+}
+
+export const DIFFERENCES: Difference[] = [
+  {
+    id: 'cel-compile-error-text',
+    scenarios: ['a CEL rule that does not compile is refused'],
+    mask: maskCompilerText,
+  },
+];

@@ -19,12 +19,4 @@ export const KNOWN_GAPS: KnownGap[] = [
   { scenario: "BookStore: expanding an unbound PVC is refused", owner: 'memserver', note: "[0].body.metadata.finalizers: API server [\"kubernetes.io/pvc-protection\"], memory cluster (absent)" },
   { scenario: "BookStore: dbSize takes a quantity and refuses garbage", owner: 'memserver', note: "[0].body.details.causes: 4 items on the API server, 3 on the memory cluster" },
   { scenario: "BookStore: the v1alpha2 version is served too", owner: 'memserver', note: "[1].body.spec.bookApp.imagePullPolicy: API server (absent), memory cluster \"Always\"" },
-  { scenario: "a map list item without its key is 422 Invalid", owner: 'schema', note: "[0].body.code: API server 422, memory cluster 500" },
-  { scenario: "a CEL rule that does not compile is refused", owner: 'schema', note: "[0].body.details.causes[0].message: API server \"Invalid value: {\\\"Rule\\\":\\\"self \\\\u003e \\\",\\\"Message\\\":\\\"\\\",\\\"MessageExpression\\\":\\\"\\\",\\\"Reason\\\":null" },
-  { scenario: "a CEL rule of the wrong result type is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-287.diff.opgen.dev\\\" is invalid: spec.va" },
-  { scenario: "a CEL rule over an unbounded list costs too much and is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-288.diff.opgen.dev\\\" is invalid: [spec.v" },
-  { scenario: "a messageExpression that costs too much is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-289.diff.opgen.dev\\\" is invalid: [spec.v" },
-  { scenario: "strategic merge patch $retainKeys and $setElementOrder on containers", owner: 'ssa', note: "[0].body.metadata.managedFields[0].fieldsV1.f:spec.f:progressDeadlineSeconds: API server {}, memory cluster (absent)" },
-  { scenario: "strategic merge patch to an invalid Deployment is 422 Invalid", owner: 'ssa', note: "[0].body.metadata.managedFields[0].fieldsV1.f:spec.f:progressDeadlineSeconds: API server {}, memory cluster (absent)" },
-  { scenario: "BookStore: a StatefulSet claim template cannot be changed", owner: 'ssa', note: "[0].body.metadata.managedFields[0].fieldsV1.f:spec.f:persistentVolumeClaimRetentionPolicy: API server {\".\":{},\"f:whenDeleted\":{},\"f:whenScaled\":{}}, m" },
 ];

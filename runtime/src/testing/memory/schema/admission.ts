@@ -9,13 +9,15 @@
  * `reason`, `oldSelf` where values cannot be correlated, syntax errors).
  * Also: selectable fields naming a field the schema declares, scale subresource paths under
  * `.spec`/`.status`.
- * Not covered: CEL type checking and cost estimation, cel-go's and Go regexp's error texts
- * (a rule that does not parse is refused with cel-js' message), conversion webhooks, printer
+ * CEL type checking and cost estimation are `opgen manifests`' own (cel-admission.ts).
+ * Not covered: cel-go's and Go regexp's error texts (a rule that does not parse or type-check
+ * is refused with cel-js' message), conversion webhooks, printer
  * columns, the types selectable fields may have, and the printed value of `spec.versions`
  * when versions differ in schema or subresources.
  *
  * @module
  */
+import { celSchemaErrors, printedRule } from './cel-admission.js';
 import { compile } from './cel/environment.js';
 import { goQuote } from './paths.js';
 import { validateStructural } from './structural.js';
@@ -130,6 +132,7 @@ function printedVersions(crd: CrdLike): string {
 }
 
 function checkSchema(root: SchemaNode, rootPath: string, errors: FieldError[]): void {
+  const before = errors.length;
   if (root.type === undefined) errors.push({ type: 'FieldValueRequired', field: `${rootPath}.type`, detail: 'must not be empty at the root' });
   else if (root.type !== 'object') errors.push({ type: 'FieldValueInvalid', field: `${rootPath}.type`, value: goQuote(root.type), detail: 'must be object at the root' });
   const metadata = root.properties?.metadata;
@@ -138,6 +141,9 @@ function checkSchema(root: SchemaNode, rootPath: string, errors: FieldError[]): 
     if (restricted.length > 0) errors.push({ type: 'FieldValueForbidden', field: `${rootPath}.properties[metadata]`, detail: 'must not specify anything other than name and generateName, but metadata is implicitly specified' });
   }
   walk(root, rootPath, true, '', errors);
+  // The API server type-checks and costs the rules only of a structural schema without errors (a rule's own errors aside).
+  const schemaErrors = errors.slice(before).filter((error) => !error.field.includes('.x-kubernetes-validations['));
+  if (schemaErrors.length === 0) errors.push(...celSchemaErrors(root, rootPath));
 }
 
 function walk(node: SchemaNode, path: string, correlatable: boolean, correlationRoot: string, errors: FieldError[]): void {
@@ -211,7 +217,3 @@ function validFieldPath(node: SchemaNode, fieldPath: string): boolean {
   return at !== undefined;
 }
 
-/** The rule as Go prints the internal ValidationRule struct. */
-function printedRule(rule: NonNullable<SchemaNode['x-kubernetes-validations']>[number]): string {
-  return JSON.stringify({ Rule: rule.rule, Message: rule.message ?? '', MessageExpression: rule.messageExpression ?? '', Reason: rule.reason ?? null, FieldPath: rule.fieldPath ?? '', OptionalOldSelf: rule.optionalOldSelf ?? null });
-}

@@ -4,55 +4,37 @@
  *
  * @module
  */
+import type { CelRule, CelSchema } from '../../../internal/cel/index.js';
 
-/** One node of an `openAPIV3Schema` (apiextensions.k8s.io/v1 JSONSchemaProps), as sent in a CRD. */
-export interface SchemaNode {
-  type?: string;
-  format?: string;
+/**
+ * One node of an `openAPIV3Schema` (apiextensions.k8s.io/v1 JSONSchemaProps), as sent in a CRD:
+ * the fields the CEL checks read (shared with the CLI), and the rest of the validation keywords.
+ */
+export interface SchemaNode extends CelSchema {
   description?: string;
-  default?: unknown;
   nullable?: boolean;
-  enum?: unknown[];
   maximum?: number;
   exclusiveMaximum?: boolean;
   minimum?: number;
   exclusiveMinimum?: boolean;
   multipleOf?: number;
-  maxLength?: number;
   minLength?: number;
   pattern?: string;
-  maxItems?: number;
   minItems?: number;
   uniqueItems?: boolean;
-  maxProperties?: number;
   minProperties?: number;
   properties?: Record<string, SchemaNode>;
-  required?: string[];
   additionalProperties?: SchemaNode | boolean;
   items?: SchemaNode;
   allOf?: SchemaNode[];
   anyOf?: SchemaNode[];
   oneOf?: SchemaNode[];
   not?: SchemaNode;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-  'x-kubernetes-embedded-resource'?: boolean;
-  'x-kubernetes-int-or-string'?: boolean;
-  'x-kubernetes-list-map-keys'?: string[];
-  'x-kubernetes-list-type'?: string;
-  'x-kubernetes-map-type'?: string;
-  'x-kubernetes-validations'?: ValidationRule[];
   [keyword: string]: unknown;
 }
 
 /** An `x-kubernetes-validations` entry. */
-export interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
+export type ValidationRule = CelRule;
 
 /** The parts of a CustomResourceDefinition this part reads. */
 export interface CrdLike {

@@ -1,9 +1,11 @@
 /**
  * The parts of built-in kinds' validation the memory cluster reproduces (each kind's
- * `Validate` in kubernetes/pkg/apis/<group>/validation): ConfigMap and Secret keys. Other
+ * `Validate` in kubernetes/pkg/apis/<group>/validation): ConfigMap and Secret keys, the apps
+ * kinds' counts and a StatefulSet's immutable spec (builtin-validation-apps.ts). Other
  * built-in field validation (Pod specs, Deployment selectors ...) is not reproduced.
  */
 import { formatValue, type FieldError } from './errors.js';
+import { validateDeployment, validateReplicaSet, validateStatefulSet } from './builtin-validation-apps.js';
 import type { ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 
@@ -24,13 +26,17 @@ function configKeys(object: Obj, fields: string[]): FieldError[] {
   return errors;
 }
 
-const validators: Record<string, (object: Obj) => FieldError[]> = {
+/** By `group/version/Kind`; `old` is the stored object on update. */
+const validators: Record<string, (object: Obj, old: Obj | undefined) => FieldError[]> = {
   'v1/ConfigMap': (object) => configKeys(object, ['data', 'binaryData']),
   'v1/Secret': (object) => configKeys(object, ['data']),
+  'apps/v1/Deployment': validateDeployment,
+  'apps/v1/ReplicaSet': validateReplicaSet,
+  'apps/v1/StatefulSet': validateStatefulSet,
 };
 
-/** Field errors of the kind's own validation (metadata is validated elsewhere). */
-export function validateBuiltin(info: ResourceInfo, object: Obj): FieldError[] {
+/** Field errors of the kind's own validation (metadata is validated elsewhere); `old` on update. */
+export function validateBuiltin(info: ResourceInfo, object: Obj, old?: Obj): FieldError[] {
   if (info.crd) return [];
-  return validators[`${info.group === '' ? '' : `${info.group}/`}${info.version}/${info.kind}`]?.(object) ?? [];
+  return validators[`${info.group === '' ? '' : `${info.group}/`}${info.version}/${info.kind}`]?.(object, old) ?? [];
 }

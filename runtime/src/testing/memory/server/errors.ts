@@ -157,7 +157,7 @@ export function successStatus(resource: GroupResource, name: string, uid: string
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: details({ name, group: resource.group, kind: resource.resource, uid }) };
 }
 
-/** A 500 as the API server writes a storage error it does not classify: the bare message, no reason. */
+/** A 500 as the API server writes an error it does not classify (a storage error, a strategic merge patch's malformed directive): the bare message, no reason. */
 export function storageFailure(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 }

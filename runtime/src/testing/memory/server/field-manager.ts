@@ -120,11 +120,23 @@ export function serverSideApply(context: WriteContext, applied: Obj, force: bool
   }
 }
 
+/**
+ * The managedFields of a create, update or non-apply patch. As the API server's handlers call
+ * the field manager (`UpdateNoErrors`), a failure to track the fields does not fail the
+ * request: the object goes on without managedFields, and validation says what is wrong with
+ * it (a map list item without its key is a 422 `Required value`, not a 500).
+ */
 export function updateManagedFields(context: WriteContext, object: Obj): Obj {
-  return trackUpdate({
-    ...fieldManagerContext(context),
-    live: context.live as never,
-    updated: object as never,
-    manager: managerFromRequest(context.fieldManager, USER_AGENT),
-  }) as Obj;
+  try {
+    return trackUpdate({
+      ...fieldManagerContext(context),
+      live: context.live as never,
+      updated: object as never,
+      manager: managerFromRequest(context.fieldManager, USER_AGENT),
+    }) as Obj;
+  } catch (error) {
+    if (error instanceof StatusError) throw error;
+    delete object.metadata.managedFields;
+    return object;
+  }
 }

@@ -10,7 +10,7 @@
  * part, `../types`). A kind without them is refused with 501, never applied as a plain merge.
  */
 import { builtinKindType, fieldType, resolve, type KindType, type TypeRef } from '../types/index.js';
-import { badRequest, notImplemented } from './errors.js';
+import { badRequest, notImplemented, storageFailure } from './errors.js';
 import type { ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 
@@ -63,6 +63,7 @@ function mergeMap(original: Obj, patch: Obj, node: PatchNode | undefined): Obj {
     return stripDirectives(rest) as Obj;
   }
   if (patch.$patch === 'delete') return {};
+  checkSetElementOrder(patch);
   const out: Obj = { ...original };
   const retainKeys: string[] | undefined = patch.$retainKeys;
   for (const [key, value] of Object.entries(patch)) {
@@ -89,6 +90,28 @@ function mergeMap(original: Obj, patch: Obj, node: PatchNode | undefined): Obj {
     }
   }
   return out;
+}
+
+/**
+ * The `$setElementOrder` directives are read before anything else is merged: every key that
+ * starts with `$setElementOrder` must hold a list (else the API server answers 500 with Go's
+ * type assertion message) and name its field after a `/` (else 400).
+ */
+function checkSetElementOrder(patch: Obj): void {
+  for (const [key, value] of Object.entries(patch)) {
+    if (!key.startsWith('$setElementOrder')) continue;
+    if (!Array.isArray(value)) throw storageFailure(`expected a []interface {}, but received a ${goTypeName(value)}`);
+    if (!key.startsWith('$setElementOrder/')) throw badRequest('invalid patch format of setElementOrder list');
+  }
+}
+
+/** The Go type a JSON value decodes to in the API server's patch map (apimachinery's JSON keeps whole numbers as int64), as `%s` prints it. */
+function goTypeName(value: unknown): string {
+  if (value === null) return '%!s(<nil>)';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  return 'map[string]interface {}';
 }
 
 function mergeValue(original: unknown, patch: unknown, node: PatchNode | undefined): unknown {

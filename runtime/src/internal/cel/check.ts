@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
-import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
+import type { CelRule, CelSchema } from './schema.js';
 import { type CelNode } from './cost.js';
 import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
@@ -34,11 +34,21 @@ function libraries(): Environment {
   return declared;
 }
 
+/**
+ * What is wrong: `type` an expression the checker refuses (message from cel-js), `result` one
+ * of the wrong result type (a rule not a bool, a messageExpression not a string), `oldSelf`
+ * on a node without old values, `fieldPath` naming no field, `cost` over the API server's budget.
+ */
+export type CelProblemCode = 'type' | 'result' | 'oldSelf' | 'fieldPath' | 'cost';
+
 /** A CEL rule the API server would refuse for its types. */
 export interface CelTypeProblem {
+  code: CelProblemCode;
   /** Data path of the node the rule is on (`spec.ports[*]`), '' for the root. */
   path: string;
-  rule: ValidationRule;
+  /** The schema node the rule is on. */
+  node: CelSchema;
+  rule: CelRule;
   /** Which expression is wrong. */
   field: 'rule' | 'messageExpression' | 'fieldPath';
   message: string;
@@ -60,9 +70,26 @@ const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|
  * Type-checks every `x-kubernetes-validations` rule of a structural schema as the API server
  * compiles it: `self` (and `oldSelf`, an optional with `optionalOldSelf`) typed from the schema,
  * Kubernetes' libraries declared, the rule a bool and `messageExpression` a string, `oldSelf`
- * only where the API server can correlate old and new values.
+ * only where the API server can correlate old and new values; then the cost budget, its
+ * problems worded for a person fixing the schema.
+ *
+ * @example
+ * checkCelTypes(schema); // [{ code: 'result', path: 'spec.size', field: 'rule', message: 'must evaluate to bool, not int', ... }]
  */
-export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
+export function checkCelTypes(root: CelSchema): CelTypeProblem[] {
+  const { problems, budget } = analyzeCel(root);
+  return [...problems, ...budget.problems()];
+}
+
+/**
+ * The type problems of every rule (cost aside) and the cost budget of the rules that type-check,
+ * for a caller that words the API server's own refusals (the memory cluster's CRD admission).
+ *
+ * @example
+ * const { problems, budget } = analyzeCel(schema);
+ * budget.report().total; // the estimated cost of all rules together
+ */
+export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budget: CostBudget } {
   const problems: CelTypeProblem[] = [];
   let base: Environment | undefined;
   const types = schemaTypes(root);
@@ -74,7 +101,7 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
   };
   // Rules on one node share their environment: cloning is most of the cost of a check.
   const scopes = new Map<string, Environment>();
-  const scope = (node: JSONSchemaProps, optionalOldSelf: boolean): Environment => {
+  const scope = (node: CelSchema, optionalOldSelf: boolean): Environment => {
     const type = types.typeOf(node);
     const key = `${type} ${optionalOldSelf}`;
     let found = scopes.get(key);
@@ -89,26 +116,26 @@ export function checkCelTypes(root: JSONSchemaProps): CelTypeProblem[] {
     for (const rule of node['x-kubernetes-validations'] ?? []) {
       const usesOldSelf = /\boldSelf\b/.test(rule.rule);
       if (usesOldSelf && !correlatable) {
-        problems.push({ path, rule, field: 'rule', message: 'oldSelf cannot be used here: the items of a list that is not a list-type=map have no old value to compare with' });
+        problems.push({ code: 'oldSelf', path, node, rule, field: 'rule', message: 'oldSelf cannot be used here: the items of a list that is not a list-type=map have no old value to compare with' });
         continue;
       }
       const scoped = scope(node, Boolean(rule.optionalOldSelf));
-      const report = (message: string, column?: number) => problems.push({ path, rule, field: 'rule', message, column });
+      const report = (code: CelProblemCode, message: string, column?: number) => problems.push({ code, path, node, rule, field: 'rule', message, column });
       const missing = missingHasField(rule.rule, types.typeOf(node), types.objects);
-      const ruleAst = missing ? (report(missing.message, missing.column), undefined) : check(scoped, rule.rule, 'bool', report);
+      const ruleAst = missing ? (report('type', missing.message, missing.column), undefined) : check(scoped, rule.rule, 'bool', report);
       const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
-      if (badPath) problems.push({ path, rule, field: 'fieldPath', message: badPath });
-      const messageAst = rule.messageExpression === undefined ? undefined : check(scoped, rule.messageExpression, 'string', (message, column) => problems.push({ path, rule, field: 'messageExpression', message, column }));
+      if (badPath) problems.push({ code: 'fieldPath', path, node, rule, field: 'fieldPath', message: badPath });
+      const messageAst =
+        rule.messageExpression === undefined ? undefined : check(scoped, rule.messageExpression, 'string', (code, message, column) => problems.push({ code, path, node, rule, field: 'messageExpression', message, column }));
       if (ruleAst) budget.rule(node, path, ancestors, rule, 'rule', ruleAst);
       if (messageAst) budget.rule(node, path, ancestors, rule, 'messageExpression', messageAst);
     }
   });
-  problems.push(...budget.problems());
-  return problems;
+  return { problems, budget };
 }
 
 /** Type-checks one expression; returns its checked AST when it is right, for its cost estimate. */
-function check(env: Environment, expression: string, want: 'bool' | 'string', report: (message: string, column?: number) => void): CelNode | undefined {
+function check(env: Environment, expression: string, want: 'bool' | 'string', report: (code: 'type' | 'result', message: string, column?: number) => void): CelNode | undefined {
   if (unsupported.test(expression)) return undefined;
   let ast: CelNode | undefined;
   let result: { valid: boolean; type?: string; error?: { message?: string; node?: { pos?: number } } };
@@ -121,7 +148,7 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
   }
   if (result.valid) {
     if (result.type !== want && result.type !== 'dyn') {
-      report(`must evaluate to ${want}, not ${result.type}`);
+      report('result', `must evaluate to ${want}, not ${result.type}`);
       return undefined;
     }
     return ast;
@@ -129,7 +156,7 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
   const message = (result.error?.message ?? '').split('\n')[0]!;
   if (!refused(message)) return undefined;
   const pos = result.error?.node?.pos;
-  report(message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+  report('type', message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
   return undefined;
 }
 
@@ -138,9 +165,9 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
  * object it walks through does not declare (`.spec.nope`). Paths through maps, unknown fields
  * or with list indexes are left to the API server.
  */
-function fieldPathProblem(node: JSONSchemaProps, fieldPath: string): string | undefined {
+function fieldPathProblem(node: CelSchema, fieldPath: string): string | undefined {
   if (!fieldPath.startsWith('.') && !fieldPath.startsWith('[')) return `fieldPath ${JSON.stringify(fieldPath)} must start with . (a path from the field the rule is on)`;
-  let at: JSONSchemaProps | undefined = node;
+  let at: CelSchema | undefined = node;
   for (const [, dotted, quoted] of fieldPath.matchAll(/\.([^.[\]]+)|\['([^']*)'\]|\[[^\]]*\]/g)) {
     const name = dotted ?? quoted;
     if (name === undefined || !at?.properties || at['x-kubernetes-preserve-unknown-fields']) return undefined;
@@ -177,13 +204,13 @@ function refused(message: string): boolean {
   return call !== null && knownFunctions.has(call[1]!);
 }
 
-type Visit = (node: JSONSchemaProps, path: string, correlatable: boolean, ancestors: readonly Ancestor[]) => void;
+type Visit = (node: CelSchema, path: string, correlatable: boolean, ancestors: readonly Ancestor[]) => void;
 
 /**
  * Visits every node with its data path, whether the API server correlates its old and new
  * values, and its ancestors (root first), whose lists and maps multiply how often a rule runs.
  */
-function walk(node: JSONSchemaProps, path: string, correlatable: boolean, ancestors: Ancestor[], visit: Visit): void {
+function walk(node: CelSchema, path: string, correlatable: boolean, ancestors: Ancestor[], visit: Visit): void {
   visit(node, path, correlatable, ancestors);
   if (!node.properties && !node.items && typeof node.additionalProperties !== 'object') return;
   ancestors.push({ schema: node, path });

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps, ValidationRule } from '../../schema/types.js';
+import type { CelRule, CelSchema } from './schema.js';
 import type { CelTypeProblem } from './check.js';
 import { type CelNode, estimateCost } from './cost.js';
 import { type SizeNode, sizeModel, unboundedCardinality } from './cost-model.js';
@@ -10,16 +10,29 @@ export const perCrdCostLimit = 100_000_000;
 
 /** A node above a rule's node, with its data path. */
 export interface Ancestor {
-  schema: JSONSchemaProps;
+  schema: CelSchema;
   path: string;
 }
 
-interface Observed {
+/** One expression's estimated cost, times how often it may run. */
+export interface ExpressionCost {
   path: string;
-  rule: ValidationRule;
+  /** The schema node the rule is on. */
+  node: CelSchema;
+  rule: CelRule;
   field: 'rule' | 'messageExpression';
   cost: number;
   bounds: Pick<SizeNode, 'path' | 'unbounded'>[];
+}
+
+/** The budget's findings, as the API server reports them. */
+export interface CostReport {
+  /** The expressions over {@link perRuleCostLimit}, in schema order. */
+  over: ExpressionCost[];
+  /** All expressions together. */
+  total: number;
+  /** When the total is over {@link perCrdCostLimit}: the (at most four) largest contributors, largest first. */
+  mostExpensive: ExpressionCost[];
 }
 
 /**
@@ -29,15 +42,17 @@ interface Observed {
  * 100 million, as apiextensions' CRD validation computes it.
  */
 export class CostBudget {
-  private readonly models = new Map<JSONSchemaProps, SizeNode>();
-  private readonly observed: Observed[] = [];
-  private readonly over: CelTypeProblem[] = [];
+  private readonly models = new Map<CelSchema, SizeNode>();
+  private readonly observed: ExpressionCost[] = [];
+  private readonly overLimit: ExpressionCost[] = [];
+  /** How an over-limit cost splits into one run's cost and the number of runs, for the person's message. */
+  private readonly perRun = new Map<ExpressionCost, string>();
   private total = 0;
 
-  constructor(private readonly root: JSONSchemaProps) {}
+  constructor(private readonly root: CelSchema) {}
 
   /** Records the estimate of one checked expression on `node`; over the per-rule limit, a problem. */
-  rule(node: JSONSchemaProps, path: string, ancestors: readonly Ancestor[], rule: ValidationRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
+  rule(node: CelSchema, path: string, ancestors: readonly Ancestor[], rule: CelRule, field: 'rule' | 'messageExpression', ast: CelNode): void {
     const self = this.models.get(node) ?? sizeModel(node, path, node === this.root || Boolean(node['x-kubernetes-embedded-resource']), this.models);
     if (!self) return;
     const estimate = estimateCost(ast, self);
@@ -47,31 +62,40 @@ export class CostBudget {
     const cost = estimate.max === 0 ? 0 : saturatingProduct(estimate.max, runs);
     const bounds = [...estimate.unbounded, ...scope.unbounded];
     this.total = Math.min(this.total + cost, 2 ** 64 - 1);
-    if (cost >= perCrdCostLimit / 100) this.observed.push({ path, rule, field, cost, bounds });
+    const observed: ExpressionCost = { path, node, rule, field, cost, bounds };
+    if (cost >= perCrdCostLimit / 100) this.observed.push(observed);
     if (cost <= perRuleCostLimit) return;
-    const perRun = runs > 1 ? ` (${formatCost(estimate.max)} per run, up to ${formatCost(runs)} runs per object)` : '';
-    this.over.push({
-      path,
-      rule,
-      field,
-      message: `the API server's estimated cost of this ${field} is ${formatCost(cost)}${perRun}, over its budget of ${formatCost(perRuleCostLimit)} per rule by factor of ${exceedFactor(cost, perRuleCostLimit)}`,
-      hint: boundsHint(bounds),
-    });
+    this.overLimit.push(observed);
+    this.perRun.set(observed, runs > 1 ? ` (${formatCost(estimate.max)} per run, up to ${formatCost(runs)} runs per object)` : '');
   }
 
-  /** The rules over the per-rule limit, and the largest contributors when the total is over its own. */
+  /** What is over budget, as the API server counts it. */
+  report(): CostReport {
+    // The API server names the four largest contributors.
+    const mostExpensive = this.total <= perCrdCostLimit ? [] : [...this.observed].sort((a, b) => b.cost - a.cost).slice(0, 4);
+    return { over: [...this.overLimit], total: this.total, mostExpensive };
+  }
+
+  /** The rules over the per-rule limit, and the largest contributors when the total is over its own, worded for a person. */
   problems(): CelTypeProblem[] {
-    if (this.total <= perCrdCostLimit) return this.over;
-    // The API server names the four largest contributors; one already over its own limit is reported once.
-    const reported = new Set(this.over.map((o) => `${o.path} ${o.field} ${o.rule.rule}`));
-    const largest = [...this.observed]
-      .sort((a, b) => b.cost - a.cost)
-      .slice(0, 4)
-      .filter((o) => !reported.has(`${o.path} ${o.field} ${o.rule.rule}`));
+    const { over, mostExpensive } = this.report();
+    const overProblems = over.map((o) => ({
+      code: 'cost' as const,
+      path: o.path,
+      node: o.node,
+      rule: o.rule,
+      field: o.field,
+      message: `the API server's estimated cost of this ${o.field} is ${formatCost(o.cost)}${this.perRun.get(o) ?? ''}, over its budget of ${formatCost(perRuleCostLimit)} per rule by factor of ${exceedFactor(o.cost, perRuleCostLimit)}`,
+      hint: boundsHint(o.bounds),
+    }));
+    // One already over its own limit is reported once.
+    const largest = mostExpensive.filter((o) => !over.includes(o));
     return [
-      ...this.over,
+      ...overProblems,
       ...largest.map((o) => ({
+        code: 'cost' as const,
         path: o.path,
+        node: o.node,
         rule: o.rule,
         field: o.field,
         message: `its estimated cost ${formatCost(o.cost)} is part of this version's CEL cost total of ${formatCost(this.total)}, over the API server's budget of ${formatCost(perCrdCostLimit)} per CRD version by factor of ${exceedFactor(this.total, perCrdCostLimit)}`,
@@ -111,7 +135,7 @@ function formatCost(n: number): string {
 }
 
 /** The factor as the API server words it. */
-function exceedFactor(cost: number, limit: number): string {
+export function exceedFactor(cost: number, limit: number): string {
   const factor = cost / limit;
   if (factor > 100) return 'more than 100x';
   if (factor < 1.5) return `${factor.toFixed(6)}x`;

@@ -1,10 +1,10 @@
-import type { JSONSchemaProps } from '../../schema/types.js';
+import type { CelSchema } from './schema.js';
 
 /** cel-js type declarations of one schema: named object types, and the type of each node. */
 export interface SchemaTypes {
   /** Object types to register, name → field types (CEL field names). */
   objects: Map<string, Record<string, string>>;
-  typeOf(node: JSONSchemaProps): string;
+  typeOf(node: CelSchema): string;
 }
 
 /** CEL's reserved words: a property named so is reached as `__{word}__` (Kubernetes' escaping). */
@@ -23,9 +23,9 @@ export function celName(name: string): string | undefined {
  * `name` and `generateName` only), maps `map<string, V>`, lists `list<E>`, int-or-string and
  * unknown fields `dyn`, strings of format date(-time)/duration/byte timestamps, durations, bytes.
  */
-export function schemaTypes(root: JSONSchemaProps): SchemaTypes {
+export function schemaTypes(root: CelSchema): SchemaTypes {
   const objects = new Map<string, Record<string, string>>();
-  const types = new Map<JSONSchemaProps, string>();
+  const types = new Map<CelSchema, string>();
   let counter = 0;
   const metadata = (): string => {
     const name = `Object${counter++}`;
@@ -33,7 +33,7 @@ export function schemaTypes(root: JSONSchemaProps): SchemaTypes {
     return name;
   };
 
-  function visit(node: JSONSchemaProps, isRoot: boolean): string {
+  function visit(node: CelSchema, isRoot: boolean): string {
     const known = types.get(node);
     if (known) return known;
     let type: string;

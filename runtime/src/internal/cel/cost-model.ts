@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../../schema/types.js';
+import type { CelSchema } from './schema.js';
 import { celName } from './schema-types.js';
 
 /**
@@ -15,7 +15,7 @@ export const maxRequestSizeBytes = 3 * 1024 * 1024;
 
 /** One schema node as the cost estimate sees it. */
 export interface SizeNode {
-  schema: JSONSchemaProps;
+  schema: CelSchema;
   /** Data path of the node (`spec.tags[*]`), for naming the bound to add. */
   path: string;
   /** Largest `size()`: items, properties or characters; 0 for scalars and objects. */
@@ -37,13 +37,13 @@ export interface SizeNode {
  * root of the resource or an embedded resource (which gain `apiVersion`, `kind` and
  * `metadata.name`/`generateName`). Undefined where CEL sees no value (a list of unknowns).
  */
-export function sizeModel(node: JSONSchemaProps, path: string, isRoot: boolean, index?: Map<JSONSchemaProps, SizeNode>): SizeNode | undefined {
+export function sizeModel(node: CelSchema, path: string, isRoot: boolean, index?: Map<CelSchema, SizeNode>): SizeNode | undefined {
   const model = declare(node, path, isRoot, index);
   if (model) index?.set(node, model);
   return model;
 }
 
-function declare(node: JSONSchemaProps, path: string, isRoot: boolean, index: Map<JSONSchemaProps, SizeNode> | undefined): SizeNode | undefined {
+function declare(node: CelSchema, path: string, isRoot: boolean, index: Map<CelSchema, SizeNode> | undefined): SizeNode | undefined {
   const scalar = (minSize: number, maxElements = 0, unbounded?: SizeNode['unbounded']): SizeNode => ({ schema: node, path, maxElements, minSize, ...(unbounded ? { unbounded } : {}) });
   if (node['x-kubernetes-int-or-string']) return node.maxLength !== undefined ? scalar(1, Math.max(0, node.maxLength) * 4) : scalar(1, maxRequestSizeBytes - 2, 'maxLength');
   switch (node.type) {
@@ -62,7 +62,7 @@ function declare(node: JSONSchemaProps, path: string, isRoot: boolean, index: Ma
         const key: SizeNode = { schema: { type: 'string' }, path: `${path}[*]`, maxElements: 0, minSize: 2 };
         return { schema: node, path, elem, key, minSize: 2, maxElements: bounded ? Math.max(0, node.maxProperties!) : Math.floor((maxRequestSizeBytes - 2) / (elem.minSize + 6)), ...(bounded ? {} : { unbounded: 'maxProperties' as const }) };
       }
-      const properties: Record<string, JSONSchemaProps> = { ...node.properties };
+      const properties: Record<string, CelSchema> = { ...node.properties };
       if (isRoot) {
         // The API server always declares these at a resource's root, with no bound.
         properties.apiVersion = { type: 'string' };
