@@ -1,4 +1,3 @@
-import { shardFor } from './ring.js';
 import { SLOTS } from './slots.js';
 
 /**
@@ -54,11 +53,12 @@ export interface Members {
  */
 export function nextTable(table: SlotTable, members: Members): { table: SlotTable; takesFrom: string[] } | undefined {
   const generation = table.generation + 1;
+  const wanted = balance(table, members.live);
   const isLive = (shard: string) => members.live.includes(shard);
   const takesFrom = new Set<string>();
   let changed = false;
   const slots = table.slots.map((entry, slot): SlotEntry => {
-    const desired = shardFor(`slot-${slot}`, members.live);
+    const desired = wanted[slot];
     const give = (): SlotEntry => (desired ? { owner: desired } : {});
     let next: SlotEntry = entry;
     if ('owner' in entry) {
@@ -79,4 +79,42 @@ export function nextTable(table: SlotTable, members: Members): { table: SlotTabl
     return next;
   });
   return changed ? { table: { generation, slots }, takesFrom: [...takesFrom] } : undefined;
+}
+
+/**
+ * Who should hold each slot: every live member `⌊64/n⌋` or one more, moving as few slots
+ * as possible. A slot stays with its live holder (owner, or the replica releasing it) up to
+ * that share; the rest go to the least loaded members. Rendezvous hashing of 64 slots
+ * would move as little but balance poorly (17/22/25 among three); the table is the
+ * sharder's own state, so it can balance exactly.
+ */
+export function balance(table: SlotTable, live: readonly string[]): Array<string | undefined> {
+  const owners: Array<string | undefined> = Array.from({ length: table.slots.length }, () => undefined);
+  if (live.length === 0) return owners;
+  const base = Math.floor(table.slots.length / live.length);
+  let extras = table.slots.length % live.length;
+  const count = new Map(live.map((shard) => [shard, 0]));
+  const holderOf = (entry: SlotEntry) => ('owner' in entry ? entry.owner : 'from' in entry ? entry.from : undefined);
+  // Up to the base share first, then the few extra slots, each kept where it is.
+  for (const round of ['base', 'extra'] as const) {
+    table.slots.forEach((entry, slot) => {
+      const holder = holderOf(entry);
+      if (owners[slot] || holder === undefined || !count.has(holder)) return;
+      const n = count.get(holder)!;
+      if (round === 'base' ? n < base : n === base && extras > 0) {
+        if (round === 'extra') extras--;
+        owners[slot] = holder;
+        count.set(holder, n + 1);
+      }
+    });
+  }
+  owners.forEach((owner, slot) => {
+    if (owner) return;
+    const [least] = [...count.entries()].filter(([, n]) => n < base || (n === base && extras > 0)).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+    if (!least) return;
+    if (least[1] === base) extras--;
+    owners[slot] = least[0];
+    count.set(least[0], least[1] + 1);
+  });
+  return owners;
 }
