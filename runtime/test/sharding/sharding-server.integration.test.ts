@@ -34,9 +34,10 @@ const killedAt = new Map<ManagerProcess, number>();
 
 function startReplica(shard: string): ManagerProcess {
   const args = ['--kubeconfig', cp.kubeconfigPath, `--shard-ring=${RING}`, `--shard-id=${shard}`, '--metrics-bind-address=0', '--health-probe-bind-address=0'];
-  // Reconciles take a second, so that a handover finds some in flight: a new holder
-  // starting before the old one's reconcile ended would show as an overlap.
-  const m = startManagerProcess(args, { LEASE_MS: `${LEASE.durationMs},${LEASE.renewDeadlineMs},${LEASE.retryMs}`, RECONCILE_MS: '1000' }, SCRIPT);
+  // Reconciles take a second, so that a handover finds some in flight, and up to 64 run at
+  // once, so that a new holder starts on all its objects at once: one starting before the
+  // old holder's reconcile ended would show as an overlap.
+  const m = startManagerProcess(args, { LEASE_MS: `${LEASE.durationMs},${LEASE.renewDeadlineMs},${LEASE.retryMs}`, RECONCILE_MS: '1000', RECONCILES: '64' }, SCRIPT);
   processes.set(shard, [...(processes.get(shard) ?? []), m]);
   all.push(m);
   return m;
