@@ -14,7 +14,7 @@ import { overlappingReconciles, reconcileIntervals } from '../fixtures/reconcile
 // The server-side mode, on kube-apiserver 1.36 started with --feature-gates=ShardedListAndWatch=true:
 // three replicas (real processes) find the API server serves shard selectors and each
 // lists and watches only the Widgets whose metadata.uid hashes into the slots the table
-// (Lease `widgets-slots`) gives it; no object is labelled. A fourth replica takes slots
+// (Lease `widgets-slots`) gives it; no object is labelled. A restart moves nothing. A fourth replica takes slots
 // from live owners while the widgets keep changing, and a SIGKILLed replica's slots move
 // once its Lease expires; each reconcile logs its start and end, and no object is ever
 // reconciled by two replicas at overlapping times.
@@ -135,6 +135,20 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
     }
     expect(overlappingReconciles(byObject)).toEqual([]);
   }, 900_000);
+
+  it('restarting a replica moves no slot: back under its id within the Lease duration, it holds its slots again', async () => {
+    const before = await table();
+    const [old] = processes.get('r2')!;
+    old!.child.kill('SIGTERM');
+    expect(await old!.exited).toBe(0);
+    const again = startReplica('r2');
+    await again.line('the restarted replica reconciles its shard', (l) => l.msg === 'Reconciling this shard', 120_000);
+    // Longer than a Lease duration: a move would have begun by now.
+    await new Promise((resolve) => setTimeout(resolve, LEASE.durationMs * 2));
+    expect((await table()).slots).toEqual(before.slots);
+    const applied = await again.line('the restarted replica holds its slots', (l) => l.msg === 'Applied the slot table', 60_000);
+    expect(applied.slots).toBe(before.slots.filter((e) => 'owner' in e && e.owner === 'r2').length);
+  }, 300_000);
 
   it('a fourth replica takes slots from the live owners while every widget keeps changing: no object reconciled by two replicas at once', async () => {
     const started = Date.now();
