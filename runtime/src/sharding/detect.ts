@@ -11,6 +11,9 @@ import { SLOTS } from './slots.js';
  * echoes the selector; without it, the parameter is ignored (no `shardInfo`, HTTP 200).
  * Leases, a built-in kind, because the API server leaves `shardInfo` out of custom
  * resources' and metadata-only lists even where it filters them.
+ *
+ * @example
+ * const mode = (await servesShardSelectors(cluster.transport, 'operators')) ? 'server' : 'labels';
  */
 export async function servesShardSelectors(transport: Transport, namespace: string, signal?: AbortSignal): Promise<boolean> {
   const selector = shardSelectorFor(Array.from({ length: SLOTS }, (_, slot) => slot));

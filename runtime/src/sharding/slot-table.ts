@@ -50,6 +50,10 @@ export interface Members {
  * live owner is only ever asked to release (its entry becomes `from`); a slot is given to
  * a new owner only when free, released and acknowledged, or held by a dead shard (one
  * whose Lease expired: it stopped reconciling before that, see `Membership.alive`).
+ *
+ * @example
+ * const step = nextTable(table, { live: ['r1', 'r2'], applied: (shard) => acknowledged.get(shard) ?? 0 });
+ * if (step) await write(step.table); // after confirming step.takesFrom dead
  */
 export function nextTable(table: SlotTable, members: Members): { table: SlotTable; takesFrom: string[] } | undefined {
   const generation = table.generation + 1;

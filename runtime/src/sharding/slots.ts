@@ -19,7 +19,12 @@ export function fnv1a64(text: string): bigint {
   return hash;
 }
 
-/** The slot an object with this uid is in: the top bits of its hash. */
+/**
+ * The slot an object with this uid is in: the top bits of its hash.
+ *
+ * @example
+ * const mine = table.slots[slotOf(widget.metadata.uid)]; // { owner: 'r2' }
+ */
 export function slotOf(uid: string): number {
   return Number(fnv1a64(uid) >> (64n - SLOT_BITS));
 }
