@@ -114,9 +114,22 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
         contact();
       },
     };
-    const watcherOptions = { namespace, logger, backoff: options.backoff, labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly, lists: options.lists };
-    return runWatcher(transport, kind, watcherOptions, sink, signal);
+    return (async () => {
+      // One watcher per selection: reselect() ends it, and the next one lists afresh.
+      while (!signal.aborted) {
+        const round = new AbortController();
+        reselectRound = () => round.abort();
+        const chosen = options.selection?.() ?? {};
+        const labelSelector = [options.labelSelector, chosen.labelSelector].filter(Boolean).join(',') || undefined;
+        const watcherOptions = { namespace, logger, backoff: options.backoff, labelSelector, fieldSelector: options.fieldSelector, shardSelector: chosen.shardSelector, metadataOnly: options.metadataOnly, lists: options.lists };
+        await runWatcher(transport, kind, watcherOptions, sink, AbortSignal.any([signal, round.signal])).catch((error: unknown) => {
+          if (!round.signal.aborted || signal.aborted) throw error;
+        });
+      }
+    })();
   }
+  /** Ends the current watcher so that the next one lists with the selection of now. */
+  let reselectRound = (): void => {};
 
   /** Re-delivers every cached object as an unchanged update each `periodMs`, until `signal` aborts. */
   function resync(periodMs: number, signal: AbortSignal): void {
@@ -165,6 +178,7 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     },
     list: (listOptions) => store.list(listOptions).map(readOnly),
     hasSynced: () => synced,
+    reselect: () => reselectRound(),
     metadataOnly: options.metadataOnly === true,
 
     async waitForSync(timeoutMs) {

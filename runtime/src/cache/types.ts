@@ -57,6 +57,12 @@ export interface Informer<T extends KubeObject> {
   /** Cached objects, shared like {@link Informer.get}'s. */
   list(options?: ListOptions): Cached<T>[];
   hasSynced(): boolean;
+  /**
+   * Lists again at once with the selection {@link KindCacheOptions.selection} gives now
+   * (the watch in progress ends): objects no longer selected are deleted from the store,
+   * newly selected ones added, each with its handler event.
+   */
+  reselect(): void;
   /** Whether this informer keeps only metadata (see {@link KindCacheOptions.metadataOnly}). */
   readonly metadataOnly: boolean;
   /** Resolves true once the first list is in the store, false if `timeoutMs` passes first. */
@@ -105,6 +111,18 @@ export interface KindCacheOptions<T extends KubeObject = KubeObject> {
    * `resourceVersion`: the cache keys and compares objects by them.
    */
   transform?: (object: T) => T;
+  /**
+   * Selectors decided while running, asked before every list and watch (and so applied by
+   * {@link Informer.reselect}): a label selector added to `labelSelector`, and a
+   * `shardSelector` for server-side sharding (Kubernetes' alpha `ShardedListAndWatch`,
+   * KEP-5866), e.g. `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')`.
+   * Sharding (`ManagerOptions.sharding`) sets it on the sharded kinds.
+   *
+   * @example
+   * let range = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
+   * createCache(kubeConfig, { byKind: [{ kind: Widget, selection: () => ({ shardSelector: range }) }] });
+   */
+  selection?: () => { labelSelector?: string; shardSelector?: string };
   /** Overrides the cache's `resyncPeriodMs` for this kind. */
   resyncPeriodMs?: number;
 }

@@ -29,6 +29,8 @@ export interface WatchRequest {
   onOpen?: () => void;
   labelSelector?: string;
   fieldSelector?: string;
+  /** See `ListRequest.shardSelector`. */
+  shardSelector?: string;
   /** Events carry `PartialObjectMetadata`. */
   metadataOnly?: boolean;
 }
@@ -66,6 +68,7 @@ export async function watchOnce<T extends KubeObject>(
         timeoutSeconds: request.timeoutSeconds,
         labelSelector: request.labelSelector,
         fieldSelector: request.fieldSelector,
+        shardSelector: request.shardSelector,
       },
       accept: request.metadataOnly ? METADATA_ONLY : undefined,
       signal,

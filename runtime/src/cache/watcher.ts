@@ -29,6 +29,8 @@ export interface WatcherOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /** See `ListRequest.shardSelector`. */
+  shardSelector?: string;
   metadataOnly?: boolean;
   logger: LoggerLike;
   backoff?: BackoffOptions;
@@ -87,7 +89,7 @@ const LISTING_PROGRESS_EVERY = 500;
 export async function runWatcher<T extends KubeObject>(transport: Transport, kind: Kind<T>, options: WatcherOptions, sink: WatcherSink<T>, signal: AbortSignal): Promise<void> {
   const label = kindLabel(kind);
   const { logger, namespace } = options;
-  const selection = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, metadataOnly: options.metadataOnly };
+  const selection = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, shardSelector: options.shardSelector, metadataOnly: options.metadataOnly };
   let resourceVersion = '';
   let mustList = true;
   let failures = 0;

@@ -235,7 +235,16 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
       for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
     }
     const inner = reconcile(forKind);
-    const gated: LoopReconcile = gate ? async (request, holder) => ((await gate.admit(forKind, request)) ? inner(request, holder) : undefined) : inner;
+    const gated: LoopReconcile = gate
+      ? async (request, holder) => {
+          if (!(await gate.admit(forKind, request))) return undefined;
+          try {
+            return await inner(request, holder);
+          } finally {
+            gate.release(forKind, request);
+          }
+        }
+      : inner;
     const built = buildController(mgr, forKind, watches, external, gated, onError, options);
     mgr.addController(built);
     return built;

@@ -264,6 +264,8 @@ export interface ShardGate {
   handsOver(event: WatchEvent): boolean;
   /** True: reconcile it; false: skip it (another shard's, gone, or handed over just now). */
   admit(kind: Kind, request: Request): Promise<boolean>;
+  /** Called when a reconcile {@link ShardGate.admit} let through has ended, however it ended. */
+  release(kind: Kind, request: Request): void;
 }
 
 /** What a controller needs from its manager. `createManager` returns one. */

@@ -198,6 +198,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
         log.info({ bindAddress: server.address, secure }, 'Serving metrics');
       }
       for (const startServer of extraServers) servers.push(await startServer());
+      // The sharded kinds' informers select by the mode: decided before they list.
+      if (shards) await shards.prepare(stopRequest.signal);
       cache.start(cacheStop.signal);
       // Controllers queue their events from now on, while this process may still wait to lead.
       for (const r of registered) r.warmup?.(othersStop.signal);

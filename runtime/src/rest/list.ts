@@ -16,6 +16,12 @@ export interface ListRequest {
   labelSelector?: string;
   /** A field selector in the API's syntax, e.g. `type=kubernetes.io/tls`. */
   fieldSelector?: string;
+  /**
+   * Server-side sharding (Kubernetes' alpha `ShardedListAndWatch`, KEP-5866): e.g.
+   * `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')`. An API
+   * server without the feature gate ignores it and lists everything.
+   */
+  shardSelector?: string;
   /** Items as `PartialObjectMetadata` (apiVersion, kind and metadata only). */
   metadataOnly?: boolean;
   signal?: AbortSignal;
@@ -57,7 +63,7 @@ export async function listAll<T extends KubeObject>(transport: Transport, kind: 
         const page = await transport.request<ListBody<T>>({
           method: 'GET',
           path,
-          query: { limit: PAGE_SIZE, continue: token, labelSelector: request.labelSelector, fieldSelector: request.fieldSelector },
+          query: { limit: PAGE_SIZE, continue: token, labelSelector: request.labelSelector, fieldSelector: request.fieldSelector, shardSelector: request.shardSelector },
           accept: request.metadataOnly ? METADATA_LIST : undefined,
           signal: request.signal,
           precondition: request.precondition,

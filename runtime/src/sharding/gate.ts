@@ -55,15 +55,8 @@ export function createShardGate(o: GateOptions): ShardGate {
   };
 
   return {
-    claim(forKind, owned) {
-      if (o.kinds.length === 0) {
-        o.kinds.push(forKind as Kind<KubeObject>, ...(owned.filter((k) => id(k) !== id(forKind)) as Kind<KubeObject>[]));
-        o.onKinds(o.kinds);
-      }
-      if (id(o.kinds[0]!) !== id(forKind)) {
-        throw new Error(`sharding: ring "${o.ring}" shards ${o.kinds[0]!.kind} objects; a controller of ${forKind.kind} would reconcile every ${forKind.kind} on every replica`);
-      }
-    },
+    release: () => {},
+    claim: (forKind, owned) => claimKinds(o, forKind, owned),
     handsOver: (event) => event.type === 'update' && D in (event.object.metadata?.labels ?? {}) && !(D in (event.oldObject?.metadata?.labels ?? {})),
     async admit(kind, request) {
       if (!covers(kind)) return true;
@@ -79,4 +72,20 @@ export function createShardGate(o: GateOptions): ShardGate {
       return true;
     },
   };
+}
+
+/**
+ * A controller's claim on the ring ({@link ShardGate.claim}): the first controller's `for`
+ * and owned kinds become the ring's kinds when none were given; a controller of another
+ * kind is refused.
+ */
+export function claimKinds(o: Pick<GateOptions, 'ring' | 'kinds' | 'onKinds'>, forKind: Kind, owned: readonly Kind[]): void {
+  const id = (k: Kind) => `${k.group}/${k.kind}`;
+  if (o.kinds.length === 0) {
+    o.kinds.push(forKind as Kind<KubeObject>, ...(owned.filter((k) => id(k) !== id(forKind)) as Kind<KubeObject>[]));
+    o.onKinds(o.kinds);
+  }
+  if (id(o.kinds[0]!) !== id(forKind)) {
+    throw new Error(`sharding: ring "${o.ring}" shards ${o.kinds[0]!.kind} objects; a controller of ${forKind.kind} would reconcile every ${forKind.kind} on every replica`);
+  }
 }

@@ -47,3 +47,8 @@ export function placementKey(object: DeepReadonly<KubeObject>, ownerKind: string
   if (owner && owner.kind === ownerKind && owner.apiVersion === ownerApiVersion) return `${ns}/${owner.name}`;
   return `${ns}/${meta.name!}`;
 }
+
+/** The Lease whose annotation holds the slot table of `ring` in the server-side mode. */
+export function slotsLeaseName(ring: string): string {
+  return `${ring}-slots`.toLowerCase();
+}

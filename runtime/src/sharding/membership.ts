@@ -34,9 +34,19 @@ export interface Membership {
 
 /**
  * Creates the membership of `shard` in `ring`: one Lease `<ring>-shard-<shard>` in `namespace`;
- * `onLost` is called when a renewal has not succeeded within the renew deadline.
+ * `onLost` is called when a renewal has not succeeded within the renew deadline; each
+ * renewal writes `annotations()` too (the server-side mode's acknowledged generation).
  */
-export function createMembership(transport: Transport, namespace: string, ring: string, shard: string, timing: LeaseTiming, log: LoggerLike, onLost: () => void): Membership {
+export function createMembership(
+  transport: Transport,
+  namespace: string,
+  ring: string,
+  shard: string,
+  timing: LeaseTiming,
+  log: LoggerLike,
+  onLost: () => void,
+  annotations: () => Record<string, string> = () => ({}),
+): Membership {
   const name = shardLeaseName(ring, shard);
   const lock = createLeaseLock(transport, namespace, name);
   let renewedAt = -Infinity;
@@ -63,12 +73,12 @@ export function createMembership(transport: Transport, namespace: string, ring: 
       const body: Lease = {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { name, namespace, labels: { [RING_LABEL]: ring } },
+        metadata: { name, namespace, labels: { [RING_LABEL]: ring }, annotations: annotations() },
         spec: spec(undefined),
       };
       last = await transport.request<Lease>({ method: 'POST', path: resourcePath(Lease, namespace), body, signal });
     } else {
-      const labelled = { ...current.metadata, labels: { ...current.metadata?.labels, [RING_LABEL]: ring } };
+      const labelled = { ...current.metadata, labels: { ...current.metadata?.labels, [RING_LABEL]: ring }, annotations: { ...current.metadata?.annotations, ...annotations() } };
       last = await lock.update({ ...current, metadata: labelled }, spec(current.spec), signal);
     }
     if (!last) return false;

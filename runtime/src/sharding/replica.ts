@@ -9,11 +9,14 @@ import type { Metrics } from '../metrics/index.js';
 import type { KubeObject } from '../object.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { Transport } from '../rest/transport.js';
-import { createShardGate } from './gate.js';
+import { servesShardSelectors } from './detect.js';
+import { claimKinds, createShardGate } from './gate.js';
 import { checkRingName, shardIdOf, shardLabel } from './labels.js';
 import { createMembership, type LeaseTiming } from './membership.js';
 import { registerShardMetrics } from './metrics.js';
 import { runSharder } from './sharder.js';
+import { createSlotHolder } from './slot-holder.js';
+import { APPLIED_ANNOTATION } from './slot-table.js';
 
 /**
  * Sharding of a manager's objects across its replicas (`ManagerOptions.sharding`). Every
@@ -39,6 +42,19 @@ export interface ShardingOptions {
    * under the same id keeps its objects, nothing moves.
    */
   shardId?: string;
+  /**
+   * How objects reach their replica. `labels`: the sharder labels each object
+   * `shard.opgen.dev/<ring>=<id>` and each replica's informers select their label; children
+   * land with their controller owner. `server`: the API server's own shard selectors
+   * (feature gate `ShardedListAndWatch`, alpha in Kubernetes 1.36, KEP-5866): no label is
+   * written; each replica's informer of the reconciled kind asks only for the hash ranges
+   * of `metadata.uid` it holds. The API server hashes nothing but `metadata.uid` or
+   * `metadata.namespace`, so children cannot follow their owner: in this mode the owned
+   * kinds are cached whole on every replica (their events still reach only the owner's
+   * replica). `auto` (the default): `server` where the API server serves shard selectors,
+   * else `labels`.
+   */
+  mode?: 'auto' | 'labels' | 'server';
 }
 
 /** What the manager wires in for sharding. */
@@ -49,6 +65,8 @@ export interface ShardReplica {
   alive(): boolean;
   /** Resolves once this replica's Lease exists (the sharder assigns only to members). */
   readonly joined: Promise<void>;
+  /** Decides the mode (asks the API server for `auto`); call before the cache starts. */
+  prepare(signal?: AbortSignal): Promise<'labels' | 'server'>;
   /** Work of every replica: the membership Lease, and the sharder's campaign. */
   readonly runnables: Array<{ name: string; run: (signal: AbortSignal) => Promise<void> }>;
 }
@@ -60,19 +78,23 @@ export function shardIdFor(options: ShardingOptions): string {
 }
 
 /**
- * Makes each of `kinds` select `shard`'s label in `byKind` (added to a selector given for
- * it), in place: the cache reads this array when it creates an informer, so entries added
- * before a kind's informer exists take effect.
+ * Makes each of `kinds` select this shard's objects in `byKind`, in place (the cache reads
+ * this array when it creates an informer, so entries added before a kind's informer exists
+ * take effect): `selection` decides per list and watch, by `server()`, between the shard
+ * label and, for the reconciled kind (the first), the shard selector of the slots held;
+ * the other kinds are then cached whole.
  */
-export function selectShard(byKind: KindCache[], ring: string, shard: string, kinds: readonly Kind[]): void {
+function selectShard(byKind: KindCache[], ring: string, shard: string, kinds: readonly Kind[], server: () => boolean, shardSelector: () => string): void {
   const key = (k: Kind) => `${k.group}/${k.version}/${k.plural}`;
-  const selector = `${shardLabel(ring)}=${shard}`;
-  for (const kind of kinds) {
+  const label = `${shardLabel(ring)}=${shard}`;
+  kinds.forEach((kind, index) => {
+    const selection = (): { labelSelector?: string; shardSelector?: string } => (!server() ? { labelSelector: label } : index === 0 ? { shardSelector: shardSelector() } : {});
     const at = byKind.findIndex((e) => key(e.kind) === key(kind));
     const entry = byKind[at];
-    if (entry) byKind[at] = { ...entry, labelSelector: entry.labelSelector ? `${entry.labelSelector},${selector}` : selector };
-    else byKind.push({ kind: kind as Kind<KubeObject>, labelSelector: selector });
-  }
+    if (entry?.selection) throw new Error(`sharding: the cache options of ${kind.kind} have a selection already`);
+    if (entry) byKind[at] = { ...entry, selection };
+    else byKind.push({ kind: kind as Kind<KubeObject>, selection });
+  });
 }
 
 export interface ReplicaContext {
@@ -94,24 +116,49 @@ export interface ReplicaContext {
 export function createShardReplica(options: ShardingOptions, shard: string, c: ReplicaContext): ShardReplica {
   const kinds = [...((options.kinds ?? []) as Kind<KubeObject>[])];
   for (const kind of kinds) if (c.cache.has(kind)) throw new Error(`sharding: the cache watches ${kind.kind} already, unselected`);
-  selectShard(c.byKind, options.ring, shard, kinds);
+  let mode: 'labels' | 'server' | undefined;
+  const server = () => mode === 'server';
   const namespace = c.namespace ?? podNamespace() ?? 'default';
   const log = c.log.child({ logger: 'sharding', ring: options.ring, shard });
+  let applied = 0;
+  const onKinds = (claimed: readonly Kind<KubeObject>[]) => selectShard(c.byKind, options.ring, shard, claimed, server, () => holder.shardSelector());
+  const holder = createSlotHolder({ ring: options.ring, shard, kinds, onKinds, cache: c.cache, cluster: c.cluster, namespace, log, onApplied: (generation) => (applied = generation) });
+  if (kinds.length > 0) onKinds(kinds);
   // No cache: label writes must not wait for a cache that is about to lose the object.
   const client = createClient(c.cluster, { fieldManager: `opgen-sharding-${options.ring}` });
   const metrics = registerShardMetrics(c.metrics.registry, options.ring, shard, () => (kinds[0] ? c.cache.informerFor(kinds[0]).list().length : 0));
-  const membership = createMembership(withDeadline(c.cluster.transport, c.timing.renewDeadlineMs), namespace, options.ring, shard, c.timing, log, c.onLost);
+  const membership = createMembership(withDeadline(c.cluster.transport, c.timing.renewDeadlineMs), namespace, options.ring, shard, c.timing, log, c.onLost, (): Record<string, string> =>
+    server() ? { [APPLIED_ANNOTATION]: String(applied) } : {},
+  );
+  const labels = createShardGate({ ring: options.ring, shard, kinds, onKinds, cache: c.cache, client, log, metrics });
+  const gate: ShardGate = {
+    claim: (forKind, owned) => claimKinds({ ring: options.ring, kinds, onKinds }, forKind, owned),
+    handsOver: (event) => (server() ? holder.gate.handsOver(event) : labels.handsOver(event)),
+    admit: (kind, request) => (server() ? holder.gate.admit(kind, request) : labels.admit(kind, request)),
+    release: (kind, request) => (server() ? holder.gate.release(kind, request) : labels.release(kind, request)),
+  };
   return {
     shard,
-    gate: createShardGate({ ring: options.ring, shard, kinds, onKinds: (claimed) => selectShard(c.byKind, options.ring, shard, claimed), cache: c.cache, client, log, metrics }),
+    gate,
     alive: membership.alive,
     joined: membership.joined,
+    async prepare(signal) {
+      if (mode) return mode;
+      const wanted = options.mode ?? 'auto';
+      const served = wanted === 'labels' ? false : await servesShardSelectors(c.cluster.transport, namespace, signal);
+      if (wanted === 'server' && !served) throw new Error('sharding: mode "server" needs an API server with the feature gate ShardedListAndWatch (Kubernetes 1.36+); this one ignores shard selectors');
+      mode = served ? 'server' : 'labels';
+      log.info({ mode, asked: wanted }, 'Sharding mode');
+      return mode;
+    },
     runnables: [
       { name: `shard-lease-${options.ring}`, run: (signal) => membership.run(signal) },
       {
         name: `sharder-${options.ring}`,
-        run: (signal) => runSharder({ ring: options.ring, kinds, cluster: c.cluster, client, namespace, timing: c.timing, log: log.child({ logger: 'sharder' }), metrics }, signal),
+        run: (signal) => runSharder({ ring: options.ring, kinds, cluster: c.cluster, client, namespace, timing: c.timing, log: log.child({ logger: 'sharder' }), metrics, mode: () => mode ?? 'labels' }, signal),
       },
+      // The server-side mode's slot table, followed by every replica.
+      { name: `shard-slots-${options.ring}`, run: async (signal) => (server() ? holder.run(signal) : undefined) },
     ],
   };
 }

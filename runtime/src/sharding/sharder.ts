@@ -9,8 +9,10 @@ import { isConflict, isNotFound } from '../rest/errors.js';
 import { sleep } from '../rest/sleep.js';
 import type { Cluster } from '../rest/cluster.js';
 import { nextMove } from './assign.js';
-import { drainLabel, placementKey, RING_LABEL, shardLabel, shardLeaseName } from './labels.js';
+import { createDeathConfirmer } from './confirm.js';
+import { drainLabel, placementKey, RING_LABEL, shardLabel } from './labels.js';
 import { createLiveness } from './liveness.js';
+import { assignSlots } from './slot-sharder.js';
 import type { LeaseTiming } from './membership.js';
 import type { ShardMetrics } from './metrics.js';
 import { shardFor } from './ring.js';
@@ -28,14 +30,16 @@ export interface SharderOptions {
   timing: LeaseTiming;
   log: Logger;
   metrics: ShardMetrics;
+  /** How the ring shards, decided before the sharder runs (see `ShardingOptions.mode`). */
+  mode(): 'labels' | 'server';
   /** Label patches in flight at once; default 32. */
   concurrency?: number;
 }
 
 /**
  * Runs the ring's sharder until `signal` aborts: one replica at a time (Lease
- * `<ring>-sharder`) watches the shard Leases and the objects' metadata, and moves shard
- * labels. Every label write is conditional on the resourceVersion it decided on, so a
+ * `<ring>-sharder`) watches the shard Leases and, in the label mode, the objects' metadata,
+ * and moves shard labels (or, in the server-side mode, slots: see `assignSlots`). Every label write is conditional on the resourceVersion it decided on, so a
  * stale view or a second sharder loses with a conflict instead of double-assigning.
  */
 export async function runSharder(o: SharderOptions, signal: AbortSignal): Promise<void> {
@@ -46,7 +50,7 @@ export async function runSharder(o: SharderOptions, signal: AbortSignal): Promis
       {
         onStartedLeading: (leading, stillLeading) => {
           o.log.info({ ring: o.ring }, 'Sharder started');
-          void assign(o, leading, stillLeading).catch((error: unknown) => o.log.error({ err: error }, 'Sharder failed'));
+          void (o.mode() === 'server' ? assignSlots : assign)(o, leading, stillLeading).catch((error: unknown) => o.log.error({ err: error }, 'Sharder failed'));
         },
         onStoppedLeading: ({ lost }) => {
           if (lost) o.log.error({ ring: o.ring }, 'Sharder lost its Lease: another replica takes over');
@@ -117,28 +121,7 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     return held && liveness.isLive(held) ? held : undefined;
   };
 
-  // A starved process sees Leases late: its timers may declare a shard dead whose renewals
-  // are still in its watch's backlog. Before taking objects from a shard as dead, read its
-  // Lease from the API server; if it was renewed since, it is alive (and observed as such).
-  const confirmations = new Map<string, Promise<boolean>>();
-  const confirmDead = (shard: string): Promise<boolean> => {
-    let confirmation = confirmations.get(shard);
-    if (!confirmation) {
-      confirmation = (async () => {
-        const fresh = await client.get(Lease, shardLeaseName(o.ring, shard), o.namespace);
-        if (!fresh?.spec?.holderIdentity) return true;
-        if (fresh.spec.renewTime !== undefined && String(fresh.spec.renewTime) !== liveness.renewTimeOf(shard)) {
-          liveness.observe(fresh as Cached<Lease>);
-          return false;
-        }
-        return true;
-      })();
-      confirmations.set(shard, confirmation);
-      const forget = () => setTimeout(() => confirmations.delete(shard), o.timing.retryPeriodMs).unref();
-      confirmation.then(forget, forget);
-    }
-    return confirmation;
-  };
+  const confirmDead = createDeathConfirmer(client, liveness, o.ring, o.namespace, o.timing.retryPeriodMs);
 
   const process = async (item: string): Promise<void> => {
     const index = Number(item.slice(0, item.indexOf('\u0000')));

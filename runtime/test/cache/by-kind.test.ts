@@ -38,6 +38,30 @@ describe('caching a kind by selector, metadata only, or transformed', () => {
     expect(informer.get('unrelated', ns)).toBeUndefined();
   });
 
+  it('selection decided while running: reselect lists again with it, deleting the objects it leaves and adding the ones it takes', async () => {
+    const ns = await createNamespace(client, 'reselect');
+    await client.create(kinds.ConfigMap, configMap(ns, 'a', {}, { side: 'a' }));
+    await client.create(kinds.ConfigMap, configMap(ns, 'b', {}, { side: 'b' }));
+    let side = 'a';
+    const cache = createCache(cp.kubeConfig, { namespace: ns, byKind: [{ kind: kinds.ConfigMap, selection: () => ({ labelSelector: `side=${side}` }) }] });
+    const informer = cache.informerFor(kinds.ConfigMap);
+    const { handler, events } = recordEvents<kinds.ConfigMap>();
+    informer.addHandler(handler);
+    cache.start(stop.signal);
+    expect(await cache.waitForSync(10_000)).toBe(true);
+    expect(informer.list().map((c) => c.metadata?.name)).toEqual(['a']);
+
+    side = 'b';
+    informer.reselect();
+    await vi.waitFor(() => expect(informer.list().map((c) => c.metadata?.name)).toEqual(['b']));
+    expect(events.sort()).toEqual(['add a', 'add b', 'delete a']);
+    // The new watch follows the new selection.
+    await client.create(kinds.ConfigMap, configMap(ns, 'b2', {}, { side: 'b' }));
+    await client.create(kinds.ConfigMap, configMap(ns, 'a2', {}, { side: 'a' }));
+    await vi.waitFor(() => expect(informer.get('b2', ns)).toBeDefined());
+    expect(informer.get('a2', ns)).toBeUndefined();
+  });
+
   it('holds only objects matching the field selector', async () => {
     const ns = await createNamespace(client, 'fields');
     await client.create(kinds.Secret, { metadata: { name: 'plain', namespace: ns }, stringData: { a: 'b' } });

@@ -39,6 +39,7 @@ function fakeInformer(kind: Kind<KubeObject>, names: string[]): FakeInformer {
     get: (name) => store.get(name),
     list: () => [...store.values()],
     hasSynced: () => true,
+    reselect() {},
     waitForSync: () => Promise.resolve(true),
     health: () => ({ kind: kind.kind, synced: true, healthy: true, lastContact: undefined, consecutiveFailures: 0, lastError: undefined, listing: undefined }),
     change(name) {

@@ -6,6 +6,7 @@ import { installCRDs, startControlPlane, type ControlPlane } from '../../src/tes
 import { eventually } from '../fixtures/eventually.js';
 import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
 import { killAll, startManagerProcess, type LogLine, type ManagerProcess } from '../fixtures/manager-process.js';
+import { overlappingReconciles, reconcileIntervals } from '../fixtures/reconcile-intervals.js';
 
 // Three (then four) replicas of one operator as real processes share the Widgets of ring
 // "widgets": each reconciles exactly the objects its shard label names, the label is the
@@ -27,12 +28,6 @@ const S = shardLabel(RING);
 const D = drainLabel(RING);
 const name = (i: number) => `sh-${String(i).padStart(5, '0')}`;
 
-interface Interval {
-  shard: string;
-  start: number;
-  end: number;
-}
-
 let cp: ControlPlane;
 let admin: Client;
 /** Every process each shard id ran as, in order (a restart adds one). */
@@ -49,42 +44,8 @@ function startReplica(shard: string): ManagerProcess {
   return m;
 }
 
-/** Each object's reconciles by every process so far, as intervals. */
-function intervals(): Map<string, Interval[]> {
-  const out = new Map<string, Interval[]>();
-  for (const [shard, runs] of processes) {
-    for (const m of runs) {
-      const open = new Map<string, number>();
-      const end = killedAt.get(m) ?? Infinity;
-      for (const l of m.lines) {
-        const w = l.w as string | undefined;
-        if (!w) continue;
-        if (l.msg === 'reconcile started') open.set(w, Number(l.at));
-        else if (l.msg === 'reconcile finished' && open.has(w)) {
-          out.set(w, [...(out.get(w) ?? []), { shard, start: open.get(w)!, end: Number(l.at) }]);
-          open.delete(w);
-        }
-      }
-      // Started and never finished: killed mid-reconcile, or still running.
-      for (const [w, start] of open) out.set(w, [...(out.get(w) ?? []), { shard, start, end }]);
-    }
-  }
-  return out;
-}
-
-/** Objects two different replicas reconciled at overlapping times. */
-function overlaps(byObject: Map<string, Interval[]>): string[] {
-  const found: string[] = [];
-  for (const [w, list] of byObject) {
-    const sorted = [...list].sort((a, b) => a.start - b.start);
-    for (let i = 1; i < sorted.length; i++) {
-      for (let j = 0; j < i; j++) {
-        if (sorted[j]!.shard !== sorted[i]!.shard && sorted[j]!.end > sorted[i]!.start) found.push(`${w}: ${JSON.stringify(sorted[j])} / ${JSON.stringify(sorted[i])}`);
-      }
-    }
-  }
-  return found;
-}
+const intervals = () => reconcileIntervals(processes, killedAt);
+const overlaps = overlappingReconciles;
 
 async function widgets() {
   return admin.list(Widget, { namespace: NS });
@@ -147,6 +108,8 @@ describe(`sharding ${OBJECTS} widgets over real operator processes`, () => {
     // replica up would have taken them all and handed two thirds on (the rebalance case below).
     const ringOfThree = (l: LogLine) => l.msg === 'Shard ring changed' && Array.isArray(l.shards) && l.shards.length === 3;
     await eventually('the sharder sees three shards', () => all.some((m) => m.lines.some(ringOfThree)), 180_000);
+    // This control plane runs without the feature gate ShardedListAndWatch: every replica finds the API server ignores shard selectors.
+    for (const m of all) expect(m.lines.find((l) => l.msg === 'Sharding mode')).toMatchObject({ mode: 'labels', asked: 'auto' });
     const created = Date.now();
     let next = 0;
     await Promise.all(
