@@ -12,19 +12,24 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 const outfile = 'dist/opgen/cli.cjs';
 
 // Each source file still sees the import.meta of the file tsc makes of it (dist/<path>.js),
-// not of the bundle, so that its paths to templates, data and package.json hold.
+// not of the bundle, so that its paths to templates, data and package.json hold; a file of
+// the runtime's dist/ that the CLI bundles (its CEL checker) sees its own.
 const ownImportMeta = {
   name: 'own-import-meta',
   setup(bundle) {
     const src = resolve('src');
+    const runtimeDist = resolve('runtime/dist');
+    const withOwnMeta = (text, compiledPath) => {
+      const url = `new URL(${JSON.stringify(relative(dirname(outfile), compiledPath))}, require('node:url').pathToFileURL(__filename))`;
+      return text.replace(/import\.meta\.(url|filename)/g, (_, field) => (field === 'url' ? `${url}.href` : `require('node:url').fileURLToPath(${url})`));
+    };
     bundle.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
       if (!path.startsWith(`${src}/`)) return undefined;
-      const compiled = relative(dirname(outfile), join('dist', relative(src, path)).replace(/\.ts$/, '.js'));
-      const url = `new URL(${JSON.stringify(compiled)}, require('node:url').pathToFileURL(__filename))`;
-      const contents = (await readFile(path, 'utf8')).replace(/import\.meta\.(url|filename)/g, (_, field) =>
-        field === 'url' ? `${url}.href` : `require('node:url').fileURLToPath(${url})`,
-      );
-      return { contents, loader: 'ts' };
+      return { contents: withOwnMeta(await readFile(path, 'utf8'), join('dist', relative(src, path)).replace(/\.ts$/, '.js')), loader: 'ts' };
+    });
+    bundle.onLoad({ filter: /\.js$/ }, async ({ path }) => {
+      if (!path.startsWith(`${runtimeDist}/`)) return undefined;
+      return { contents: withOwnMeta(await readFile(path, 'utf8'), relative(resolve('.'), path)), loader: 'js' };
     });
   },
 };

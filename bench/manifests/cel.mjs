@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { writeSyntheticApi } from './synthetic-api.mjs';
 
-const { checkCelTypes } = await import(join(new URL('../../', import.meta.url).pathname, 'dist/validation/cel-types/check.js'));
+const { checkCelTypes } = await import(join(new URL('../../', import.meta.url).pathname, 'runtime/dist/internal/cel/check.js'));
 
 const { values } = parseArgs({ options: { kinds: { type: 'string', default: '10,100' }, runs: { type: 'string', default: '5' } } });
 const repo = new URL('../../', import.meta.url).pathname;
