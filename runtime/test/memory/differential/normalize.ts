@@ -16,6 +16,9 @@ import type { Outcome } from './run.js';
  * - a 422's causes, and the list in its message, are sorted: the API server's own order
  *   varies from one request to the next (it walks a schema's properties in Go's random map
  *   order), so only which errors there are compares;
+ * - managedFields entries are sorted by what they say: the API server orders them by their
+ *   time, to the second, and a scenario's writes of one second on one side may straddle a
+ *   second on the other; with the times masked, which entries there are compares;
  * - what the API server allocates at random (a Service's cluster IPs and node ports, the
  *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`.
  */
@@ -70,7 +73,10 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
       .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`);
   }
   if (typeof value === 'number' && (key === 'nodePort' || key === 'healthCheckNodePort')) return '<port>';
-  if (Array.isArray(value)) return value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
+    return key === 'managedFields' ? items.map((item) => [JSON.stringify(item), item] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item) : items;
+  }
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     // A managedFields key may name a uid (`k:{"uid":"..."}` of an owner reference).
