@@ -4,7 +4,7 @@ import type { CelRule, CelSchema } from './schema.js';
 import { type CelNode } from './cost.js';
 import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
-import { schemaTypes } from './schema-types.js';
+import { schemaTypes, type SchemaTypes } from './schema-types.js';
 
 /**
  * cel-js, loaded on the first rule: a project without CEL rules does not pay for loading it.
@@ -92,17 +92,19 @@ export function checkCelTypes(root: CelSchema): CelTypeProblem[] {
 export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budget: CostBudget } {
   const problems: CelTypeProblem[] = [];
   let base: Environment | undefined;
-  const types = schemaTypes(root);
+  // Typed on the first rule: most schemas have none, and typing one is a walk of all of it.
+  let typed: SchemaTypes | undefined;
+  const types = (): SchemaTypes => (typed ??= schemaTypes(root));
   const env = (): Environment => {
     if (base) return base;
     base = libraries().clone();
-    for (const [name, fields] of types.objects) base.registerType(name, { ctor: SchemaObject, fields });
+    for (const [name, fields] of types().objects) base.registerType(name, { ctor: SchemaObject, fields });
     return base;
   };
   // Rules on one node share their environment: cloning is most of the cost of a check.
   const scopes = new Map<string, Environment>();
   const scope = (node: CelSchema, optionalOldSelf: boolean): Environment => {
-    const type = types.typeOf(node);
+    const type = types().typeOf(node);
     const key = `${type} ${optionalOldSelf}`;
     let found = scopes.get(key);
     if (!found) {
@@ -121,7 +123,7 @@ export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budge
       }
       const scoped = scope(node, Boolean(rule.optionalOldSelf));
       const report = (code: CelProblemCode, message: string, column?: number) => problems.push({ code, path, node, rule, field: 'rule', message, column });
-      const missing = missingHasField(rule.rule, types.typeOf(node), types.objects);
+      const missing = missingHasField(rule.rule, types().typeOf(node), types().objects);
       const ruleAst = missing ? (report('type', missing.message, missing.column), undefined) : check(scoped, rule.rule, 'bool', report);
       const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
       if (badPath) problems.push({ code: 'fieldPath', path, node, rule, field: 'fieldPath', message: badPath });
