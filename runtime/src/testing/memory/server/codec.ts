@@ -26,7 +26,24 @@ export function decodeBody(info: ResourceInfo, body: unknown): Obj {
   object.apiVersion = expected;
   object.kind = info.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+  dropEmptyMetadata(object.metadata);
   return object;
+}
+
+/** ObjectMeta's lists and maps that Go serializes with `omitempty`. */
+const OMITTED_WHEN_EMPTY = ['finalizers', 'labels', 'annotations', 'ownerReferences'];
+
+/**
+ * The API server decodes metadata into ObjectMeta (custom resources too: their metadata is
+ * coerced through it), so an empty `finalizers: []` or `labels: {}` is absent afterwards:
+ * a JSON patch removing the last finalizer leaves no list for the field manager to keep.
+ */
+function dropEmptyMetadata(meta: Obj): void {
+  if (typeof meta !== 'object' || Array.isArray(meta)) return;
+  for (const key of OMITTED_WHEN_EMPTY) {
+    const value = meta[key];
+    if (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0) delete meta[key];
+  }
 }
 
 /** How the client wants objects: whole, or `PartialObjectMetadata`. */
