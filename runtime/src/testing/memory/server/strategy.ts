@@ -305,6 +305,8 @@ function keepAllocations(service: Obj, old: Obj): void {
     const before = (was.ports ?? []).find((p: Obj) => p.port === port.port && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP'));
     if (before?.nodePort !== undefined && (spec.type === 'NodePort' || spec.type === 'LoadBalancer')) port.nodePort = before.nodePort;
   }
+  // A port the old Service did not have (another port number) still needs its node port.
+  allocateNodePorts(spec);
 }
 
 let nextServiceIP = 1;
@@ -323,6 +325,11 @@ function allocateClusterIP(service: Obj): void {
     spec.ipFamilies ??= ['IPv4'];
     spec.ipFamilyPolicy ??= 'SingleStack';
   }
+  allocateNodePorts(spec);
+}
+
+/** Each port of a NodePort Service (or a LoadBalancer that allocates them) without a node port gets the next free one. */
+function allocateNodePorts(spec: Obj): void {
   if (spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false)) {
     for (const port of spec.ports ?? []) port.nodePort ??= 30000 + (nextNodePort++ % 2768);
   }
