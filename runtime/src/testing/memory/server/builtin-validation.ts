@@ -1,11 +1,13 @@
 /**
  * The parts of built-in kinds' validation the memory cluster reproduces (each kind's
- * `Validate` in kubernetes/pkg/apis/<group>/validation): ConfigMap and Secret keys. Other
+ * `Validate` in kubernetes/pkg/apis/<group>/validation): ConfigMap and Secret keys, and a
+ * PersistentVolumeClaim's immutable spec on update (`ValidateUpdate`). Other
  * built-in field validation (Pod specs, Deployment selectors ...) is not reproduced.
  */
 import { formatValue, type FieldError } from './errors.js';
 import type { ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
+import { validateClaimUpdate } from './pvc-validation.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
@@ -29,8 +31,17 @@ const validators: Record<string, (object: Obj) => FieldError[]> = {
   'v1/Secret': (object) => configKeys(object, ['data']),
 };
 
-/** Field errors of the kind's own validation (metadata is validated elsewhere). */
-export function validateBuiltin(info: ResourceInfo, object: Obj): FieldError[] {
+/** The kinds' `ValidateUpdate` rules beyond `Validate`: what may not change. */
+const updateValidators: Record<string, (object: Obj, old: Obj) => FieldError[]> = {
+  'v1/PersistentVolumeClaim': validateClaimUpdate,
+};
+
+const kindKey = (info: ResourceInfo) => `${info.group === '' ? '' : `${info.group}/`}${info.version}/${info.kind}`;
+
+/** Field errors of the kind's own validation (metadata is validated elsewhere); `old` for an update. */
+export function validateBuiltin(info: ResourceInfo, object: Obj, old?: Obj): FieldError[] {
   if (info.crd) return [];
-  return validators[`${info.group === '' ? '' : `${info.group}/`}${info.version}/${info.kind}`]?.(object) ?? [];
+  const errors = validators[kindKey(info)]?.(object) ?? [];
+  const update = old ? updateValidators[kindKey(info)] : undefined;
+  return update && old ? [...errors, ...update(object, old)] : errors;
 }

@@ -83,7 +83,7 @@ function validate(state: ServerState, ctx: WriteContext, object: Obj, old: Obj |
   const kindErrors = (): FieldError[] => {
     if (info.crd) return state.hooks.validateCustomResource(ctx, object);
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') return state.hooks.validateCustomResourceDefinition(ctx, object);
-    return validateBuiltin(info, object);
+    return validateBuiltin(info, object, old);
   };
   let errors: FieldError[];
   if (!old) {
