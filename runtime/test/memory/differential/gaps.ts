@@ -13,7 +13,6 @@ export interface KnownGap {
 
 /** The differences left when the memory cluster landed (STATUS.md), each for its owner to fix. */
 export const KNOWN_GAPS: KnownGap[] = [
-  { scenario: "BookStore: the v1alpha2 version is served too", owner: 'memserver', note: "[1].body.spec.bookApp.imagePullPolicy: API server (absent), memory cluster \"Always\"" },
   { scenario: "a map list item without its key is 422 Invalid", owner: 'schema', note: "[0].body.code: API server 422, memory cluster 500" },
   { scenario: "a CEL rule that does not compile is refused", owner: 'schema', note: "[0].body.details.causes[0].message: API server \"Invalid value: {\\\"Rule\\\":\\\"self \\\\u003e \\\",\\\"Message\\\":\\\"\\\",\\\"MessageExpression\\\":\\\"\\\",\\\"Reason\\\":null" },
   { scenario: "a CEL rule of the wrong result type is refused", owner: 'schema', note: "[0].body: API server Status Failure 422 Invalid: \"CustomResourceDefinition.apiextensions.k8s.io \\\"things.diff-287.diff.opgen.dev\\\" is invalid: spec.va" },

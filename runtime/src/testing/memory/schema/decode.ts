@@ -1,8 +1,7 @@
 /**
  * Decoding a custom object as apiextensions-apiserver's codec does: unknown fields pruned,
- * then defaults applied. (The API server also defaults objects it reads from storage, so a
- * default added to a CRD later shows on reads at once; the memory cluster applies it on the
- * object's next write.)
+ * then defaults applied: on request bodies, and on every object read from storage, in the
+ * version it is read in (the server's `encodeObject`).
  *
  * @module
  */

@@ -4,6 +4,7 @@
  * `None` only `apiVersion` differs), and the content types the runtime asks for (JSON, and
  * `PartialObjectMetadata` for metadata-only informers).
  */
+import { decodeCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
 import { badRequest, notAcceptable } from './errors.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
@@ -69,10 +70,16 @@ export function negotiate(accept: string | undefined, list: boolean): Representa
   throw notAcceptable(JSON_TYPES);
 }
 
-/** The stored object as the request's version shows it, whole or as `PartialObjectMetadata`. */
+/**
+ * The stored object as the request's version shows it, whole or as `PartialObjectMetadata`.
+ * A custom object is decoded from storage as apiextensions-apiserver does: in the request's
+ * version, pruned and defaulted by that version's schema (a field only another version has
+ * is not shown; a default added to the CRD later shows at once).
+ */
 export function encodeObject(info: ResourceInfo, stored: Obj, representation: Representation): Obj {
   if (representation === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: structuredClone(stored.metadata) };
-  const copy = structuredClone(stored);
+  let copy = structuredClone(stored);
   copy.apiVersion = apiVersionOf(info);
+  if (info.crd) copy = decodeCustomObject({ crd: info.crd as CrdLike, version: info.version, object: copy as JsonObject }).object as Obj;
   return copy;
 }
