@@ -5,8 +5,9 @@ import type { Outcome } from './run.js';
  * servers share are replaced by tokens that keep what matters:
  * - uids become `<uid:1>`, `<uid:2>`... in order of first appearance (wherever they appear,
  *   messages included), so "the same uid" and "another uid" still compare;
- * - server-written timestamps (`creationTimestamp`, `deletionTimestamp`, a managedFields
- *   entry's `time`) become `<time>`: present or absent compares, the instant does not;
+ * - server-written timestamps (`creationTimestamp`, `deletionTimestamp`, a PersistentVolume's
+ *   `lastPhaseTransitionTime`, a managedFields entry's `time`) become `<time>`: present or
+ *   absent compares, the instant does not;
  * - an object's `resourceVersion` becomes its rank among all the object versions the
  *   scenario saw (`<rv:1>` is the oldest): so "changed", "unchanged" and "newer than"
  *   compare, while the gaps other writers leave in etcd's revisions (the real control
@@ -50,7 +51,7 @@ function sortCauses(value: unknown): unknown {
 }
 
 const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp']);
+const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp', 'lastPhaseTransitionTime']);
 /** A 410's message names the oldest version the server still holds: a revision like a list's. */
 const TOO_OLD = /too old resource version: (\d+) \((\d+)\)/g;
 /** A failed precondition names both versions. */

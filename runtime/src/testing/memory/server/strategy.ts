@@ -9,6 +9,7 @@ import type { FieldError } from './errors.js';
 import { formatValue } from './errors.js';
 import type { NameRule, ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
+import { admitStorageObject } from './storage-protection.js';
 
 /** `metav1.Time` on the wire: RFC 3339 in whole seconds, UTC. */
 export function timestamp(ms: number): string {
@@ -54,11 +55,9 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
   writeEmptyFields(info, object);
   if (info.group === '' && info.kind === 'Service') allocateClusterIP(object);
   if (info.group === '' && info.kind === 'Pod') admitPod(object);
-  if (info.group === '' && info.kind === 'PersistentVolumeClaim') {
-    // The StorageObjectInUseProtection admission plugin's finalizer.
-    const finalizers: string[] = meta.finalizers ?? [];
-    if (!finalizers.includes('kubernetes.io/pvc-protection')) meta.finalizers = [...finalizers, 'kubernetes.io/pvc-protection'];
-  }
+  admitStorageObject(info, object);
+  // The PersistentVolume strategy records when the volume entered its first phase.
+  if (info.group === '' && info.kind === 'PersistentVolume') object.status.lastPhaseTransitionTime = timestamp(nowMs);
   if (info.group === 'batch' && info.kind === 'Job') labelJob(object);
   if (info.group === '' && info.kind === 'Namespace') {
     const finalizers: string[] = object.spec?.finalizers ?? [];
