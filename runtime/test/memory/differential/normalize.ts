@@ -18,7 +18,11 @@ import type { Outcome } from './run.js';
  *   varies from one request to the next (it walks a schema's properties in Go's random map
  *   order), so only which errors there are compares;
  * - what the API server allocates at random (a Service's cluster IPs and node ports, the
- *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`.
+ *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`;
+ * - managedFields entries are put in the API server's order with their times masked
+ *   (operation, an entry without a time first, manager, apiVersion, subresource): the server
+ *   orders by the second each entry was written, so two writes a second apart on one side
+ *   and within a second on the other would differ in order only.
  */
 export function normalize(outcomes: Outcome[]): Outcome[] {
   const ranks = rankVersions(outcomes);
@@ -71,7 +75,10 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
       .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`);
   }
   if (typeof value === 'number' && (key === 'nodePort' || key === 'healthCheckNodePort')) return '<port>';
-  if (Array.isArray(value)) return value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
+  if (Array.isArray(value)) {
+    const items = value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
+    return key === 'managedFields' ? items.sort(byEntry) : items;
+  }
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     // A managedFields key may name a uid (`k:{"uid":"..."}` of an owner reference).
@@ -84,6 +91,16 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+type Entry = Record<string, unknown> | null;
+
+/** The managedFields order without the seconds (see {@link normalize}). */
+function byEntry(a: unknown, b: unknown): number {
+  const key = (entry: Entry) => [entry?.operation, entry?.time === undefined ? 0 : 1, entry?.manager, entry?.apiVersion, entry?.subresource ?? ''].map(String);
+  const [p, q] = [key(a as Entry), key(b as Entry)];
+  for (let i = 0; i < p.length; i++) if (p[i] !== q[i]) return p[i]! < q[i]! ? -1 : 1;
+  return 0;
 }
 
 function replaceUids(text: string, uids: Map<string, string>): string {
