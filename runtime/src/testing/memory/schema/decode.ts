@@ -37,3 +37,16 @@ export function decodeCustomObject({ crd, version, object }: DecodeOptions): Dec
   applyDefaults(copy, schema);
   return { object: copy, unknownFields };
 }
+
+/**
+ * A copy of `object` pruned by `version`'s schema, without defaults: the form a custom object
+ * is stored in, its storage version's (a field only the request's version has is not kept).
+ *
+ * @example
+ * const stored = pruneCustomObject({ crd, version: 'v1alpha1', object: written });
+ */
+export function pruneCustomObject({ crd, version, object }: DecodeOptions): JsonObject {
+  const copy = structuredClone(object);
+  prune(copy, versionSchema(crd, version));
+  return copy;
+}
