@@ -78,8 +78,18 @@ export function negotiate(accept: string | undefined, list: boolean): Representa
  */
 export function encodeObject(info: ResourceInfo, stored: Obj, representation: Representation): Obj {
   if (representation === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: structuredClone(stored.metadata) };
-  let copy = structuredClone(stored);
-  copy.apiVersion = apiVersionOf(info);
-  if (info.crd) copy = decodeCustomObject({ crd: info.crd as CrdLike, version: info.version, object: copy as JsonObject }).object as Obj;
-  return copy;
+  if (!info.crd) return { ...structuredClone(stored), apiVersion: apiVersionOf(info) };
+  let decoded = decodedReads.get(stored);
+  if (decoded?.crd !== info.crd || decoded.version !== info.version) {
+    const object = decodeCustomObject({ crd: info.crd as CrdLike, version: info.version, object: { ...stored, apiVersion: apiVersionOf(info) } as JsonObject }).object as Obj;
+    decodedReads.set(stored, (decoded = { crd: info.crd, version: info.version, object }));
+  }
+  return structuredClone(decoded.object);
 }
+
+/**
+ * Each stored object's last decoded form, by CRD (a changed CRD is a new object) and version:
+ * a stored object is never changed in place (a write stores a new one), so lists and watches
+ * decode it once, not on every read.
+ */
+const decodedReads = new WeakMap<Obj, { crd: object; version: string; object: Obj }>();
