@@ -234,8 +234,8 @@ export function patch(state: ServerState, target: Target, body: unknown, content
   const live = liveObject(state, info, namespace, name!);
   if (type === APPLY_PATCH) return apply(state, target, body, live, query);
   if (!live) throw notFound(groupResource(info), name!);
-  const current = structuredClone(live);
-  current.apiVersion = apiVersionOf(info);
+  // The patch applies to the object as a GET in the request's version shows it.
+  const current = encodeObject(info, live, 'object');
   let patched: unknown;
   if (type === JSON_PATCH) patched = jsonPatch(current, body);
   else if (type === MERGE_PATCH) patched = mergePatch(current, body);
