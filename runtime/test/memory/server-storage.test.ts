@@ -32,6 +32,16 @@ describe('PersistentVolume protection', () => {
     expect((await statusOf(a.get(`${PVS}/pv`))).code).toBe(404);
   });
 
+  test('a phase change is timed unless the writer timed it, as the PersistentVolume status strategy does', async () => {
+    const a = await start();
+    const made = await a.post(PVS, volume('timed'));
+    expect(made.status).toEqual({ phase: 'Pending', lastPhaseTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
+    const set = await a.patch(`${PVS}/timed/status`, { status: { phase: 'Available', lastPhaseTransitionTime: '2020-01-01T00:00:00Z' } }, MERGE);
+    expect(set.status.lastPhaseTransitionTime).toBe('2020-01-01T00:00:00Z');
+    const bound = await a.patch(`${PVS}/timed/status`, { status: { phase: 'Bound' } }, MERGE);
+    expect(bound.status.lastPhaseTransitionTime).not.toBe('2020-01-01T00:00:00Z');
+  });
+
   test('an unbound volume is deleted at once', async () => {
     const a = await start();
     await a.post(PVS, volume('free'));

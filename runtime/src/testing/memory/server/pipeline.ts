@@ -173,7 +173,7 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
     throw conflict(groupResource(info), live.metadata.name, OPTIMISTIC_LOCK_MESSAGE);
   }
   if (ctx.subresource === 'status') {
-    object = prepareForStatusUpdate(info, object, live);
+    object = prepareForStatusUpdate(info, object, live, ctx.nowMs);
   } else {
     prepareForUpdate(info, object, live);
   }

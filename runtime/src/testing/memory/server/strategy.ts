@@ -87,7 +87,7 @@ export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): voi
  * object and sets status); built-in kinds keep the request's metadata changes but not its
  * spec or other top-level fields.
  */
-export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj): Obj {
+export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj, nowMs: number): Obj {
   let next: Obj;
   if (info.crd) {
     next = structuredClone(old);
@@ -100,9 +100,17 @@ export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj
   }
   if (object.status === undefined) delete next.status;
   else next.status = object.status;
+  if (info.group === '' && info.kind === 'PersistentVolume') stampPhaseTransition(next, old, nowMs);
   next.metadata.generation = old.metadata.generation;
   if (next.metadata.generation === undefined) delete next.metadata.generation;
   return next;
+}
+
+/** The PersistentVolume status strategy: a phase change the writer did not time is timed now. */
+function stampPhaseTransition(volume: Obj, old: Obj, nowMs: number): void {
+  const status = volume.status;
+  if (!status || status.phase === old.status?.phase) return;
+  if (status.lastPhaseTransitionTime === undefined || status.lastPhaseTransitionTime === old.status?.lastPhaseTransitionTime) status.lastPhaseTransitionTime = timestamp(nowMs);
 }
 
 function keepSystemFields(object: Obj, old: Obj): void {
