@@ -22,12 +22,22 @@ import type { Outcome } from './run.js';
  * - managedFields entries are put in the API server's order with their times masked
  *   (operation, an entry without a time first, manager, apiVersion, subresource): the server
  *   orders by the second each entry was written, so two writes a second apart on one side
- *   and within a second on the other would differ in order only.
+ *   and within a second on the other would differ in order only;
+ * - a watch's plain BOOKMARK events (no annotations) are left out: the API server sends them
+ *   at its discretion (its bookmark timer may add one right after the initial events' end),
+ *   while an annotated one (`k8s.io/initial-events-end`) still compares.
  */
 export function normalize(outcomes: Outcome[]): Outcome[] {
   const ranks = rankVersions(outcomes);
   const uids = new Map<string, string>();
-  return outcomes.map((outcome) => sortCauses(walk(outcome, undefined, ranks, uids)) as Outcome);
+  return outcomes.map((outcome) => sortCauses(walk(withoutPlainBookmarks(outcome), undefined, ranks, uids)) as Outcome);
+}
+
+function withoutPlainBookmarks(outcome: Outcome): Outcome {
+  if (!outcome.events) return outcome;
+  const plain = (event: { type: string; object: unknown }) =>
+    event.type === 'BOOKMARK' && (event.object as { metadata?: { annotations?: object } } | null)?.metadata?.annotations === undefined;
+  return { ...outcome, events: outcome.events.filter((event) => !plain(event)) };
 }
 
 interface Cause {
