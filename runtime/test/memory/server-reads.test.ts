@@ -160,3 +160,25 @@ describe('watch', () => {
     expect(seen).toEqual([{ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: made.metadata.resourceVersion } } }]);
   });
 });
+
+describe('custom objects are read through their version schema', () => {
+  const versioned = (size: Record<string, unknown>) => {
+    const crd = widgetCRD() as any;
+    crd.spec.versions[0].schema.openAPIV3Schema = { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', ...size } } } } };
+    return crd;
+  };
+  const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const W = '/apis/example.com/v1/namespaces/default/widgets';
+
+  test('a default added to the CRD after the write shows on the next read, as the API server defaults what it reads', async () => {
+    const a = await start({ crds: [versioned({})] });
+    await a.post(W, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} });
+    expect((await a.get(`${W}/w`)).spec).toEqual({});
+    const crd = await a.get(`${CRDS}/widgets.example.com`);
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.size.default = 3;
+    await a.put(`${CRDS}/widgets.example.com`, crd);
+    await memory.server.idle();
+    expect((await a.get(`${W}/w`)).spec).toEqual({ size: 3 });
+    expect((await a.get(W)).items[0].spec).toEqual({ size: 3 });
+  });
+});

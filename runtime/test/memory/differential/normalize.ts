@@ -5,8 +5,9 @@ import type { Outcome } from './run.js';
  * servers share are replaced by tokens that keep what matters:
  * - uids become `<uid:1>`, `<uid:2>`... in order of first appearance (wherever they appear,
  *   messages included), so "the same uid" and "another uid" still compare;
- * - server-written timestamps (`creationTimestamp`, `deletionTimestamp`, a managedFields
- *   entry's `time`) become `<time>`: present or absent compares, the instant does not;
+ * - server-written timestamps (`creationTimestamp`, `deletionTimestamp`, a PersistentVolume's
+ *   `lastPhaseTransitionTime`, a managedFields entry's `time`) become `<time>`: present or
+ *   absent compares, the instant does not;
  * - an object's `resourceVersion` becomes its rank among all the object versions the
  *   scenario saw (`<rv:1>` is the oldest): so "changed", "unchanged" and "newer than"
  *   compare, while the gaps other writers leave in etcd's revisions (the real control
@@ -16,16 +17,27 @@ import type { Outcome } from './run.js';
  * - a 422's causes, and the list in its message, are sorted: the API server's own order
  *   varies from one request to the next (it walks a schema's properties in Go's random map
  *   order), so only which errors there are compares;
- * - managedFields entries are sorted by what they say: the API server orders them by their
- *   time, to the second, and a scenario's writes of one second on one side may straddle a
- *   second on the other; with the times masked, which entries there are compares;
  * - what the API server allocates at random (a Service's cluster IPs and node ports, the
- *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`.
+ *   suffix `generateName` gets) becomes `<ip>`, `<port>`, `<generated>`;
+ * - managedFields entries are put in the API server's order with their times masked
+ *   (operation, an entry without a time first, manager, apiVersion, subresource): the server
+ *   orders by the second each entry was written, so two writes a second apart on one side
+ *   and within a second on the other would differ in order only;
+ * - a watch's plain BOOKMARK events (no annotations) are left out: the API server sends them
+ *   at its discretion (its bookmark timer may add one right after the initial events' end),
+ *   while an annotated one (`k8s.io/initial-events-end`) still compares.
  */
 export function normalize(outcomes: Outcome[]): Outcome[] {
   const ranks = rankVersions(outcomes);
   const uids = new Map<string, string>();
-  return outcomes.map((outcome) => sortCauses(walk(outcome, undefined, ranks, uids)) as Outcome);
+  return outcomes.map((outcome) => sortCauses(walk(withoutPlainBookmarks(outcome), undefined, ranks, uids)) as Outcome);
+}
+
+function withoutPlainBookmarks(outcome: Outcome): Outcome {
+  if (!outcome.events) return outcome;
+  const plain = (event: { type: string; object: unknown }) =>
+    event.type === 'BOOKMARK' && (event.object as { metadata?: { annotations?: object } } | null)?.metadata?.annotations === undefined;
+  return { ...outcome, events: outcome.events.filter((event) => !plain(event)) };
 }
 
 interface Cause {
@@ -53,7 +65,7 @@ function sortCauses(value: unknown): unknown {
 }
 
 const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp']);
+const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp', 'lastPhaseTransitionTime']);
 /** A 410's message names the oldest version the server still holds: a revision like a list's. */
 const TOO_OLD = /too old resource version: (\d+) \((\d+)\)/g;
 /** A failed precondition names both versions. */
@@ -75,7 +87,7 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
   if (typeof value === 'number' && (key === 'nodePort' || key === 'healthCheckNodePort')) return '<port>';
   if (Array.isArray(value)) {
     const items = value.map((item) => walk(item, key === 'clusterIPs' ? 'clusterIP' : undefined, ranks, uids));
-    return key === 'managedFields' ? items.map((item) => [JSON.stringify(item), item] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item) : items;
+    return key === 'managedFields' ? items.sort(byEntry) : items;
   }
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
@@ -89,6 +101,16 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     return Object.fromEntries(entries);
   }
   return value;
+}
+
+type Entry = Record<string, unknown> | null;
+
+/** The managedFields order without the seconds (see {@link normalize}). */
+function byEntry(a: unknown, b: unknown): number {
+  const key = (entry: Entry) => [entry?.operation, entry?.time === undefined ? 0 : 1, entry?.manager, entry?.apiVersion, entry?.subresource ?? ''].map(String);
+  const [p, q] = [key(a as Entry), key(b as Entry)];
+  for (let i = 0; i < p.length; i++) if (p[i] !== q[i]) return p[i]! < q[i]! ? -1 : 1;
+  return 0;
 }
 
 function replaceUids(text: string, uids: Map<string, string>): string {

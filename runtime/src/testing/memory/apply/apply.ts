@@ -228,7 +228,10 @@ function recordUpdate(live: JsonObject, updated: JsonObject, managed: Managed, m
   if (changes) {
     // Only a write that changed something the manager may own moves its entry's time.
     result.delete(self);
-    const current: Ownership = { manager, operation: 'Update', apiVersion: context.apiVersion, set: changes.set, time: context.now };
+    const current: Ownership = { manager, operation: 'Update', apiVersion: context.apiVersion, set: changes.set };
+    // A /scale write's entry has no time: the API server records it on the Scale object and
+    // carries only its fields over to the main resource (managedfields.ScaleHandler.ToParent).
+    if (context.subresource !== 'scale') current.time = context.now;
     if (context.subresource) current.subresource = context.subresource;
     const id = identifier(current);
     const previous = result.get(id);

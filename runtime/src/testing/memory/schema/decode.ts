@@ -1,8 +1,7 @@
 /**
  * Decoding a custom object as apiextensions-apiserver's codec does: unknown fields pruned,
- * then defaults applied. (The API server also defaults objects it reads from storage, so a
- * default added to a CRD later shows on reads at once; the memory cluster applies it on the
- * object's next write.)
+ * then defaults applied: on request bodies, and on every object read from storage, in the
+ * version it is read in (the server's `encodeObject`).
  *
  * @module
  */
@@ -37,4 +36,17 @@ export function decodeCustomObject({ crd, version, object }: DecodeOptions): Dec
   const unknownFields = prune(copy, schema);
   applyDefaults(copy, schema);
   return { object: copy, unknownFields };
+}
+
+/**
+ * A copy of `object` pruned by `version`'s schema, without defaults: the form a custom object
+ * is stored in, its storage version's (a field only the request's version has is not kept).
+ *
+ * @example
+ * const stored = pruneCustomObject({ crd, version: 'v1alpha1', object: written });
+ */
+export function pruneCustomObject({ crd, version, object }: DecodeOptions): JsonObject {
+  const copy = structuredClone(object);
+  prune(copy, versionSchema(crd, version));
+  return copy;
 }

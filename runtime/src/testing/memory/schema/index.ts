@@ -13,7 +13,7 @@
  * @module
  */
 export { admitCrd } from './admission.js';
-export { decodeCustomObject, type DecodeOptions, type Decoded } from './decode.js';
+export { decodeCustomObject, pruneCustomObject, type DecodeOptions, type Decoded } from './decode.js';
 export { validateCustomObject, type ValidateOptions } from './validate.js';
 export { errorBody, invalidMessage } from './messages.js';
 export type { CrdLike, FieldError, FieldErrorType, JsonObject, SchemaNode, ValidationRule } from './types.js';

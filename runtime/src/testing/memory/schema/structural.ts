@@ -43,12 +43,12 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
   if (old !== undefined && deepEqual(value, old)) return;
   const fieldPath = path === '' ? '<nil>' : path;
   if (value === null && schema.nullable === true) return;
+  const actual = jsonType(value);
   if (schema['x-kubernetes-int-or-string'] === true) {
     intOrString(value, fieldPath, body, errors);
-    return;
-  }
-  const actual = jsonType(value);
-  if (schema.type !== undefined && !typeMatches(schema.type, actual)) {
+    // A value of either type is still checked by the validators of its kind (a pattern on the string).
+    if (actual !== 'integer' && actual !== 'string') return;
+  } else if (schema.type !== undefined && !typeMatches(schema.type, actual)) {
     if (schema.type === 'integer' && actual === 'number') {
       const format = schema.format === 'int32' || schema.format === 'int64' ? schema.format : undefined;
       errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: format ? '"float64"' : '"number"', detail: `${inBody(body)} must be of type ${format ?? 'integer'}: ${format ? '"float64"' : '"number"'}` });

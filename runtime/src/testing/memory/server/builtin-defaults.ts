@@ -56,6 +56,14 @@ export const BUILTIN_DEFAULTS: Record<string, (object: Obj) => void> = {
     object.spec.enableServiceLinks ??= true;
   },
   'v1/PersistentVolumeClaim': defaultClaim,
+  'v1/PersistentVolume'(object) {
+    const spec = object.spec;
+    if (!isObject(spec)) return;
+    spec.persistentVolumeReclaimPolicy ??= 'Retain';
+    spec.volumeMode ??= 'Filesystem';
+    // `SetDefaults_HostPathVolumeSource`: an unset type is the empty HostPathUnset.
+    if (isObject(spec.hostPath)) spec.hostPath.type ??= '';
+  },
   'v1/Service'(object) {
     const spec = object.spec;
     if (!isObject(spec)) return;

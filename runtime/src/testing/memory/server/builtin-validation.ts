@@ -1,13 +1,15 @@
 /**
  * The parts of built-in kinds' validation the memory cluster reproduces (each kind's
  * `Validate` in kubernetes/pkg/apis/<group>/validation): ConfigMap and Secret keys, the apps
- * kinds' counts and a StatefulSet's immutable spec (builtin-validation-apps.ts). Other
+ * kinds' counts and a StatefulSet's immutable spec (builtin-validation-apps.ts), and a
+ * PersistentVolumeClaim's immutable spec on update (`ValidateUpdate`, pvc-validation.ts). Other
  * built-in field validation (Pod specs, Deployment selectors ...) is not reproduced.
  */
 import { formatValue, type FieldError } from './errors.js';
 import { validateDeployment, validateReplicaSet, validateStatefulSet } from './builtin-validation-apps.js';
 import type { ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
+import { validateClaimUpdate } from './pvc-validation.js';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
@@ -33,6 +35,7 @@ const validators: Record<string, (object: Obj, old: Obj | undefined) => FieldErr
   'apps/v1/Deployment': validateDeployment,
   'apps/v1/ReplicaSet': validateReplicaSet,
   'apps/v1/StatefulSet': validateStatefulSet,
+  'v1/PersistentVolumeClaim': (object, old) => (old ? validateClaimUpdate(object, old) : []),
 };
 
 /** Field errors of the kind's own validation (metadata is validated elsewhere); `old` on update. */

@@ -4,6 +4,7 @@
  * `None` only `apiVersion` differs), and the content types the runtime asks for (JSON, and
  * `PartialObjectMetadata` for metadata-only informers).
  */
+import { decodeCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
 import { badRequest, notAcceptable } from './errors.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
@@ -26,7 +27,24 @@ export function decodeBody(info: ResourceInfo, body: unknown): Obj {
   object.apiVersion = expected;
   object.kind = info.kind;
   if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+  dropEmptyMetadata(object.metadata);
   return object;
+}
+
+/** ObjectMeta's lists and maps that Go serializes with `omitempty`. */
+const OMITTED_WHEN_EMPTY = ['finalizers', 'labels', 'annotations', 'ownerReferences'];
+
+/**
+ * The API server decodes metadata into ObjectMeta (custom resources too: their metadata is
+ * coerced through it), so an empty `finalizers: []` or `labels: {}` is absent afterwards:
+ * a JSON patch removing the last finalizer leaves no list for the field manager to keep.
+ */
+function dropEmptyMetadata(meta: Obj): void {
+  if (typeof meta !== 'object' || Array.isArray(meta)) return;
+  for (const key of OMITTED_WHEN_EMPTY) {
+    const value = meta[key];
+    if (Array.isArray(value) ? value.length === 0 : value !== null && typeof value === 'object' && Object.keys(value).length === 0) delete meta[key];
+  }
 }
 
 /** How the client wants objects: whole, or `PartialObjectMetadata`. */
@@ -52,10 +70,26 @@ export function negotiate(accept: string | undefined, list: boolean): Representa
   throw notAcceptable(JSON_TYPES);
 }
 
-/** The stored object as the request's version shows it, whole or as `PartialObjectMetadata`. */
+/**
+ * The stored object as the request's version shows it, whole or as `PartialObjectMetadata`.
+ * A custom object is decoded from storage as apiextensions-apiserver does: in the request's
+ * version, pruned and defaulted by that version's schema (a field only another version has
+ * is not shown; a default added to the CRD later shows at once).
+ */
 export function encodeObject(info: ResourceInfo, stored: Obj, representation: Representation): Obj {
   if (representation === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: structuredClone(stored.metadata) };
-  const copy = structuredClone(stored);
-  copy.apiVersion = apiVersionOf(info);
-  return copy;
+  if (!info.crd) return { ...structuredClone(stored), apiVersion: apiVersionOf(info) };
+  let decoded = decodedReads.get(stored);
+  if (decoded?.crd !== info.crd || decoded.version !== info.version) {
+    const object = decodeCustomObject({ crd: info.crd as CrdLike, version: info.version, object: { ...stored, apiVersion: apiVersionOf(info) } as JsonObject }).object as Obj;
+    decodedReads.set(stored, (decoded = { crd: info.crd, version: info.version, object }));
+  }
+  return structuredClone(decoded.object);
 }
+
+/**
+ * Each stored object's last decoded form, by CRD (a changed CRD is a new object) and version:
+ * a stored object is never changed in place (a write stores a new one), so lists and watches
+ * decode it once, not on every read.
+ */
+const decodedReads = new WeakMap<Obj, { crd: object; version: string; object: Obj }>();

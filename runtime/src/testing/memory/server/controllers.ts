@@ -4,13 +4,15 @@
  * contents are deleted, then its `kubernetes` finalizer is removed and it goes) and the
  * garbage collector (owner references: background deletion of orphaned dependents,
  * foreground deletion with the `foregroundDeletion` finalizer and `blockOwnerDeletion`,
- * orphaning with the `orphan` finalizer).
+ * orphaning with the `orphan` finalizer), and the storage protection controllers
+ * (storage-protection.ts).
  */
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, removeOrMark } from './deletion.js';
 import { storageKey, storageVersion } from './registry.js';
 import type { ResourceInfo } from './resources.js';
 import { commit, type ServerState } from './state.js';
 import type { Obj } from './storage.js';
+import { releaseStorageObjects } from './storage-protection.js';
 import { timestamp } from './strategy.js';
 
 /** The field manager kube-controller-manager's garbage collector writes as. */
@@ -68,23 +70,7 @@ const current = (state: ServerState, located: Located): Obj | undefined =>
 export function runControllers(state: ServerState): void {
   finishNamespaces(state);
   collectGarbage(state);
-  releaseClaims(state);
-}
-
-const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
-
-/** The pvc-protection controller: a claim being deleted loses its finalizer once no Pod in its namespace mounts it. */
-function releaseClaims(state: ServerState): void {
-  const claims = state.registry.byPath('', 'v1', 'persistentvolumeclaims')!;
-  const pods = state.registry.byPath('', 'v1', 'pods')!;
-  for (const claim of [...state.storage.store(storageKey(claims)).objects.values()]) {
-    const meta = claim.metadata;
-    if (!meta.deletionTimestamp || !(meta.finalizers ?? []).includes(PVC_PROTECTION)) continue;
-    const inUse = [...state.storage.store(storageKey(pods)).objects.values()].some(
-      (pod) => pod.metadata.namespace === meta.namespace && (pod.spec?.volumes ?? []).some((v: Obj) => v.persistentVolumeClaim?.claimName === meta.name),
-    );
-    if (!inUse) updateMeta(state, claims, claim, (next) => (next.metadata.finalizers = next.metadata.finalizers.filter((f: string) => f !== PVC_PROTECTION)), 'kube-controller-manager');
-  }
+  releaseStorageObjects(state, updateMeta);
 }
 
 function finishNamespaces(state: ServerState): void {

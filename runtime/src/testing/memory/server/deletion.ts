@@ -7,7 +7,8 @@
 import { badRequest, conflict, formatValue, invalid, notFound, successStatus } from './errors.js';
 import { onCustomResourceDefinitionDeleted } from './crd-lifecycle.js';
 import { admitDelete } from './namespace-lifecycle.js';
-import { apiVersionOf, groupResource, type ResourceInfo } from './resources.js';
+import { encodeObject } from './codec.js';
+import { groupResource, type ResourceInfo } from './resources.js';
 import { commit, liveObject, type Reply, type ServerState, type Target } from './state.js';
 import type { Obj } from './storage.js';
 import { timestamp } from './strategy.js';
@@ -97,7 +98,7 @@ function goneReply(info: ResourceInfo, object: Obj, nowMs: number): Reply {
   return { code: 200, body: successStatus(groupResource(info), object.metadata.name, object.metadata.uid) };
 }
 
-const visible = (info: ResourceInfo, object: Obj): Obj => ({ ...structuredClone(object), apiVersion: apiVersionOf(info) });
+const visible = (info: ResourceInfo, object: Obj): Obj => encodeObject(info, object, 'object');
 
 /**
  * The deletion proper (also used by the garbage collector and the namespace controller):

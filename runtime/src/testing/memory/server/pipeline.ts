@@ -14,7 +14,9 @@
  *     that removes the last finalizer of an object being deleted deletes it) → watch event
  */
 import { alreadyExists, badRequest, conflict, invalid, registryKey, StatusError, storageFailure, notFound, OPTIMISTIC_LOCK_MESSAGE, unsupportedMediaType, type FieldError } from './errors.js';
-import { decodeBody } from './codec.js';
+import { decodeBody, encodeObject } from './codec.js';
+import { pruneCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
+import { storageVersion } from './registry.js';
 import { decodeBuiltin } from './builtin-decode.js';
 import { validateBuiltin } from './builtin-validation.js';
 import type { Operation, WriteContext } from './hooks.js';
@@ -119,11 +121,12 @@ function createDecoded(state: ServerState, target: Target, decoded: Obj, query: 
   prepareForCreate(info, object, ctx.nowMs);
   validate(state, ctx, object, undefined);
   if (liveObject(state, info, object.metadata.namespace, object.metadata.name)) throw alreadyExists(groupResource(info), object.metadata.name);
+  object = stored(info, object);
   if (query.dryRun !== 'All') {
     commit(state, info, 'ADDED', object, undefined);
     onCustomResourceDefinitionWritten(state, info, object);
   }
-  return { code: 201, body: object, warnings: ctx.warnings };
+  return { code: 201, body: shown(info, object), warnings: ctx.warnings };
 }
 
 /** PUT to an object or its `/status`. */
@@ -170,14 +173,15 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
     throw conflict(groupResource(info), live.metadata.name, OPTIMISTIC_LOCK_MESSAGE);
   }
   if (ctx.subresource === 'status') {
-    object = prepareForStatusUpdate(info, object, live);
+    object = prepareForStatusUpdate(info, object, live, ctx.nowMs);
   } else {
     prepareForUpdate(info, object, live);
   }
   validate(state, ctx, object, live);
   object.metadata.resourceVersion = live.metadata.resourceVersion;
-  if (deepEqual(withoutVersion(object), withoutVersion(live))) return { code: 200, body: structuredClone(live), warnings: ctx.warnings };
-  if (query.dryRun === 'All') return { code: 200, body: object, warnings: ctx.warnings };
+  object = stored(info, object);
+  if (deepEqual(withoutVersion(object), withoutVersion(live))) return { code: 200, body: shown(info, live), warnings: ctx.warnings };
+  if (query.dryRun === 'All') return { code: 200, body: shown(info, object), warnings: ctx.warnings };
   const meta = object.metadata;
   if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0) {
     // `shouldDeleteDuringUpdate`: the last finalizer of an object being deleted is gone.
@@ -185,11 +189,25 @@ function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live
     // The answer is the object as this update left it, at the resourceVersion it had; what is
     // deleted (and what watches see go) is the object as stored, finalizers and all.
     commit(state, info, 'DELETED', structuredClone(live), live);
-    return { code: 200, body: object, warnings: ctx.warnings };
+    return { code: 200, body: shown(info, object), warnings: ctx.warnings };
   }
   commit(state, info, 'MODIFIED', object, live);
   onCustomResourceDefinitionWritten(state, info, object);
-  return { code: 200, body: object, warnings: ctx.warnings };
+  return { code: 200, body: shown(info, object), warnings: ctx.warnings };
+}
+
+/**
+ * A custom object as storage keeps it: pruned by its storage version's schema (a field only
+ * the request's version has is not stored), as the API server stores one of another version.
+ */
+function stored(info: ResourceInfo, object: Obj): Obj {
+  if (!info.crd || info.version === storageVersion(info)) return object;
+  return pruneCustomObject({ crd: info.crd as CrdLike, version: storageVersion(info), object: object as JsonObject }) as Obj;
+}
+
+/** The answer to a write: what was stored, read back in the request's version. */
+function shown(info: ResourceInfo, object: Obj): Obj {
+  return info.crd ? encodeObject(info, object, 'object') : object;
 }
 
 /** The stored form compared for a no-op: apiVersion differs between versions of one CRD only. */
@@ -216,8 +234,8 @@ export function patch(state: ServerState, target: Target, body: unknown, content
   const live = liveObject(state, info, namespace, name!);
   if (type === APPLY_PATCH) return apply(state, target, body, live, query);
   if (!live) throw notFound(groupResource(info), name!);
-  const current = structuredClone(live);
-  current.apiVersion = apiVersionOf(info);
+  // The patch applies to the object as a GET in the request's version shows it.
+  const current = encodeObject(info, live, 'object');
   let patched: unknown;
   if (type === JSON_PATCH) patched = jsonPatch(current, body);
   else if (type === MERGE_PATCH) patched = mergePatch(current, body);

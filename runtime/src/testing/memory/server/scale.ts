@@ -92,6 +92,10 @@ export function writeScale(
   else if (patchType === 'application/json-patch+json') scale = jsonPatch(current, body) as Obj;
   else if (patchType === 'application/merge-patch+json' || patchType === 'application/strategic-merge-patch+json') scale = mergePatch(current, body) as Obj;
   else throw badRequest(`patch type ${patchType} is not supported on the scale subresource by the memory cluster`);
+  // The handler's `checkName`, as for any write: the Scale must name the object of the URL.
+  const meta = scale?.metadata ?? {};
+  if (meta.name !== target.name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${target.name})`);
+  if (meta.namespace && target.namespace && meta.namespace !== target.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   const sent = scale?.metadata?.resourceVersion;
   if (sent && sent !== live.metadata.resourceVersion) throw conflict(groupResource(target.info), target.name!, OPTIMISTIC_LOCK_MESSAGE);
   const next = structuredClone(live);

@@ -9,6 +9,7 @@ import type { FieldError } from './errors.js';
 import { formatValue } from './errors.js';
 import type { NameRule, ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
+import { admitStorageObject } from './storage-protection.js';
 
 /** `metav1.Time` on the wire: RFC 3339 in whole seconds, UTC. */
 export function timestamp(ms: number): string {
@@ -54,11 +55,9 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
   writeEmptyFields(info, object);
   if (info.group === '' && info.kind === 'Service') allocateClusterIP(object);
   if (info.group === '' && info.kind === 'Pod') admitPod(object);
-  if (info.group === '' && info.kind === 'PersistentVolumeClaim') {
-    // The StorageObjectInUseProtection admission plugin's finalizer.
-    const finalizers: string[] = meta.finalizers ?? [];
-    if (!finalizers.includes('kubernetes.io/pvc-protection')) meta.finalizers = [...finalizers, 'kubernetes.io/pvc-protection'];
-  }
+  admitStorageObject(info, object);
+  // The PersistentVolume strategy records when the volume entered its first phase.
+  if (info.group === '' && info.kind === 'PersistentVolume') object.status.lastPhaseTransitionTime = timestamp(nowMs);
   if (info.group === 'batch' && info.kind === 'Job') labelJob(object);
   if (info.group === '' && info.kind === 'Namespace') {
     const finalizers: string[] = object.spec?.finalizers ?? [];
@@ -88,7 +87,7 @@ export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): voi
  * object and sets status); built-in kinds keep the request's metadata changes but not its
  * spec or other top-level fields.
  */
-export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj): Obj {
+export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj, nowMs: number): Obj {
   let next: Obj;
   if (info.crd) {
     next = structuredClone(old);
@@ -101,9 +100,17 @@ export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj
   }
   if (object.status === undefined) delete next.status;
   else next.status = object.status;
+  if (info.group === '' && info.kind === 'PersistentVolume') stampPhaseTransition(next, old, nowMs);
   next.metadata.generation = old.metadata.generation;
   if (next.metadata.generation === undefined) delete next.metadata.generation;
   return next;
+}
+
+/** The PersistentVolume status strategy: a phase change the writer did not time is timed now. */
+function stampPhaseTransition(volume: Obj, old: Obj, nowMs: number): void {
+  const status = volume.status;
+  if (!status || status.phase === old.status?.phase) return;
+  if (status.lastPhaseTransitionTime === undefined || status.lastPhaseTransitionTime === old.status?.lastPhaseTransitionTime) status.lastPhaseTransitionTime = timestamp(nowMs);
 }
 
 function keepSystemFields(object: Obj, old: Obj): void {
@@ -305,6 +312,8 @@ function keepAllocations(service: Obj, old: Obj): void {
     const before = (was.ports ?? []).find((p: Obj) => p.port === port.port && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP'));
     if (before?.nodePort !== undefined && (spec.type === 'NodePort' || spec.type === 'LoadBalancer')) port.nodePort = before.nodePort;
   }
+  // A port the old Service did not have (another port number) still needs its node port.
+  allocateNodePorts(spec);
 }
 
 let nextServiceIP = 1;
@@ -323,6 +332,11 @@ function allocateClusterIP(service: Obj): void {
     spec.ipFamilies ??= ['IPv4'];
     spec.ipFamilyPolicy ??= 'SingleStack';
   }
+  allocateNodePorts(spec);
+}
+
+/** Each port of a NodePort Service (or a LoadBalancer that allocates them) without a node port gets the next free one. */
+function allocateNodePorts(spec: Obj): void {
   if (spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false)) {
     for (const port of spec.ports ?? []) port.nodePort ??= 30000 + (nextNodePort++ % 2768);
   }

@@ -87,5 +87,17 @@ export const deletion: Area = {
       name: 'delete with dryRun=All changes nothing',
       steps: [create(WIDGETS, widget('w')), remove(W, undefined, { dryRun: 'All' }), get(W)],
     },
+    {
+      // Cluster-scoped: named after the scenario's namespace to stay unique on the real cluster.
+      name: 'a new PersistentVolume gets the pv-protection finalizer and its defaults',
+      steps: [
+        create('/api/v1/persistentvolumes', {
+          apiVersion: 'v1',
+          kind: 'PersistentVolume',
+          metadata: { name: 'pv-{ns}' },
+          spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/{ns}' } },
+        }),
+      ],
+    },
   ],
 };

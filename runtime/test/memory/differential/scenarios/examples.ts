@@ -240,6 +240,17 @@ export const examples: Area = {
       steps: [create(BOOKSTORES, bookStore), get('/apis/blog.example.com/v1alpha2/namespaces/{ns}/bookstores/bookstore-sample')],
     },
     {
+      name: "BookStore: written in v1alpha2, read in v1alpha1 with that version's schema",
+      steps: [
+        create(
+          '/apis/blog.example.com/v1alpha2/namespaces/{ns}/bookstores',
+          cr('blog.example.com/v1alpha2', 'BookStore', 'bookstore-v2', { bookApp: { image: { repository: 'akash125/pyapp' } }, bookDB: { image: { repository: 'mongo' }, dbSize: '1Gi' } }),
+        ),
+        get(`${BOOKSTORES}/bookstore-v2`),
+        get(BOOKSTORES),
+      ],
+    },
+    {
       name: 'Echo: the sample and its Job, created once',
       steps: [
         create(ECHOS, echo, 'owner'),

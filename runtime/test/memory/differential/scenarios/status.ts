@@ -16,6 +16,14 @@ const deployment = (replicas: number): Record<string, unknown> => ({
   },
 });
 
+/** An autoscaling/v1 Scale body for a PUT of `/scale`. */
+const scale = (name: string, replicas: number, metadata: Record<string, unknown> = {}): Record<string, unknown> => ({
+  apiVersion: 'autoscaling/v1',
+  kind: 'Scale',
+  metadata: { name, ...metadata },
+  spec: { replicas },
+});
+
 /** generation, the status subresource's separation from the main resource, and the scale subresource. */
 export const status: Area = {
   area: 'generation and subresources',
@@ -132,6 +140,30 @@ export const status: Area = {
     {
       name: 'a Deployment status written through the main resource is ignored',
       steps: [create(DEPLOYMENTS, deployment(1)), patch(`${DEPLOYMENTS}/d`, MERGE, { status: { replicas: 7 } }), patch(`${DEPLOYMENTS}/d/status`, MERGE, { status: { observedGeneration: 1 } })],
+    },
+    {
+      name: 'a PUT of the scale subresource sets replicas; the same replicas again changes nothing',
+      steps: [create(WIDGETS, widget('w', { replicas: 3 })), update(`${W}/scale`, scale('w', 6)), update(`${W}/scale`, scale('w', 6)), get(W)],
+    },
+    {
+      name: 'a PUT of the scale subresource at a stale resourceVersion is 409 Conflict',
+      steps: [create(WIDGETS, widget('w', { replicas: 3 }), 'made'), patch(W, MERGE, { spec: { replicas: 4 } }), update(`${W}/scale`, scale('w', 6, at('made')))],
+    },
+    {
+      name: 'a PUT of the scale subresource naming another object is 400',
+      steps: [create(WIDGETS, widget('w', { replicas: 3 })), update(`${W}/scale`, scale('other', 6))],
+    },
+    {
+      name: 'a JSON patch of the scale subresource',
+      steps: [create(WIDGETS, widget('w', { replicas: 3 })), patch(`${W}/scale`, JSON_PATCH, [{ op: 'replace', path: '/spec/replicas', value: 2 }])],
+    },
+    {
+      name: 'a negative scale is 422 Invalid',
+      steps: [create(WIDGETS, widget('w', { replicas: 3 })), patch(`${W}/scale`, MERGE, { spec: { replicas: -1 } })],
+    },
+    {
+      name: 'the scale subresource of a missing object is 404',
+      steps: [get(`${WIDGETS}/nope/scale`), patch(`${WIDGETS}/nope/scale`, MERGE, { spec: { replicas: 1 } })],
     },
   ],
 };
