@@ -14,7 +14,7 @@ import { kindNames } from '../generators/scaffold/names.js';
 import { previousScaffold } from '../generators/scaffold/previous.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
 import { pluralOf } from '../names/plural.js';
-import { validateDomain, validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
+import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
 import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';

@@ -2,7 +2,7 @@ import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { LoggerLike } from '../rest/logger.js';
 import { kindLabel } from '../rest/paths.js';
 import type { Transport } from '../rest/transport.js';
-import { objectKey, readOnly, type DeepReadonly, type KubeObject } from '../object.js';
+import { objectKey, readOnly, type KubeObject } from '../object.js';
 import type { BackoffOptions } from './backoff.js';
 import { createCompactor } from './compact.js';
 import { createReflector } from './reflector.js';

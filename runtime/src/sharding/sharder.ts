@@ -64,7 +64,7 @@ export async function runSharder(o: SharderOptions, signal: AbortSignal): Promis
 
 /** Keeps labels right while `leading` is not aborted. */
 async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () => boolean): Promise<void> {
-  const [ownerKind, ...childKinds] = o.kinds;
+  const [ownerKind] = o.kinds;
   if (!ownerKind) throw new Error('sharding: no kinds to shard');
   const S = shardLabel(o.ring);
   const D = drainLabel(o.ring);

@@ -8,8 +8,9 @@ import { slotOf, SLOTS } from '../../src/sharding/slots.js';
 import { installCRDs, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { eventually } from '../fixtures/eventually.js';
 import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
-import { killAll, startManagerProcess, type ManagerProcess } from '../fixtures/manager-process.js';
-import { overlappingReconciles, reconcileIntervals } from '../fixtures/reconcile-intervals.js';
+import { killAll } from '../fixtures/manager-process.js';
+import { overlappingReconciles } from '../fixtures/reconcile-intervals.js';
+import { shardReplicas } from '../fixtures/shard-replicas.js';
 
 // The server-side mode, on kube-apiserver 1.36 started with --feature-gates=ShardedListAndWatch=true:
 // three replicas (real processes) find the API server serves shard selectors and each
@@ -28,22 +29,12 @@ const name = (i: number) => `ss-${String(i).padStart(5, '0')}`;
 
 let cp: ControlPlane;
 let admin: Client;
-const processes = new Map<string, ManagerProcess[]>();
-const all: ManagerProcess[] = [];
-const killedAt = new Map<ManagerProcess, number>();
-
-function startReplica(shard: string): ManagerProcess {
-  const args = ['--kubeconfig', cp.kubeconfigPath, `--shard-ring=${RING}`, `--shard-id=${shard}`, '--metrics-bind-address=0', '--health-probe-bind-address=0'];
-  // Reconciles take a second, so that a handover finds some in flight, and up to 64 run at
-  // once, so that a new holder starts on all its objects at once: one starting before the
-  // old holder's reconcile ended would show as an overlap.
-  const m = startManagerProcess(args, { LEASE_MS: `${LEASE.durationMs},${LEASE.renewDeadlineMs},${LEASE.retryMs}`, RECONCILE_MS: '1000', RECONCILES: '64' }, SCRIPT);
-  processes.set(shard, [...(processes.get(shard) ?? []), m]);
-  all.push(m);
-  return m;
-}
-
-const intervals = () => reconcileIntervals(processes, killedAt);
+const replicas = shardReplicas({ script: SCRIPT, ring: RING, lease: LEASE, kubeconfigPath: () => cp.kubeconfigPath });
+const { processes, all, killedAt, intervals } = replicas;
+// Reconciles take a second, so that a handover finds some in flight, and up to 64 run at
+// once, so that a new holder starts on all its objects at once: one starting before the
+// old holder's reconcile ended would show as an overlap.
+const startReplica = (shard: string) => replicas.start(shard, { RECONCILE_MS: '1000', RECONCILES: '64' });
 
 async function table(): Promise<SlotTable> {
   const lease = await admin.get(Lease, slotsLeaseName(RING), NS);
@@ -75,23 +66,10 @@ async function settle(shards: string[]): Promise<SlotTable> {
       SETTLE_MS,
     );
   } catch (error) {
-    const tails = all.map((m) => `--- ${m.pid}\n${m.lines.filter((l) => !l.w).slice(-8).map((l) => JSON.stringify(l)).join('\n')}`);
-    throw new Error(`${(error as Error).message}\n${lastWrong.join('\n')}\n${tails.join('\n')}`);
+    throw new Error(`${(error as Error).message}\n${lastWrong.join('\n')}\n${replicas.tails()}`);
   }
 }
 
-const sharder = (): string | undefined => {
-  let latest: { shard: string; at: number } | undefined;
-  for (const [shard, runs] of processes) {
-    for (const m of runs) {
-      if (killedAt.has(m) || m.child.exitCode !== null) continue;
-      const line = m.lines.findLast((l) => l.msg === 'Sharder started');
-      const at = line ? Date.parse(String(line.time)) : -1;
-      if (line && (!latest || at > latest.at)) latest = { shard, at };
-    }
-  }
-  return latest?.shard;
-};
 
 beforeAll(async () => {
   cp = await startControlPlane({ extraArgs: { kubeApiServer: ['--feature-gates=ShardedListAndWatch=true'] } });
@@ -190,7 +168,7 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
 
   it('SIGKILL: the killed replica\'s objects are reconciled by the others after its Lease expires, never at once with it', async () => {
     const ring = ['r1', 'r2', 'r3', 'r4'];
-    const victim = ring.find((s) => s !== sharder())!;
+    const victim = ring.find((s) => s !== replicas.sharder())!;
     const before = await table();
     const orphans = (await admin.list(Widget, { namespace: NS })).filter((w) => (before.slots[slotOf(w.metadata.uid)] as { owner: string }).owner === victim).map((w) => w.metadata.name);
     const m = processes.get(victim)!.at(-1)!;

@@ -5,8 +5,9 @@ import { drainLabel, shardFor, shardLabel } from '../../src/sharding/index.js';
 import { installCRDs, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { eventually } from '../fixtures/eventually.js';
 import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
-import { killAll, startManagerProcess, type LogLine, type ManagerProcess } from '../fixtures/manager-process.js';
-import { overlappingReconciles, reconcileIntervals } from '../fixtures/reconcile-intervals.js';
+import { killAll, type LogLine } from '../fixtures/manager-process.js';
+import { overlappingReconciles } from '../fixtures/reconcile-intervals.js';
+import { shardReplicas } from '../fixtures/shard-replicas.js';
 
 // Three (then four) replicas of one operator as real processes share the Widgets of ring
 // "widgets": each reconciles exactly the objects its shard label names, the label is the
@@ -30,21 +31,9 @@ const name = (i: number) => `sh-${String(i).padStart(5, '0')}`;
 
 let cp: ControlPlane;
 let admin: Client;
-/** Every process each shard id ran as, in order (a restart adds one). */
-const processes = new Map<string, ManagerProcess[]>();
-const all: ManagerProcess[] = [];
-/** When a process was SIGKILLed: its unfinished reconcile ends there. */
-const killedAt = new Map<ManagerProcess, number>();
-
-function startReplica(shard: string): ManagerProcess {
-  const args = ['--kubeconfig', cp.kubeconfigPath, `--shard-ring=${RING}`, `--shard-id=${shard}`, '--metrics-bind-address=0', '--health-probe-bind-address=0'];
-  const m = startManagerProcess(args, { LEASE_MS: `${LEASE.durationMs},${LEASE.renewDeadlineMs},${LEASE.retryMs}` }, SCRIPT);
-  processes.set(shard, [...(processes.get(shard) ?? []), m]);
-  all.push(m);
-  return m;
-}
-
-const intervals = () => reconcileIntervals(processes, killedAt);
+const replicas = shardReplicas({ script: SCRIPT, ring: RING, lease: LEASE, kubeconfigPath: () => cp.kubeconfigPath });
+const { processes, all, killedAt, intervals } = replicas;
+const startReplica = (shard: string) => replicas.start(shard);
 const overlaps = overlappingReconciles;
 
 async function widgets() {
@@ -72,23 +61,10 @@ async function settle(shards: string[]): Promise<void> {
   try {
     await eventually(`every widget labelled for and reconciled by its shard among ${shards.join(',')}`, () => settledOn(shards), SETTLE_MS);
   } catch (error) {
-    const tails = all.map((m) => `--- ${m.pid}\n${m.lines.filter((l) => !l.w).slice(-8).map((l) => JSON.stringify(l)).join('\n')}`);
-    throw new Error(`${(error as Error).message}\n${lastWrongCount} wrong, e.g.\n${lastWrong.join('\n')}\n${tails.join('\n')}`);
+    throw new Error(`${(error as Error).message}\n${lastWrongCount} wrong, e.g.\n${lastWrong.join('\n')}\n${replicas.tails()}`);
   }
 }
 
-const sharder = (): string | undefined => {
-  let latest: { shard: string; at: number } | undefined;
-  for (const [shard, runs] of processes) {
-    for (const m of runs) {
-      if (killedAt.has(m) || m.child.exitCode !== null) continue;
-      const line = m.lines.findLast((l) => l.msg === 'Sharder started');
-      const at = line ? Date.parse(String(line.time)) : -1;
-      if (line && (!latest || at > latest.at)) latest = { shard, at };
-    }
-  }
-  return latest?.shard;
-};
 
 beforeAll(async () => {
   cp = await startControlPlane();
@@ -163,7 +139,7 @@ describe(`sharding ${OBJECTS} widgets over real operator processes`, () => {
 
   it('SIGKILL: the killed replica\'s objects are reconciled by the others within the Lease duration plus one second', async () => {
     const ring = ['r1', 'r2', 'r3', 'r4'];
-    const victim = ring.find((s) => s !== sharder())!;
+    const victim = ring.find((s) => s !== replicas.sharder())!;
     const orphans = (await widgets()).filter((w) => w.metadata.labels?.[S] === victim).map((w) => w.metadata.name);
     const m = processes.get(victim)!.at(-1)!;
     const at = Date.now();
@@ -181,7 +157,7 @@ describe(`sharding ${OBJECTS} widgets over real operator processes`, () => {
     const times = await eventually(`the ${orphans.length} objects of ${victim} reconciled by the others`, firstAfter, SETTLE_MS);
     const lastMs = Math.max(...times) - at;
     const firstMs = Math.min(...times) - at;
-    console.log(`sharding: killed ${victim} (sharder: ${sharder()}); its ${orphans.length} objects reconciled by the others ${firstMs}..${lastMs} ms after the kill (bound ${LEASE.durationMs + 1_000} ms)`);
+    console.log(`sharding: killed ${victim} (sharder: ${replicas.sharder()}); its ${orphans.length} objects reconciled by the others ${firstMs}..${lastMs} ms after the kill (bound ${LEASE.durationMs + 1_000} ms)`);
     await settle(survivors);
     expect(overlaps(intervals())).toEqual([]);
     // The others take over within the Lease duration plus one second (the issue's bound)...

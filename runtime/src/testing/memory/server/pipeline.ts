@@ -22,7 +22,7 @@ import { validateBuiltin } from './builtin-validation.js';
 import type { Operation, WriteContext } from './hooks.js';
 import { admitCreate } from './namespace-lifecycle.js';
 import { jsonPatch, mergePatch } from './patch.js';
-import { apiVersionOf, groupKind, groupResource, type ResourceInfo } from './resources.js';
+import { groupKind, groupResource, type ResourceInfo } from './resources.js';
 import { commit, liveObject, type Reply, type ServerState, type Target } from './state.js';
 import type { Obj } from './storage.js';
 import { strategicMergePatch } from './strategic-merge-patch.js';
