@@ -23,7 +23,7 @@ export type { ParsedFiles } from './discover.js';
 export { newWalkCache, type WalkCache } from './walk-cache.js';
 import { locatePath } from './locate.js';
 import { locateExpression } from './locate-rule.js';
-import { checkCelTypes } from '@opgen/runtime/internal/cel';
+import { celTypeProblems } from './cel-checked.js';
 import { checkGroupVersions, checkKindHandles } from './runtime-handles.js';
 import { strayMarkers } from './stray-markers.js';
 import { syntaxErrors } from './syntax.js';
@@ -135,7 +135,7 @@ export function buildCrds(root: string, texts: ReadonlyMap<string, string>, opti
       const problems = typesOk && !unchanged.has(crd) ? [...checkStructural(schema), ...checkDefaults(schema)] : [];
       // CEL types are checked once the schema itself is sound: they are read from it.
       if (typesOk && !unchanged.has(crd) && problems.length === 0) {
-        for (const problem of checkCelTypes(schema)) {
+        for (const problem of celTypeProblems(schema)) {
           const expression = problem.field === 'messageExpression' ? problem.rule.messageExpression! : problem.field === 'fieldPath' ? problem.rule.fieldPath! : problem.rule.rule;
           const node = locatePath(schema, problem.path, ctx.locations) ?? source.location;
           const where = problem.path ? `${problem.path}: ` : '';

@@ -1,0 +1,47 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { celTypeProblems } from '../../src/crd/cel-checked.js';
+import type { JSONSchemaProps } from '../../src/schema/types.js';
+
+const withRule = (rule: string): JSONSchemaProps => ({
+  type: 'object',
+  properties: { spec: { type: 'object', properties: { size: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule }] } },
+});
+
+describe('CEL checks remembered between runs', () => {
+  const dirs: string[] = [];
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const notes = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opgen-cel-checked-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('notes a schema whose rules pass, once', () => {
+    const dir = notes();
+    expect(celTypeProblems(withRule('self.size > 0'), dir)).toEqual([]);
+    expect(celTypeProblems(withRule('self.size > 0'), dir)).toEqual([]);
+    expect(readdirSync(dir)).toHaveLength(1);
+  });
+
+  it('reports a schema with problems every time, and never notes it', () => {
+    const dir = notes();
+    for (let run = 0; run < 2; run++) {
+      expect(celTypeProblems(withRule("self.size == 'big'"), dir).map((p) => p.message)).toEqual([expect.stringMatching(/no such overload/)]);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('checks a changed schema again: a rule edited into a wrong one after a passing run is refused', () => {
+    const dir = notes();
+    expect(celTypeProblems(withRule('self.size > 0'), dir)).toEqual([]);
+    expect(celTypeProblems(withRule('self.size > "0"'), dir)).toHaveLength(1);
+  });
+
+  it('checks every time where nothing can be remembered', () => {
+    expect(celTypeProblems(withRule('self.size > 0'), undefined)).toEqual([]);
+    expect(celTypeProblems(withRule('self.size.startsWith("a")'), undefined)).toHaveLength(1);
+  });
+});
