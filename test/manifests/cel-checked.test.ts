@@ -7,8 +7,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture } from './run.js';
 
-// The built CLI remembers which schemas' CEL rules passed (src/crd/cel-checked.ts): a run
-// after an edit must still refuse a rule made wrong, every time, and accept it once fixed.
+// The built CLI remembers which rules parsed and which schemas' CEL rules passed
+// (src/validation/remembered.ts): a run after an edit must still refuse a rule made wrong,
+// every time, and accept it once fixed.
 // Needs `npm run build` first (npm test runs it).
 
 const bin = fileURLToPath(new URL('../../bin/opgen.js', import.meta.url));
@@ -42,7 +43,8 @@ function setRule(rule: string): void {
   writeFileSync(types(), text.replace(/XValidation:rule="[^"]*",message="softCap must not be below floor"/, `XValidation:rule="${rule}",message="softCap must not be below floor"`));
 }
 
-const notes = () => readdirSync(join(cacheRoot, 'cel-checked')).flatMap((build) => readdirSync(join(cacheRoot, 'cel-checked', build)));
+/** The schemas noted as passing the type check. */
+const notes = () => readdirSync(join(cacheRoot, 'checked')).flatMap((build) => readdirSync(join(cacheRoot, 'checked', build))).filter((n) => n.startsWith('cel-types-'));
 
 describe('CEL checks remembered by the built CLI', () => {
   it('notes the schemas whose rules passed', async () => {
@@ -60,6 +62,15 @@ describe('CEL checks remembered by the built CLI', () => {
       expect(stderr).toMatch(/gadget_types\.ts:\d+:\d+: error: .*invalid CEL rule "self\.softCap >= 'high'"/);
     }
     expect(notes().length).toBe(before);
+  });
+
+  it('refuses a rule edited into one that does not parse, on every run', async () => {
+    setRule('self.softCap >= ');
+    for (let run = 0; run < 2; run++) {
+      const { code, stderr } = await manifests();
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/gadget_types\.ts:\d+:\d+: error: invalid CEL rule: /);
+    }
   });
 
   it('accepts it again once fixed', async () => {
