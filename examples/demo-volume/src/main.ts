@@ -23,7 +23,9 @@ import { setupDemoVolumeController } from './controllers/demovolume_controller.j
 // --leader-election-namespace, plus --namespace, --kubeconfig, --log-format and --log-level.
 // --shard-ring=<name> spreads the objects over every replica, each reconciling its own share
 // (label-based sharding on Leases; --shard-id names the replica, by default its pod's name),
-// instead of one elected replica doing all the work.
+// instead of one elected replica doing all the work. --shard-mode=auto (the default) uses the
+// API server's shard selectors where it serves them (feature gate ShardedListAndWatch), else
+// labels; --shard-mode=labels or =server chooses.
 const options = managerOptionsFromArgs(process.argv.slice(2));
 
 const mgr = createManager({

@@ -32,6 +32,7 @@ const FLAGS = {
   'kube-api-burst': { type: 'string' },
   'shard-ring': { type: 'string' },
   'shard-id': { type: 'string' },
+  'shard-mode': { type: 'string' },
 } as const;
 
 type BooleanFlag = { [F in keyof typeof FLAGS]: (typeof FLAGS)[F]['type'] extends 'boolean' ? F : never }[keyof typeof FLAGS];
@@ -80,7 +81,8 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * `--kube-api-burst` (the client-side rate limit, as Kubernetes' controllers name it: one
  * token bucket for every request of the manager, the cache's lists and relists included,
  * watches excepted; off unless given), `--shard-ring` / `--shard-id` (join a shard ring,
- * this replica's id; see `ManagerOptions.sharding`). `--flag value`,
+ * this replica's id; see `ManagerOptions.sharding`), `--shard-mode auto|labels|server` (how
+ * the ring splits the objects; default auto). `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
  *
@@ -142,6 +144,12 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
   if (values['shard-id']) {
     if (!values['shard-ring']) throw new Error('--shard-id needs --shard-ring');
     options.shardId = values['shard-id'];
+  }
+  const mode = values['shard-mode'];
+  if (mode !== undefined) {
+    if (!values['shard-ring']) throw new Error('--shard-mode needs --shard-ring');
+    if (mode !== 'auto' && mode !== 'labels' && mode !== 'server') throw new Error(`--shard-mode must be auto, labels or server, not "${mode}"`);
+    options.shardMode = mode;
   }
   return options;
 }

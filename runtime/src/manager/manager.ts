@@ -17,7 +17,7 @@ import { settleBy, untilAborted } from './wait.js';
 import { waitForCacheSync } from './cache-sync.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
-import { createShardReplica, shardIdFor } from '../sharding/replica.js';
+import { createShardReplica, shardIdFor, type ShardingOptions } from '../sharding/replica.js';
 
 interface Registered {
   name: string;
@@ -48,7 +48,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // backoff, resyncs and leases run on the time the server stamps its objects with.
   const clock = cluster.clock;
   // `--shard-ring` alone shards by the first controller's kinds.
-  const sharding = options.sharding ?? (options.shardRing ? { ring: options.shardRing, ...(options.shardId ? { shardId: options.shardId } : {}) } : undefined);
+  const sharding: ShardingOptions | undefined =
+    options.sharding ?? (options.shardRing ? { ring: options.shardRing, shardId: options.shardId, mode: options.shardMode } : undefined);
   const shardId = sharding ? shardIdFor(sharding) : undefined;
   // A shard's informers of the sharded kinds select its label: its cache holds its share only.
   const byKind = [...(options.cacheByKind ?? [])];

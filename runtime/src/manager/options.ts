@@ -77,15 +77,18 @@ export interface ManagerOptions {
    * it); the leader election flags elect nothing then: one replica's sharder elects itself
    * on `<ring>-sharder`. Leases live in `leaderElectionNamespace`.
    *
+   * The flags `--shard-ring`, `--shard-id` and `--shard-mode` set it from the command line.
+   *
    * @example
-   * const flags = managerOptionsFromArgs();
-   * createManager({ ...flags, sharding: flags.shardRing ? { ring: flags.shardRing, shardId: flags.shardId } : undefined });
+   * createManager({ ...managerOptionsFromArgs(), sharding: { ring: 'widgets', mode: 'labels' } });
    */
   sharding?: ShardingOptions;
   /** `--shard-ring`: the ring to join; main.ts turns it into `sharding`. */
   shardRing?: string;
   /** `--shard-id`: this replica's shard id; default the host (pod) name. */
   shardId?: string;
+  /** `--shard-mode`: `ShardingOptions.mode` for the ring of `--shard-ring`; default `auto`. */
+  shardMode?: 'auto' | 'labels' | 'server';
   /** Run controllers only while holding the Lease `leaderElectionId`; default false. */
   leaderElection?: boolean;
   /** Name of the Lease, e.g. `abc123.example.com`; required with `leaderElection`. */

@@ -1,8 +1,7 @@
 import { Lease } from '../client/kinds.js';
 import { resourcePath } from '../rest/paths.js';
 import type { Transport } from '../rest/transport.js';
-import { shardSelectorFor } from './slots.js';
-import { SLOTS } from './slots.js';
+import { shardSelectorFor, SLOTS } from './slots.js';
 
 /**
  * Whether the API server serves shard selectors (feature gate `ShardedListAndWatch`,

@@ -109,6 +109,13 @@ describe('managerOptionsFromArgs', () => {
     expect(() => managerOptionsFromArgs(['--shard-id=app-0'])).toThrow('--shard-id needs --shard-ring');
   });
 
+  it('reads --shard-mode as auto, labels or server, only with a ring', () => {
+    expect(managerOptionsFromArgs(['--shard-ring=widgets', '--shard-mode=labels'])).toMatchObject({ shardRing: 'widgets', shardMode: 'labels' });
+    expect(managerOptionsFromArgs(['--shard-ring=widgets'])).not.toHaveProperty('shardMode');
+    expect(() => managerOptionsFromArgs(['--shard-ring=widgets', '--shard-mode=hash'])).toThrow('--shard-mode must be auto, labels or server, not "hash"');
+    expect(() => managerOptionsFromArgs(['--shard-mode=server'])).toThrow('--shard-mode needs --shard-ring');
+  });
+
   it('rejects unknown flags, naming the known ones', () => {
     expect(() => managerOptionsFromArgs(['--metrics-addr=:8080'])).toThrow(/Unknown option '--metrics-addr'.*--metrics-bind-address/);
   });

@@ -5,7 +5,7 @@ import { drainLabel, shardFor, shardLabel } from '../../src/sharding/index.js';
 import { installCRDs, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { eventually } from '../fixtures/eventually.js';
 import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
-import { killAll, type LogLine } from '../fixtures/manager-process.js';
+import { killAll, startManagerProcess, type LogLine } from '../fixtures/manager-process.js';
 import { overlappingReconciles } from '../fixtures/reconcile-intervals.js';
 import { shardReplicas } from '../fixtures/shard-replicas.js';
 
@@ -167,4 +167,13 @@ describe(`sharding ${OBJECTS} widgets over real operator processes`, () => {
     // so the last one is held to the issue's bound plus 20 ms per object.
     expect(lastMs).toBeLessThanOrEqual(LEASE.durationMs + 1_000 + orphans.length * 20);
   }, 1_500_000);
+
+  it('--shard-mode=server where the API server ignores shard selectors: the replica refuses to start, saying why', async () => {
+    const args = ['--kubeconfig', cp.kubeconfigPath, '--shard-ring=strict', '--shard-id=s1', '--shard-mode=server', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
+    const m = startManagerProcess(args, {}, SCRIPT);
+    all.push(m);
+    expect(await m.exited).toBe(1);
+    const failed = m.lines.find((l) => l.msg === 'manager failed') as { err?: { message?: string } } | undefined;
+    expect(failed?.err?.message).toContain('mode "server" needs an API server with the feature gate ShardedListAndWatch');
+  }, 120_000);
 });
