@@ -1,6 +1,8 @@
 // bench/sharding: one unsharded replica against three sharded replicas of the same Widget
-// operator, each replica its own process: time from start until every Widget carries the
-// run's status mark, and each replica's heap (after a full GC) once converged.
+// operator, each replica its own process, first in the label mode and then in the API
+// server's (the control plane runs with the feature gate ShardedListAndWatch): time from
+// start until every Widget carries the run's status mark, and each replica's heap (after a
+// full GC) once converged.
 // Usage: node bench/sharding/run.mjs [--objects 30000]
 // Needs `npx tsc -b runtime` first (the replicas use the built runtime).
 import { spawn } from 'node:child_process';
@@ -52,7 +54,7 @@ async function scenario(client, cp, name, argsList) {
   return { name, ms, heaps };
 }
 
-const cp = await startControlPlane();
+const cp = await startControlPlane({ extraArgs: { kubeApiServer: ['--feature-gates=ShardedListAndWatch=true'] } });
 try {
   await installCRDs(cp.kubeConfig, crd);
   const client = createClient(cp.kubeConfig);
@@ -64,11 +66,18 @@ try {
   console.log(`created ${N} Widgets in ${((performance.now() - created) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const results = [
     await scenario(client, cp, 'one replica', [[]]),
-    await scenario(client, cp, 'three shards', ['r1', 'r2', 'r3'].map((id) => ['--shard-ring=widgets', `--shard-id=${id}`])),
+    await scenario(client, cp, 'three shards, labels', ['r1', 'r2', 'r3'].map((id) => ['--shard-ring=widgets', `--shard-id=${id}`, '--shard-mode=labels'])),
+    await scenario(client, cp, 'three shards, server', ['s1', 's2', 's3'].map((id) => ['--shard-ring=uids', `--shard-id=${id}`, '--shard-mode=server'])),
   ];
   for (const { name, ms, heaps } of results) {
     const per = heaps.map((h) => `${h ? `${mb(h.heapUsed)} MB heap / ${mb(h.rss)} MB RSS, ${h.cached} cached` : 'no sample'}`).join('; ');
     console.log(`${name}: all ${N} reconciled in ${(ms / 1000).toFixed(1)} s (${Math.round((N * 1000) / ms)} objects/s); per replica: ${per}`);
+  }
+  // The issue's measure: a sharded replica's heap against the unsharded one's (a third is ideal).
+  const single = results[0].heaps[0]?.heapUsed;
+  for (const { name, heaps } of results.slice(1)) {
+    const ratios = heaps.map((h) => (h && single ? (h.heapUsed / single).toFixed(2) : '?'));
+    console.log(`${name}: heap per replica ÷ the single replica's = ${ratios.join(' / ')}`);
   }
   console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 } finally {

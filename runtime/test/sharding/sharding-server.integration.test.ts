@@ -19,11 +19,14 @@ import { shardReplicas } from '../fixtures/shard-replicas.js';
 // from live owners while the widgets keep changing, and a SIGKILLed replica's slots move
 // once its Lease expires; each reconcile logs its start and end, and no object is ever
 // reconciled by two replicas at overlapping times.
-const OBJECTS = Number(process.env.SHARD_OBJECTS ?? 300);
+// 30,000 objects, as the issue asks; SHARD_OBJECTS sets another count for a quicker run.
+const OBJECTS = Number(process.env.SHARD_OBJECTS ?? 30_000);
 const NS = 'default';
 const RING = 'widgets';
 const LEASE = { durationMs: 8_000, renewDeadlineMs: 6_000, retryMs: 1_000 };
-const SETTLE_MS = 180_000;
+/** How long convergence may take: generous, the machine is shared. */
+const SETTLE_MS = 120_000 + OBJECTS * 40;
+const TEST_MS = 900_000 + OBJECTS * 120;
 const SCRIPT = fileURLToPath(new URL('../fixtures/sharded-widget-manager.ts', import.meta.url));
 const name = (i: number) => `ss-${String(i).padStart(5, '0')}`;
 
@@ -55,7 +58,8 @@ async function settle(shards: string[]): Promise<SlotTable> {
     return await eventually(
       `every widget reconciled by the owner of its slot among ${shards.join(',')}`,
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        // A full list of every widget is heavy on the API server: not more than every 2 s.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
         const t = await table();
         if (!settledTable(t, shards)) return (lastWrong = [`table not settled: ${JSON.stringify(t)}`]) && false;
         const list = await admin.list(Widget, { namespace: NS });
@@ -112,7 +116,7 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
       expect(Math.max(...cached), shard).toBe(counts[shard]);
     }
     expect(overlappingReconciles(byObject)).toEqual([]);
-  }, 900_000);
+  }, TEST_MS);
 
   it('restarting a replica moves no slot: back under its id within the Lease duration, it holds its slots again', async () => {
     const before = await table();
@@ -164,7 +168,7 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
     expect(busyBefore.length).toBeGreaterThan(0);
     expect(moved.every((w) => (before.slots[slotOf(w.metadata.uid)] as { owner: string }).owner !== 'r4')).toBe(true);
     expect(overlappingReconciles(byObject)).toEqual([]);
-  }, 900_000);
+  }, TEST_MS);
 
   it('SIGKILL: the killed replica\'s objects are reconciled by the others after its Lease expires, never at once with it', async () => {
     const ring = ['r1', 'r2', 'r3', 'r4'];
@@ -190,8 +194,10 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
     console.log(`server-side sharding: killed ${victim}; its ${orphans.length} objects reconciled by the others ${firstMs}..${Math.max(...times) - at} ms after the kill`);
     await settle(ring.filter((s) => s !== victim));
     expect(orphans.length).toBeGreaterThan(0);
-    // Not before its Lease could have expired (the sharder dates the last renewal it saw, up to one retry before the kill).
+    // Not before its Lease could have expired (the sharder dates the last renewal it saw, up to
+    // one retry before the kill), and within the Lease duration plus one second (the issue's bound).
     expect(firstMs).toBeGreaterThanOrEqual(LEASE.durationMs - LEASE.retryMs);
+    expect(firstMs).toBeLessThanOrEqual(LEASE.durationMs + 1_000);
     expect(overlappingReconciles(intervals())).toEqual([]);
-  }, 900_000);
+  }, TEST_MS);
 });
