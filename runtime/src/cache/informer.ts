@@ -85,9 +85,10 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
 
   /** Feeds the watcher's output to the reflector; the first list completes the sync. */
   function output(out: WatcherOutput<T>): void {
-    if (out.type === 'listed') health.listing = undefined;
+    const complete = out.type === 'listed' || out.type === 'streamEnded';
+    if (complete) health.listing = undefined;
     const diff = reflector.apply(out);
-    if (out.type !== 'listed' || !diff) return;
+    if (!complete || !diff) return;
     if (synced) {
       logger.info(
         { kind: label, added: diff.added.length, updated: diff.updated.length, deleted: diff.deleted.length, unchanged: diff.unchanged, resourceVersion: out.resourceVersion },

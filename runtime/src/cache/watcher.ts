@@ -9,8 +9,17 @@ import type { KubeObject } from '../object.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { endsInitialEvents, WATCH_IDLE, watchOnce, type WatchEvent } from './watch.js';
 
-/** What a watcher produces: a complete list (first or after a relist), or one watch event. */
-export type WatcherOutput<T> = { type: 'listed'; items: T[]; resourceVersion: string } | { type: 'event'; event: WatchEvent<T> };
+/**
+ * What a watcher produces: a complete paged list (first or after a relist); a streaming
+ * list, object by object (`streamStarted`, each `streamed` object as it arrives, and
+ * `streamEnded` once complete: objects it did not name are gone); or one watch event.
+ */
+export type WatcherOutput<T> =
+  | { type: 'listed'; items: T[]; resourceVersion: string }
+  | { type: 'streamStarted' }
+  | { type: 'streamed'; object: T }
+  | { type: 'streamEnded'; resourceVersion: string }
+  | { type: 'event'; event: WatchEvent<T> };
 
 /** Where a watcher reports, besides its output. */
 export interface WatcherSink<T> {
@@ -136,8 +145,8 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
     let watchStart: number | undefined;
     let events = 0;
     const provedHealthy = () => watchStart !== undefined && (events > 0 || Date.now() - watchStart >= HEALTHY_WATCH_MS);
-    /** The objects of a streaming list so far; undefined once it is complete (or when listing in pages). */
-    let initial: T[] | undefined;
+    /** How many objects a streaming list has delivered; undefined once it is complete (or when listing in pages). */
+    let initial: number | undefined;
     try {
       if (mustList && (!stream || pagesOnce)) {
         pagesOnce = false;
@@ -147,7 +156,8 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
         sink.output({ type: 'listed', items: listed.items, resourceVersion });
         mustList = false;
       }
-      initial = mustList ? [] : undefined;
+      initial = mustList ? 0 : undefined;
+      if (initial !== undefined) sink.output({ type: 'streamStarted' });
       const timeoutSeconds = WATCH_TIMEOUT_SECONDS + Math.floor(Math.random() * WATCH_TIMEOUT_SPREAD_SECONDS);
       watchStart = Date.now();
       const end = await watchOnce(
@@ -158,16 +168,18 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
           events++;
           sink.contact();
           const version = event.object.metadata?.resourceVersion;
-          if (initial) {
+          if (initial !== undefined) {
             if (endsInitialEvents(event)) {
-              const items = initial;
               initial = undefined;
               mustList = false;
               resourceVersion = version ?? resourceVersion;
-              sink.output({ type: 'listed', items, resourceVersion });
+              sink.output({ type: 'streamEnded', resourceVersion });
             } else if (event.type === 'ADDED') {
-              initial.push(event.object);
-              if (initial.length % LISTING_PROGRESS_EVERY === 0) sink.listing(initial.length);
+              // Each object of the snapshot is stored as it arrives, as kube-rs's watcher
+              // applies its init events: a relist's new objects reach the handlers without
+              // waiting for the whole collection (a shard taking over a dead one's objects).
+              sink.output({ type: 'streamed', object: event.object });
+              if (++initial % LISTING_PROGRESS_EVERY === 0) sink.listing(initial);
             }
             return;
           }
@@ -175,10 +187,10 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
           if (version) resourceVersion = version;
         },
       );
-      if (initial && end === 'ended') {
+      if (initial !== undefined && end === 'ended') {
         // The server ignored the request for initial events (no marked bookmark came), or the
         // collection is too large to stream within one watch: pages from now on, at once.
-        pagesFromNowOn(`the watch ended after ${initial.length} initial events without the bookmark that ends them`);
+        pagesFromNowOn(`the watch ended after ${initial} initial events without the bookmark that ends them`);
         continue;
       }
       if (end === 'expired') {
@@ -195,7 +207,7 @@ export async function runWatcher<T extends KubeObject>(transport: Transport, kin
       lastExpired = false;
     } catch (error) {
       if (signal.aborted) return;
-      if (initial && events === 0 && error instanceof ApiError) {
+      if (initial !== undefined && events === 0 && error instanceof ApiError) {
         // The server answered the streaming list with an error: a paged list now, as
         // client-go's reflector falls back (progress beats waiting); for good if refused.
         if (REFUSED_STREAM.has(error.code)) pagesFromNowOn(error.message);

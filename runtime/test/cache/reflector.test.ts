@@ -55,4 +55,45 @@ describe('reflector (watcher output → store → handlers)', () => {
     expect(store.get('ns/same')).toBe(same);
     expect([...store.keys()].sort()).toEqual(['ns/changed', 'ns/new', 'ns/same']);
   });
+
+  it('a streaming list stores and announces each new or changed object as it arrives, and removes what it did not name at its end', () => {
+    const { store, events, reflector } = reflectorWithRecorder();
+    reflector.apply({ type: 'streamStarted' });
+    reflector.apply({ type: 'streamed', object: obj('same', '1') });
+    reflector.apply({ type: 'streamed', object: obj('changed', '1') });
+    reflector.apply({ type: 'streamed', object: obj('vanished', '1') });
+    expect(reflector.apply({ type: 'streamEnded', resourceVersion: '1' })).toMatchObject({ unchanged: 0 });
+    events.length = 0;
+    reflector.apply({ type: 'streamStarted' });
+    reflector.apply({ type: 'streamed', object: obj('new', '8') });
+    // Heard before the stream ends: a shard taking over objects does not wait for its whole share.
+    expect(events).toEqual(['add new@8']);
+    expect(store.get('ns/new')).toBeDefined();
+    reflector.apply({ type: 'streamed', object: obj('same', '1') });
+    reflector.apply({ type: 'streamed', object: obj('changed', '7') });
+    expect(events).toEqual(['add new@8', 'update changed@1 -> changed@7']);
+    expect(store.get('ns/vanished')).toBeDefined();
+    const diff = reflector.apply({ type: 'streamEnded', resourceVersion: '9' });
+    expect(events).toEqual(['add new@8', 'update changed@1 -> changed@7', 'delete vanished@1']);
+    expect(diff).toMatchObject({ unchanged: 1, added: [{ metadata: { name: 'new' } }], deleted: [{ metadata: { name: 'vanished' } }] });
+    expect([...store.keys()].sort()).toEqual(['ns/changed', 'ns/new', 'ns/same']);
+  });
+
+  it('marks the objects of the first streaming list as the initial list; a stream broken off is judged by the next one', () => {
+    const store = createStore<Obj>();
+    const seen: string[] = [];
+    const reflector = createReflector<Obj>(store, (o) => o, (deliver) => deliver({ add: (o, initial) => seen.push(`add ${o.metadata?.name}${initial ? ' (initial)' : ''}`), delete: (o) => seen.push(`delete ${o.metadata?.name}`) }));
+    reflector.apply({ type: 'streamStarted' });
+    reflector.apply({ type: 'streamed', object: obj('a', '1') });
+    reflector.apply({ type: 'streamed', object: obj('gone-before-retry', '1') });
+    // The stream broke off; the retry's snapshot no longer has one of them.
+    reflector.apply({ type: 'streamStarted' });
+    reflector.apply({ type: 'streamed', object: obj('a', '1') });
+    reflector.apply({ type: 'streamed', object: obj('b', '2') });
+    reflector.apply({ type: 'streamEnded', resourceVersion: '2' });
+    reflector.apply({ type: 'streamStarted' });
+    reflector.apply({ type: 'streamed', object: obj('c', '3') });
+    expect(seen).toEqual(['add a (initial)', 'add gone-before-retry (initial)', 'add b (initial)', 'delete gone-before-retry', 'add c']);
+    expect(store.get('ns/gone-before-retry')).toBeUndefined();
+  });
 });
