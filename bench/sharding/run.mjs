@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { createClient } from '../../runtime/dist/index.js';
+import { createCache } from '../../runtime/dist/cache/index.js';
 import { defineKind } from '../../runtime/dist/api/index.js';
 import { installCRDs, startControlPlane } from '../../runtime/dist/testing/index.js';
 
@@ -36,16 +37,33 @@ function start(args, run) {
   return state;
 }
 
-async function converged(client, run) {
-  const list = await client.list(Widget, { namespace: NS });
-  return list.filter((w) => w.status?.reconciledBy?.startsWith(`${run}/`)).length;
+/**
+ * Resolves once every Widget carries `run`'s mark, as the observer's watch sees them: counted
+ * as the statuses change, not by listing 30,000 objects every second (load the replicas
+ * would compete with).
+ */
+function converged(informer, run) {
+  const marked = (w) => Number(w.status?.reconciledBy?.startsWith(`${run}/`) === true);
+  let count = informer.list().filter(marked).length;
+  return new Promise((resolve) => {
+    const remove = informer.addHandler({
+      update(old, w) {
+        count += marked(w) - marked(old);
+        if (count === N) {
+          remove();
+          resolve();
+        }
+      },
+    });
+  });
 }
 
-async function scenario(client, cp, name, argsList) {
+async function scenario(informer, cp, name, argsList) {
   const run = `${name}-${Date.now()}`;
+  const done = converged(informer, run);
   const began = performance.now();
   const replicas = argsList.map((args) => start(['--kubeconfig', cp.kubeconfigPath, ...args], run));
-  while ((await converged(client, run)) < N) await sleep(1000);
+  await done;
   const ms = performance.now() - began;
   await sleep(3000); // a settled heap, after the last status events
   const heaps = replicas.map((r) => r.last);
@@ -58,16 +76,21 @@ const cp = await startControlPlane({ extraArgs: { kubeApiServer: ['--feature-gat
 try {
   await installCRDs(cp.kubeConfig, crd);
   const client = createClient(cp.kubeConfig);
+  const observer = createCache(cp.kubeConfig);
+  const informer = observer.informerFor(Widget);
+  const stopObserver = new AbortController();
   const created = performance.now();
   let next = 0;
   await Promise.all(Array.from({ length: 32 }, async () => {
     for (let i = next++; i < N; i = next++) await client.create(Widget, { metadata: { name: `b-${String(i).padStart(6, '0')}`, namespace: NS }, spec: { size: 1 } });
   }));
   console.log(`created ${N} Widgets in ${((performance.now() - created) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  observer.start(stopObserver.signal);
+  await observer.waitForSync(120_000);
   const results = [
-    await scenario(client, cp, 'one replica', [[]]),
-    await scenario(client, cp, 'three shards, labels', ['r1', 'r2', 'r3'].map((id) => ['--shard-ring=widgets', `--shard-id=${id}`, '--shard-mode=labels'])),
-    await scenario(client, cp, 'three shards, server', ['s1', 's2', 's3'].map((id) => ['--shard-ring=uids', `--shard-id=${id}`, '--shard-mode=server'])),
+    await scenario(informer, cp, 'one replica', [[]]),
+    await scenario(informer, cp, 'three shards, labels', ['r1', 'r2', 'r3'].map((id) => ['--shard-ring=widgets', `--shard-id=${id}`, '--shard-mode=labels'])),
+    await scenario(informer, cp, 'three shards, server', ['s1', 's2', 's3'].map((id) => ['--shard-ring=uids', `--shard-id=${id}`, '--shard-mode=server'])),
   ];
   for (const { name, ms, heaps } of results) {
     const per = heaps.map((h) => `${h ? `${mb(h.heapUsed)} MB heap / ${mb(h.rss)} MB RSS, ${h.cached} cached` : 'no sample'}`).join('; ');
@@ -80,6 +103,7 @@ try {
     console.log(`${name}: heap per replica ÷ the single replica's = ${ratios.join(' / ')}`);
   }
   console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  stopObserver.abort();
 } finally {
   await cp.stop();
 }
