@@ -28,10 +28,17 @@ export function diffRelist<T extends KubeObject>(store: Pick<Store<T>, 'get' | '
     else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion) diff.updated.push([old, item]);
     else diff.unchanged++;
   }
+  diff.deleted = unlisted(store, listed);
+  return diff;
+}
+
+/** The objects the store holds under keys a complete list did not name: deletions the watch missed. */
+export function unlisted<T extends KubeObject>(store: Pick<Store<T>, 'get' | 'keys'>, listed: ReadonlySet<string>): T[] {
+  const gone: T[] = [];
   for (const key of store.keys()) {
     if (listed.has(key)) continue;
     const old = store.get(key);
-    if (old) diff.deleted.push(old);
+    if (old) gone.push(old);
   }
-  return diff;
+  return gone;
 }

@@ -1,5 +1,5 @@
 import { readOnly, type KubeObject } from '../object.js';
-import { diffRelist, type RelistDiff } from './diff.js';
+import { diffRelist, unlisted, type RelistDiff } from './diff.js';
 import { keyOf, type Store } from './store.js';
 import type { EventHandler } from './types.js';
 import type { WatcherOutput } from './watcher.js';
@@ -24,8 +24,8 @@ export function createReflector<T extends KubeObject>(store: Store<T>, prepare: 
   /** The streaming list in progress: the keys it named so far, and what it changed. */
   let stream: { named: Set<string>; diff: RelistDiff<T> } | undefined;
 
-  /** Stores one object of a list; emits its add or update, if it is new or changed. */
-  const applyListed = (object: T, diff: RelistDiff<T>): void => {
+  /** Stores one object of a streaming list; emits its add or update, if it is new or changed. */
+  const applyStreamed = (object: T, diff: RelistDiff<T>): void => {
     const old = store.get(keyOf(object));
     if (old && old.metadata?.resourceVersion === object.metadata?.resourceVersion) {
       diff.unchanged++;
@@ -68,7 +68,7 @@ export function createReflector<T extends KubeObject>(store: Store<T>, prepare: 
           if (!stream) return undefined;
           const object = prepare(output.object);
           stream.named.add(keyOf(object));
-          applyListed(object, stream.diff);
+          applyStreamed(object, stream.diff);
           return undefined;
         }
         case 'streamEnded': {
@@ -76,11 +76,7 @@ export function createReflector<T extends KubeObject>(store: Store<T>, prepare: 
           const { named, diff } = stream;
           stream = undefined;
           initialList = false;
-          for (const key of store.keys()) {
-            if (named.has(key)) continue;
-            const old = store.get(key);
-            if (old) diff.deleted.push(old);
-          }
+          diff.deleted = unlisted(store, named);
           for (const object of diff.deleted) store.remove(keyOf(object));
           for (const object of diff.deleted) emit((h) => h.delete?.(readOnly(object)));
           return diff;
