@@ -10,7 +10,7 @@ import { eventually } from '../fixtures/eventually.js';
 import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
 import { killAll } from '../fixtures/manager-process.js';
 import { overlappingReconciles } from '../fixtures/reconcile-intervals.js';
-import { shardReplicas } from '../fixtures/shard-replicas.js';
+import { SETTLE_MS, SHARD_OBJECTS as OBJECTS, SHARD_TEST_MS, shardReplicas } from '../fixtures/shard-replicas.js';
 
 // The server-side mode, on kube-apiserver 1.36 started with --feature-gates=ShardedListAndWatch=true:
 // three replicas (real processes) find the API server serves shard selectors and each
@@ -19,15 +19,11 @@ import { shardReplicas } from '../fixtures/shard-replicas.js';
 // from live owners while the widgets keep changing, and a SIGKILLed replica's slots move
 // once its Lease expires; each reconcile logs its start and end, and no object is ever
 // reconciled by two replicas at overlapping times.
-// `npm test` runs 1,000 objects; SHARD_OBJECTS=30000 runs the issue's count (about 9
-// minutes alone on two cores: too much CPU beside the suite's timing tests).
-const OBJECTS = Number(process.env.SHARD_OBJECTS ?? 1_000);
+// 30,000 objects (`SHARD_OBJECTS`): the vitest project `scale` runs this file after the rest of the suite and
+// alone, since its replicas take both cores of a small machine for minutes.
 const NS = 'default';
 const RING = 'widgets';
 const LEASE = { durationMs: 8_000, renewDeadlineMs: 6_000, retryMs: 1_000 };
-/** How long convergence may take: generous, the machine is shared. */
-const SETTLE_MS = 120_000 + OBJECTS * 40;
-const TEST_MS = 900_000 + OBJECTS * 120;
 const SCRIPT = fileURLToPath(new URL('../fixtures/sharded-widget-manager.ts', import.meta.url));
 const name = (i: number) => `ss-${String(i).padStart(5, '0')}`;
 
@@ -117,7 +113,7 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
       expect(Math.max(...cached), shard).toBe(counts[shard]);
     }
     expect(overlappingReconciles(byObject)).toEqual([]);
-  }, TEST_MS);
+  }, SHARD_TEST_MS);
 
   it('restarting a replica moves no slot: back under its id within the Lease duration, it holds its slots again', async () => {
     const before = await table();
@@ -169,7 +165,7 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
     expect(busyBefore.length).toBeGreaterThan(0);
     expect(moved.every((w) => (before.slots[slotOf(w.metadata.uid)] as { owner: string }).owner !== 'r4')).toBe(true);
     expect(overlappingReconciles(byObject)).toEqual([]);
-  }, TEST_MS);
+  }, SHARD_TEST_MS);
 
   it('SIGKILL: the killed replica\'s objects are reconciled by the others after its Lease expires, never at once with it', async () => {
     const ring = ['r1', 'r2', 'r3', 'r4'];
@@ -200,5 +196,5 @@ describe(`server-side sharding (ShardedListAndWatch) of ${OBJECTS} widgets over 
     expect(firstMs).toBeGreaterThanOrEqual(LEASE.durationMs - LEASE.retryMs);
     expect(firstMs).toBeLessThanOrEqual(LEASE.durationMs + 1_000);
     expect(overlappingReconciles(intervals())).toEqual([]);
-  }, TEST_MS);
+  }, SHARD_TEST_MS);
 });
