@@ -2,7 +2,7 @@
 // operator, each replica its own process, first in the label mode and then in the API
 // server's (the control plane runs with the feature gate ShardedListAndWatch): time from
 // start until every Widget carries the run's status mark, and each replica's heap (after a
-// full GC) once converged.
+// full GC) once converged, whole and above an idle replica's.
 // Usage: node bench/sharding/run.mjs [--objects 30000]
 // Needs `npx tsc -b runtime` first (the replicas use the built runtime).
 import { spawn } from 'node:child_process';
@@ -72,6 +72,18 @@ async function scenario(informer, cp, name, argsList) {
   return { name, ms, heaps };
 }
 
+/**
+ * The heap of a replica whose cache holds no Widget (it watches an empty namespace): the
+ * runtime's own share, which a sharded replica carries as the unsharded one does.
+ */
+async function idleHeap(cp) {
+  const r = start(['--kubeconfig', cp.kubeconfigPath, '--namespace=bench-idle'], 'idle');
+  await sleep(10_000);
+  r.child.kill('SIGTERM');
+  await new Promise((resolve) => r.child.once('exit', resolve));
+  return r.last?.heapUsed;
+}
+
 const cp = await startControlPlane({ extraArgs: { kubeApiServer: ['--feature-gates=ShardedListAndWatch=true'] } });
 try {
   await installCRDs(cp.kubeConfig, crd);
@@ -87,6 +99,8 @@ try {
   console.log(`created ${N} Widgets in ${((performance.now() - created) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   observer.start(stopObserver.signal);
   await observer.waitForSync(120_000);
+  const idle = await idleHeap(cp);
+  console.log(`a replica caching no Widget: ${idle ? `${mb(idle)} MB heap` : 'no sample'}`);
   const results = [
     await scenario(informer, cp, 'one replica', [[]]),
     await scenario(informer, cp, 'three shards, labels', ['r1', 'r2', 'r3'].map((id) => ['--shard-ring=widgets', `--shard-id=${id}`, '--shard-mode=labels'])),
@@ -101,6 +115,9 @@ try {
   for (const { name, heaps } of results.slice(1)) {
     const ratios = heaps.map((h) => (h && single ? (h.heapUsed / single).toFixed(2) : '?'));
     console.log(`${name}: heap per replica ÷ the single replica's = ${ratios.join(' / ')}`);
+    // Less the runtime's own heap, which every replica carries whatever its share.
+    const above = heaps.map((h) => (h && single && idle ? ((h.heapUsed - idle) / (single - idle)).toFixed(2) : '?'));
+    console.log(`${name}: heap above an idle replica's ÷ the single replica's = ${above.join(' / ')}`);
   }
   console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   stopObserver.abort();
