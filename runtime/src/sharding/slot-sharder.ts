@@ -47,12 +47,11 @@ export async function assignSlots(o: SharderOptions, leading: AbortSignal, still
   o.log.info({ ring: o.ring, generation: table.generation }, 'Sharder synced (server-side shard selectors)');
   liveness.start(leading);
 
+  // One listener ends the last wait: one per wait would pile up, a wait per Lease renewal.
+  leading.addEventListener('abort', () => wake(), { once: true });
   while (!leading.aborted) {
     if (!dirty) {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        leading.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await new Promise<void>((resolve) => (wake = resolve));
       continue;
     }
     dirty = false;

@@ -1,5 +1,6 @@
 import type { Kind } from '../api/kind.js';
 import type { Manager } from '../manager/types.js';
+import { sleep } from '../rest/sleep.js';
 import { migrateStorageVersions, type StorageMigrationOptions } from './migrate.js';
 
 /** Options of {@link migrateStorageVersionsWhenLeading}. */
@@ -35,10 +36,7 @@ export function migrateStorageVersionsWhenLeading(mgr: Manager, kinds: readonly 
       } catch (error) {
         if (signal.aborted) return;
         mgr.log.error({ err: error }, `storage migration failed; trying again in ${retryAfterMs} ms`);
-        await new Promise((resolve) => {
-          const timer = setTimeout(resolve, retryAfterMs);
-          signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
-        });
+        await sleep(retryAfterMs, signal);
       }
     }
   });
