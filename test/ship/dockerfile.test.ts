@@ -35,6 +35,21 @@ function buildEnvironment(): Record<string, string> {
   );
 }
 
+/**
+ * vite 8.4 (a dev dependency, through vitest) added the optional dependency
+ * napi-windows-process-start-time, which the npm registry this suite runs against does not
+ * serve: `npm install` skips it and writes a lock file that `npm ci` then refuses as out of
+ * sync. Under test is the Dockerfile, not vite's release, so the project gets the vite this
+ * repository's own lock file installs, as an npm `overrides` entry.
+ */
+async function pinViteAsThisRepository(projectRoot: string): Promise<void> {
+  const lock = JSON.parse(await readFile(join(repo, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+  const vite = lock.packages['node_modules/vite']?.version;
+  if (!vite) throw new Error('package-lock.json holds no vite');
+  const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(projectRoot, 'package.json'), `${JSON.stringify({ ...manifest, overrides: { vite } }, null, 2)}\n`);
+}
+
 beforeAll(async () => {
   for (const built of ['dist/cli.js', 'runtime/dist/index.js']) {
     if (!existsSync(join(repo, built))) throw new Error(`${built} is missing: run npm run build first`);
@@ -42,6 +57,7 @@ beforeAll(async () => {
   ({ work, dir } = await projectDir());
   const [runtime, cli] = [await pack(join(repo, 'runtime')), await pack(repo)];
   await scaffoldOperator(dir, ['--runtime', `file:${runtime}`, '--cli', `file:${cli}`, '--skip-install']);
+  await pinViteAsThisRepository(dir);
   // What the user commits: package-lock.json, which the image's `npm ci` installs from.
   const install = await execa('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, all: true, reject: false, env: buildEnvironment(), extendEnv: false });
   expect(install.exitCode, install.all).toBe(0);
