@@ -82,13 +82,16 @@ const served = examples
   .map((object) => ({ object, ...servingCrd(gatewayCrds, object) }))
   .filter((e) => e.crd)
   .map((e) => ({ ...e, object: inNamespace(e.object, e.crd) }));
+/** An update names the resourceVersion it read. */
+const stored = (object) => ({ ...structuredClone(object), metadata: { ...object.metadata, resourceVersion: '1' } });
 /** Create cases: the examples as published, then seeded mutations of them; update cases: a mutation of a valid example. */
 const objectCases = [];
 for (let i = 0; objectCases.length < Number(values.objects); i++) {
   const base = served[i % served.length];
   const object = i < served.length ? structuredClone(base.object) : mutate(base.object, random);
   const update = i >= served.length && i % 3 === 0;
-  objectCases.push({ crd: base.crd, version: base.version, object, oldObject: update ? structuredClone(base.object) : undefined, name: `${base.object.kind}/${base.object.metadata.name}#${i}` });
+  const oldObject = update ? stored(base.object) : undefined;
+  objectCases.push({ crd: base.crd, version: base.version, object: update ? stored(object) : object, oldObject, name: `${base.object.kind}/${base.object.metadata.name}#${i}` });
 }
 
 // ---- the three ways ---------------------------------------------------------------------------
@@ -203,6 +206,17 @@ const key = (errors) => errors.map((e) => `${e.type} ${e.field}`).sort().join('\
 const shown = [];
 const show = (line) => shown.length < Number(values.show) && shown.push(line);
 const fidelity = [];
+/** Object differences grouped by cause (type and field with indices erased), with one example each. */
+const categories = new Map();
+function tally(go, mine, name) {
+  const general = (e) => `${e.type} ${e.field.replace(/\[\d+\]/g, '[*]')}`;
+  const only = (a, b, side) => a.filter((e) => !b.some((f) => f.type === e.type && f.field === e.field)).map((e) => [`${side} ${general(e)}`, e]);
+  for (const [category, e] of [...only(go, mine, 'only Go:'), ...only(mine, go, 'only TS:')]) {
+    const entry = categories.get(category) ?? { n: 0, example: `${name}: ${e.detail ?? ''}` };
+    entry.n++;
+    categories.set(category, entry);
+  }
+}
 async function crdFidelity(label, crds) {
   let tsDiff = 0;
   let cliRefused = 0;
@@ -225,7 +239,9 @@ async function crdFidelity(label, crds) {
   }
   fidelity.push([label, crds.length, goRefused, tsDiff, cliRefused, nativeDiff]);
 }
-async function objectFidelity(label, cases) {
+const brief = (errors) => errors.map((e) => `${e.type.replace('FieldValue', '')} ${e.field}`).join('; ') || 'valid';
+const caseRows = [];
+async function objectFidelity(label, cases, perCase = false) {
   let diff = 0;
   let decodedDiff = 0;
   let nativeDiff = 0;
@@ -241,9 +257,10 @@ async function objectFidelity(label, cases) {
     } catch (error) {
       mine = { errors: [{ type: 'thrown', field: String(error.message).slice(0, 120) }], object: undefined };
     }
+    if (perCase) caseRows.push([c.name, brief(go.errors).slice(0, 70), brief(mine.errors).slice(0, 70)]);
     if (key(mine.errors) !== key(go.errors)) {
       diff++;
-      show(`${label} ${c.name}: Go ${JSON.stringify(go.errors.slice(0, 2))} | memory cluster ${JSON.stringify(mine.errors.slice(0, 2))}`);
+      tally(go.errors, mine.errors, c.name);
     }
     if (!go.errors.length && JSON.stringify(sortKeys(mine.object)) !== JSON.stringify(sortKeys(go.object))) decodedDiff++;
   }
@@ -256,9 +273,11 @@ await crdFidelity('Crossplane CRDs', crossplaneCrds);
 await crdFidelity('fixture CRD', [fixtureCrd]);
 const fidelityHead = ['corpus', 'n', 'Go refuses', 'TS differs', 'CLI refuses valid / decoded differs', 'wasm≠native'];
 await objectFidelity('Gateway API objects', objectCases);
-await objectFidelity('fixture objects', fixtureCases(crossplaneCrds));
+await objectFidelity('fixture objects', fixtureCases(crossplaneCrds), true);
 table('Fidelity: cause sets (type + field) of the memory cluster vs the Go code', fidelityHead, fidelity);
-console.log(`\nFirst ${shown.length} differences:`);
+table('The issue\'s named cases (fixture objects)', ['case', 'Go', 'memory cluster'], caseRows);
+table('Object differences by cause', ['n', 'cause', 'example'], [...categories].sort((a, b) => b[1].n - a[1].n).map(([category, { n, example }]) => [n, category, example.slice(0, 160)]));
+console.log(`\nFirst ${shown.length} CRD differences:`);
 for (const line of shown) console.log(`  - ${line.slice(0, 400)}`);
 for (const way of Object.values(ways)) way.client?.close();
 console.log(`\nload average at end: ${load()}`);
