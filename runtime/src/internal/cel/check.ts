@@ -25,6 +25,11 @@ let declared: Environment | undefined;
  */
 class SchemaObject {}
 
+/** The handler of the operators declared for the checker, which never evaluates. */
+function unreachable(): never {
+  throw new Error('the CEL type checker does not evaluate');
+}
+
 /** The environment with Kubernetes' libraries, made once per process; each schema clones it. */
 function libraries(): Environment {
   if (declared) return declared;
@@ -98,7 +103,11 @@ export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budge
   const env = (): Environment => {
     if (base) return base;
     base = libraries().clone();
-    for (const [name, fields] of types().objects) base.registerType(name, { ctor: SchemaObject, fields });
+    for (const [name, fields] of types().objects) {
+      // CEL defines equality on every type; cel-js has none for a registered type until it is declared
+      // (`self == oldSelf` on an object, `x == y` over lists of objects). `!=` follows from `==`.
+      base.registerType(name, { ctor: SchemaObject, fields }).registerOperator(`${name} == ${name}`, unreachable);
+    }
     return base;
   };
   // Rules on one node share their environment: cloning is most of the cost of a check.

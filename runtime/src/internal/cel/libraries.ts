@@ -24,6 +24,7 @@ export const librarySignatures: readonly string[] = [
   'string.replace(string, string, int): string',
   'string.format(list<dyn>): string',
   // regex
+  'matches(string, string): bool',
   'string.find(string): string',
   'string.findAll(string): list<string>',
   'string.findAll(string, int): list<string>',
