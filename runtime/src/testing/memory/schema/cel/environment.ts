@@ -18,14 +18,13 @@ function environment(optionalOldSelf: boolean): Environment {
   if (!environments) {
     const base = new Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: false });
     registerKubernetesLibrary(base);
-    environments = {
-      plain: base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'),
-      // cel-js mistypes `oldSelf.value() == self` when oldSelf is a plain dyn; declared optional it does not.
-      optional: base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'optional<dyn>'),
-    };
+    const plain = base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
+    // cel-js mistypes `oldSelf.value() == self` when oldSelf is a plain dyn; declared optional it does not.
+    const optional = base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'optional<dyn>');
     // Each clone resolves calls against overload lists of its own.
-    replaceBuiltins(environments.plain);
-    replaceBuiltins(environments.optional);
+    replaceBuiltins(plain);
+    replaceBuiltins(optional);
+    environments = { plain, optional };
   }
   return optionalOldSelf ? environments.optional : environments.plain;
 }

@@ -77,7 +77,10 @@ interface Overloads {
  */
 export function replaceBuiltins(env: Environment): void {
   for (const { signature, probe, handler } of replacements) {
-    const overloads = (env.parse(probe).ast as unknown as { candidates?: Overloads }).candidates;
+    // Type-checking the probe resolves its call, which records the overload list on its AST.
+    const parsed = env.parse(probe);
+    parsed.check();
+    const overloads = (parsed.ast as unknown as { candidates?: Overloads }).candidates;
     const at = overloads?.declarations.findIndex((d) => (d as { signature?: string }).signature === signature) ?? -1;
     if (!overloads || at < 0) throw new Error(`cel-js changed: no overload ${signature} to replace`);
     const declaration = overloads.declarations[at]!;
