@@ -2,7 +2,8 @@
  * Not part of opgen's public API: the CEL front end shared by the opgen CLI (`opgen manifests`
  * refuses rules the API server would refuse) and the memory cluster (which refuses such a CRD
  * as the API server does). Type checking of `x-kubernetes-validations` against the schema,
- * the API server's cost estimate and budgets, and RE2 regular expressions. Its shape may change in any release.
+ * the API server's cost estimate and budgets, and RE2 regular expressions (for `pattern` and
+ * CEL's regex functions). Its shape may change in any release.
  *
  * @example
  * import { analyzeCel, perRuleCostLimit } from '@opgen/runtime/internal/cel';

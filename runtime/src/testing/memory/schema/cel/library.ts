@@ -2,8 +2,8 @@
  * Kubernetes' CEL extension functions (apiserver's `library` package and the cel-go
  * extensions it enables) that cel-js does not have built in, implemented for evaluation.
  * Covered: lists (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`), strings
- * (`charAt`, `replace`, `reverse`), regex (`matches(s, re)`, `find`, `findAll`, with RE2), url (`url`, `isURL` and the
- * getters), ip and cidr (`ip`, `isIP`, `cidr`, `isCIDR`, family, containment, prefix) and
+ * (`charAt`, `replace`, `reverse`), regex with RE2 (`matches(s, re)`, `find`, `findAll`),
+ * url (`url`, `isURL` and the getters), ip and cidr (`ip`, `isIP`, `cidr`, `isCIDR`, family, containment, prefix) and
  * quantity (`quantity`, `isQuantity`, comparison, arithmetic with quantities, `asInteger`,
  * `isInteger`, `sign`, `asApproximateFloat`). Not covered: `format`, `strings.quote`,
  * `sets.*`, semver, two-variable comprehensions, `cel.bind`: a rule calling one fails at
