@@ -114,4 +114,6 @@ export const acceptedRules: CorpusRule[] = [
   { rule: 'self.ports.exists(x, x == self.ports[0])', refused: false },
   // RE2: flags are part of the pattern.
   { rule: "self.name.matches('(?i)^[a-z]+$')", refused: false },
+  // cel-go converts timestamps and durations to strings.
+  { rule: "string(self.created) != ''", refused: false },
 ];

@@ -53,6 +53,8 @@ export const FIDELITY_CRD = crd(PLURAL, 'Fidelity', {
   },
   when: { type: 'string', format: 'date-time', 'x-kubernetes-validations': [{ rule: "self < timestamp('2030-01-01T00:00:00Z')", message: 'before 2030' }] },
   wait: { type: 'string', format: 'duration', 'x-kubernetes-validations': [{ rule: "self <= duration('1h')", message: 'at most an hour' }] },
+  at: { type: 'string', format: 'date-time', 'x-kubernetes-validations': [{ rule: "string(self) == '2029-06-01T10:00:00.5Z'", message: 'string of a timestamp' }] },
+  span: { type: 'string', format: 'duration', 'x-kubernetes-validations': [{ rule: "string(self) == '5400s'", message: 'string of a duration' }] },
   blob: { type: 'string', format: 'byte', maxLength: 64, 'x-kubernetes-validations': [{ rule: 'size(self) <= 4', message: 'at most 4 bytes' }] },
 });
 
@@ -77,6 +79,7 @@ export const fidelityCases: FidelityCase[] = [
   { name: 'string functions count code points, lowerAscii and upperAscii change ASCII only', steps: [create('cp1', { text: 'a😀bÉbxé' })], expected: ['2xx'] },
   { name: 'a date-time is a timestamp', steps: [create('ts1', { when: '2029-06-01T10:00:00Z' }), create('ts2', { when: '2031-01-01T00:00:00Z' })], expected: ['2xx', 422] },
   { name: 'a duration is a duration', steps: [create('du1', { wait: '30m' }), create('du2', { wait: '2h' })], expected: ['2xx', 422] },
+  { name: 'string() of a timestamp and of a duration', steps: [create('st1', { at: '2029-06-01T10:00:00.500Z', span: '90m' }), create('st2', { at: '2029-06-01T10:00:00Z', span: '1h' })], expected: ['2xx', 422] },
   { name: 'a byte string is bytes', steps: [create('by1', { blob: 'AAAA' }), create('by2', { blob: 'AAAAAAA=' })], expected: ['2xx', 422] },
   { name: 'a CRD whose pattern RE2 refuses (a backreference) is refused', steps: [createCrd(crd('backrefs', 'Backref', { s: { type: 'string', pattern: '^(a)\\1$' } }))], expected: [422] },
   { name: 'a CRD whose pattern RE2 refuses (a lookahead) is refused', steps: [createCrd(crd('lookaheads', 'Lookahead', { s: { type: 'string', pattern: '^(?!kube-).*$' } }))], expected: [422] },

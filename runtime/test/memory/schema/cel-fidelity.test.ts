@@ -38,5 +38,7 @@ describe('CEL and schema semantics as cel-go and Go have them', () => {
   it('types date-time, duration and byte strings as timestamp, duration and bytes', () => {
     expect(errors({ when: '2029-06-01T10:00:00Z', wait: '30m', blob: 'AAAA' })).toEqual([]);
     expect(errors({ when: '2031-01-01T00:00:00Z', wait: '2h', blob: 'AAAAAAA=' })).toEqual(['spec.when: before 2030', 'spec.wait: at most an hour', 'spec.blob: at most 4 bytes']);
+    expect(errors({ at: '2029-06-01T10:00:00.500Z', span: '90m' })).toEqual([]);
+    expect(errors({ at: '2029-06-01T10:00:00Z', span: '1h' })).toEqual(['spec.at: string of a timestamp', 'spec.span: string of a duration']);
   });
 });

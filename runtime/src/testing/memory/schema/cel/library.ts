@@ -124,6 +124,9 @@ export function registerKubernetesLibrary(env: Environment): void {
     return out;
   });
   env.registerFunction('string.reverse(): string', (text: string) => [...text].reverse().join(''));
+  // cel-go's string() of a timestamp (RFC 3339, fraction without trailing zeros) and of a duration (seconds).
+  env.registerFunction('string(google.protobuf.Timestamp): string', (at: Date) => at.toISOString().replace(/\.?0+Z$/, 'Z'));
+  env.registerFunction('string(google.protobuf.Duration): string', (d: { seconds: bigint; nanos: number }) => `${Number(d.seconds) + d.nanos / 1e9}s`);
 
   // regex
   env.registerFunction('matches(string, string): bool', (text: string, pattern: string) => re2(pattern).matches(text));
