@@ -1,15 +1,18 @@
+import { compileRe2, type Re2 } from '@opgen/runtime/internal/cel';
+
 /**
- * The API server evaluates `pattern` with Go's RE2. This module decides whether a pattern
- * is valid RE2 and translates the common RE2 spellings JavaScript lacks, so that patterns
- * can be tested against values here.
+ * An OpenAPI `pattern`, as the API server reads it: Go's RE2 decides whether it is valid and
+ * what it matches (the one home of those rules is the runtime's internal/cel, shared with the
+ * memory cluster). The sample generator also wants a JavaScript spelling of the pattern to
+ * build a matching string from; this module translates the common RE2 spellings JavaScript
+ * lacks for it.
  */
 
 export type CompiledPattern =
-  | { regex: RegExp }
-  /** Not valid RE2: the API server rejects the schema. */
-  | { invalid: string }
-  /** Valid RE2 using a feature that has no JavaScript equivalent here; cannot be tested. */
-  | { untestable: string };
+  /** Valid RE2; `regex` the JavaScript spelling when there is one, for the sample generator. */
+  | { re2: Re2; regex?: RegExp }
+  /** Not valid RE2: the API server rejects the schema (Go's message). */
+  | { invalid: string };
 
 const posixClasses: Record<string, string> = {
   alnum: '0-9A-Za-z',
@@ -28,35 +31,32 @@ const posixClasses: Record<string, string> = {
   xdigit: '0-9A-Fa-f',
 };
 
-// Letters RE2 gives a meaning after a backslash; any other letter is an invalid escape.
-const re2EscapeLetters = new Set([...'aftnrvdDsSwWbBAzpPQECx']);
-
 const cache = new Map<string, CompiledPattern>();
 
 /** Compiles an OpenAPI `pattern` with RE2's semantics (memoized). */
 export function compilePattern(pattern: string): CompiledPattern {
   let compiled = cache.get(pattern);
   if (!compiled) {
-    compiled = compile(pattern);
+    const re2 = compileRe2(pattern);
+    compiled = 'error' in re2 ? { invalid: re2.error } : { re2, regex: javaScriptSpelling(pattern) };
     cache.set(pattern, compiled);
   }
   return compiled;
 }
 
-function compile(pattern: string): CompiledPattern {
+/** The JavaScript spelling of a valid RE2 pattern, undefined when it has none here. */
+function javaScriptSpelling(pattern: string): RegExp | undefined {
   const flagsMatch = /^\(\?([imsU]+)\)/.exec(pattern);
   let flags = '';
   let body = pattern;
   if (flagsMatch) {
     const letters = flagsMatch[1] as string;
-    if (letters.includes('U')) return { untestable: 'the ungreedy flag (?U)' };
+    if (letters.includes('U')) return undefined;
     flags = [...new Set(letters)].join('');
     body = pattern.slice(flagsMatch[0].length);
   }
-  if (/\(\?(=|!|<=|<!)/.test(body)) return { invalid: 'lookaround assertions such as (?=...) are not supported by RE2' };
-  if (/\(\?>/.test(body)) return { invalid: 'atomic groups (?>...) are not supported by RE2' };
-  if (/\(\?[imsU-]+[:)]/.test(body)) return { untestable: 'inline flag groups' };
-  if (/\\Q|\\C/.test(body)) return { untestable: '\\Q...\\E quoting' };
+  // Inline flag groups and \Q…\E quoting have no JavaScript spelling.
+  if (/\(\?[imsU-]+[:)]/.test(body) || /\\Q|\\C/.test(body)) return undefined;
 
   let translated = '';
   let unicode = false;
@@ -64,13 +64,8 @@ function compile(pattern: string): CompiledPattern {
   for (let i = 0; i < body.length; i++) {
     const c = body[i] as string;
     if (c === '\\') {
-      const next = body[i + 1];
-      if (next === undefined) return { invalid: 'trailing backslash' };
-      // \1-\7 followed by an octal digit is an octal escape; any other digit escape is a backreference.
-      if (/[1-9]/.test(next) && !(next <= '7' && /[0-7]/.test(body[i + 2] ?? ''))) {
-        return { invalid: `backreferences such as \\${next} are not supported by RE2` };
-      }
-      if (/[a-zA-Z]/.test(next) && !re2EscapeLetters.has(next)) return { invalid: `invalid escape sequence \\${next}` };
+      // RE2 accepted the pattern: a backslash is never the last character.
+      const next = body[i + 1]!;
       if (next === 'z' && !inClass) translated += '(?![\\s\\S])';
       else if (next === 'A' && !inClass) translated += '(?<![\\s\\S])';
       else if ((next === 'p' || next === 'P') && body[i + 2] !== '{') {
@@ -97,7 +92,7 @@ function compile(pattern: string): CompiledPattern {
       if (end > 0) {
         const name = body.slice(i + 2, end);
         const chars = posixClasses[name];
-        if (chars === undefined) return { invalid: `invalid character class [:${name}:]` };
+        if (chars === undefined) return undefined;
         translated += chars;
         i = end + 1;
         continue;
@@ -109,15 +104,10 @@ function compile(pattern: string): CompiledPattern {
   translated = translated.replace(/\(\?P</g, '(?<');
   for (const extra of unicode ? ['u'] : ['u', '']) {
     try {
-      return { regex: new RegExp(translated, flags + extra) };
+      return new RegExp(translated, flags + extra);
     } catch {
       // JavaScript's unicode mode rejects identity escapes RE2 allows; retry without it.
     }
   }
-  try {
-    new RegExp(translated, flags);
-  } catch (error) {
-    return { invalid: (error as Error).message.replace(/^Invalid regular expression: /, '') };
-  }
-  return { untestable: 'a construct JavaScript cannot evaluate' };
+  return undefined;
 }

@@ -82,9 +82,8 @@ function checkOwn(node: JSONSchemaProps, level: Level, path: string, problems: S
     );
   }
   if (level === 'root' && node.type !== undefined && node.type !== 'object') report(`the root must have type object, not ${node.type}`);
-  if (intOrString && node.type !== undefined) {
-    report('x-kubernetes-int-or-string must not be combined with a type (anyOf carries integer and string)');
-  }
+  // An int-or-string with a type is accepted by the API server (VolumeSnapshot's restoreSize is
+  // one, test/fixtures/corpus): refusing it would refuse CRDs users install every day.
   if (intOrString && preserve) report('x-kubernetes-int-or-string and x-kubernetes-preserve-unknown-fields exclude each other');
   if (intOrString && embedded) report('x-kubernetes-int-or-string and x-kubernetes-embedded-resource exclude each other');
   if (embedded && node.additionalProperties !== undefined) report('an embedded resource must not have additionalProperties');

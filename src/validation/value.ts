@@ -60,7 +60,7 @@ function validateString(schema: JSONSchemaProps, value: string, report: Report):
   }
   if (schema.pattern !== undefined) {
     const compiled = compilePattern(schema.pattern);
-    if ('regex' in compiled && !compiled.regex.test(value)) report(`must match the pattern ${schema.pattern}, got ${JSON.stringify(value)}`);
+    if ('re2' in compiled && !compiled.re2.matches(value)) report(`must match the pattern ${schema.pattern}, got ${JSON.stringify(value)}`);
   }
   if (schema.format !== undefined && matchesFormat(schema.format, value) === false) {
     report(`must be in ${schema.format} format, got ${JSON.stringify(value)}`);

@@ -77,6 +77,9 @@ export const refusedRules: CorpusRule[] = [
   { rule: 'true', messageExpression: "self.tags.join(',')", refused: true },
   { rule: "self.name.contains('a')", on: 'item', refused: true },
   { rule: "self.name.find('[a-z]+') != ''", on: 'item', refused: true },
+  // A matches() pattern RE2 refuses, as a literal: cel-go's regex literal validator refuses the rule.
+  { rule: "self.name.matches('(?=a)')", refused: true },
+  { rule: "matches(self.name, 'a(?!b)')", refused: true },
 ];
 
 export const acceptedRules: CorpusRule[] = [
@@ -105,4 +108,12 @@ export const acceptedRules: CorpusRule[] = [
   { rule: 'true', fieldPath: ".labels.anything", refused: false },
   { rule: 'true', fieldPath: ".ports", refused: false },
   { rule: 'self.ports.map(p, p.port).sum() > 0', refused: false },
+  // Equality is defined on every type: objects and lists of objects (issue 36).
+  { rule: 'self == oldSelf', refused: false },
+  { rule: 'self.ports == oldSelf.ports', refused: false },
+  { rule: 'self.ports.exists(x, x == self.ports[0])', refused: false },
+  // RE2: flags are part of the pattern.
+  { rule: "self.name.matches('(?i)^[a-z]+$')", refused: false },
+  // cel-go converts timestamps and durations to strings.
+  { rule: "string(self.created) != ''", refused: false },
 ];

@@ -51,6 +51,16 @@ describe('checkCelTypes', () => {
     expect(checkCelTypes(spec([{ rule: "sets.contains([self.name], ['a']) && [1].all(i, v, v > i) && self.name.someFutureFunction()" }]))).toEqual([]);
   });
 
+  it('compares objects and lists of objects: equality is defined on every type', () => {
+    expect(checkCelTypes(spec([{ rule: 'self == oldSelf && self.items == oldSelf.items && self.items.all(x, x == oldSelf.items[0]) && self != oldSelf' }]))).toEqual([]);
+  });
+
+  it('refuses a matches() pattern literal RE2 refuses, at the pattern, and accepts RE2 flags', () => {
+    const problems = checkCelTypes(spec([{ rule: "self.name.matches('(a)\\\\1') || matches(self.name, '(?i)^a')" }]));
+    expect(problems.map(({ message, column }) => ({ message, column }))).toEqual([{ message: 'invalid matches argument', column: 19 }]);
+    expect(checkCelTypes(spec([{ rule: "self.name.matches('(?i)^[a-z]+\\\\z') && self.name.find('(?s).') != ''" }]))).toEqual([]);
+  });
+
   it('escapes property names as Kubernetes does', () => {
     expect([celName('a-b'), celName('a.b'), celName('x/y'), celName('a__b'), celName('namespace'), celName('1a')]).toEqual(['a__dash__b', 'a__dot__b', 'x__slash__y', 'a__underscores__b', '__namespace__', undefined]);
     expect(schemaTypes({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'integer' } } } }).objects.size).toBe(2);

@@ -83,7 +83,7 @@ function stringExample(schema: JSONSchemaProps, seed: number): string {
   if (formatted !== undefined && fits(formatted)) return formatted;
   if (schema.pattern !== undefined) {
     const compiled = compilePattern(schema.pattern);
-    const matching = 'regex' in compiled ? patternExample(compiled.regex, min, max, seed) : undefined;
+    const matching = 'regex' in compiled && compiled.regex ? patternExample(compiled.regex, min, max, seed) : undefined;
     if (matching !== undefined) return matching;
   }
   const base = seed > 0 ? `sample${seed}` : 'sample';

@@ -4,6 +4,7 @@ import type { CelRule, CelSchema } from './schema.js';
 import { type CelNode } from './cost.js';
 import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
+import { compileRe2 } from './re2.js';
 import { schemaTypes, type SchemaTypes } from './schema-types.js';
 
 /**
@@ -24,6 +25,11 @@ let declared: Environment | undefined;
  * the time a schema's check took.
  */
 class SchemaObject {}
+
+/** The handler of the operators declared for the checker, which never evaluates. */
+function unreachable(): never {
+  throw new Error('the CEL type checker does not evaluate');
+}
 
 /** The environment with Kubernetes' libraries, made once per process; each schema clones it. */
 function libraries(): Environment {
@@ -98,7 +104,11 @@ export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budge
   const env = (): Environment => {
     if (base) return base;
     base = libraries().clone();
-    for (const [name, fields] of types().objects) base.registerType(name, { ctor: SchemaObject, fields });
+    for (const [name, fields] of types().objects) {
+      // CEL defines equality on every type; cel-js has none for a registered type until it is declared
+      // (`self == oldSelf` on an object, `x == y` over lists of objects). `!=` follows from `==`.
+      base.registerType(name, { ctor: SchemaObject, fields }).registerOperator(`${name} == ${name}`, unreachable);
+    }
     return base;
   };
   // Rules on one node share their environment: cloning is most of the cost of a check.
@@ -153,12 +163,37 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
       report('result', `must evaluate to ${want}, not ${result.type}`);
       return undefined;
     }
+    const badRegex = ast && invalidRegexLiteral(ast);
+    if (badRegex) {
+      report('type', 'invalid matches argument', [...expression.slice(0, badRegex.pos)].length + 1);
+      return undefined;
+    }
     return ast;
   }
   const message = (result.error?.message ?? '').split('\n')[0]!;
   if (!refused(message)) return undefined;
   const pos = result.error?.node?.pos;
   report('type', message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+  return undefined;
+}
+
+/**
+ * The first `matches` whose pattern is a string literal RE2 refuses: cel-go's regex literal
+ * validator, which the API server enables, refuses such a rule when the CRD is written.
+ */
+function invalidRegexLiteral(node: CelNode): { pos: number } | undefined {
+  const { op, args } = node;
+  if ((op === 'rcall' || op === 'call') && Array.isArray(args) && args[0] === 'matches') {
+    const pattern = (op === 'rcall' ? (args[2] as unknown[])[0] : (args[1] as unknown[])[1]) as { op?: string; args?: unknown; pos?: number } | undefined;
+    if (pattern?.op === 'value' && typeof pattern.args === 'string' && 'error' in compileRe2(pattern.args)) return { pos: pattern.pos ?? 0 };
+  }
+  const children = Array.isArray(args) ? args.flat() : [args];
+  for (const child of children) {
+    if (typeof child === 'object' && child !== null && 'op' in child) {
+      const found = invalidRegexLiteral(child as CelNode);
+      if (found) return found;
+    }
+  }
   return undefined;
 }
 

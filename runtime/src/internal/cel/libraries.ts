@@ -23,7 +23,11 @@ export const librarySignatures: readonly string[] = [
   'string.replace(string, string): string',
   'string.replace(string, string, int): string',
   'string.format(list<dyn>): string',
+  // cel-go's conversions cel-js lacks
+  'string(google.protobuf.Timestamp): string',
+  'string(google.protobuf.Duration): string',
   // regex
+  'matches(string, string): bool',
   'string.find(string): string',
   'string.findAll(string): list<string>',
   'string.findAll(string, int): list<string>',

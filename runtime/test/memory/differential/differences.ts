@@ -16,8 +16,8 @@ export interface Difference {
 }
 
 /** The compiler's own words after `compilation failed: ` (cel-go's on the API server, cel-js' in the memory cluster). */
-const COMPILER_TEXT = /compilation failed: [\s\S]*$/;
-const COMPILER_MASK = 'compilation failed: <the CEL compiler\'s message>';
+export const COMPILER_TEXT = /compilation failed: [\s\S]*$/;
+export const COMPILER_MASK = 'compilation failed: <the CEL compiler\'s message>';
 
 interface StatusLike {
   kind?: string;

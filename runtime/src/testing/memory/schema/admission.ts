@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { compileRe2 } from '../../../internal/cel/index.js';
 import { celSchemaErrors, printedRule } from './cel-admission.js';
 import { compile } from './cel/environment.js';
 import { goQuote } from './paths.js';
@@ -157,6 +158,10 @@ function walk(node: SchemaNode, path: string, correlatable: boolean, correlation
   if (node.type === 'array' && !node.items) errors.push({ type: 'FieldValueRequired', field: `${path}.items`, detail: 'must be specified' });
   if (node.properties && node.additionalProperties !== undefined && node.additionalProperties !== false) {
     errors.push({ type: 'FieldValueForbidden', field: `${path}.additionalProperties`, detail: 'additionalProperties and properties are mutual exclusive' });
+  }
+  if (node.pattern !== undefined) {
+    const re = compileRe2(node.pattern);
+    if ('error' in re) errors.push({ type: 'FieldValueInvalid', field: `${path}.pattern`, value: goQuote(node.pattern), detail: `must be a valid regular expression, but isn't: ${re.error}` });
   }
   if (node.uniqueItems === true) errors.push({ type: 'FieldValueForbidden', field: `${path}.uniqueItems`, detail: 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic' });
   if (node['x-kubernetes-list-type'] === 'map') {

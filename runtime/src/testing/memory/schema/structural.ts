@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { compileRe2 } from '../../../internal/cel/index.js';
 import { matchesFormat } from './formats.js';
 import { goNumber, goQuote, goValue } from './paths.js';
 import { isObject, type FieldError, type Json, type SchemaNode } from './types.js';
@@ -93,7 +94,7 @@ function stringChecks(value: string, schema: SchemaNode, fieldPath: string, body
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} should be at least ${schema.minLength} chars long` });
   } else if (schema.maxLength !== undefined && length > schema.maxLength) {
     errors.push({ type: 'FieldValueTooLong', field: fieldPath, detail: `may not be more than ${schema.maxLength} bytes` });
-  } else if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
+  } else if (schema.pattern !== undefined && !matchesPattern(schema.pattern, value)) {
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: goQuote(value), detail: `${inBody(body)} should match '${schema.pattern}'` });
   }
 }
@@ -159,16 +160,10 @@ function objectChecks(value: { [key: string]: Json }, old: Json | undefined, sch
   }
 }
 
-const patterns = new Map<string, RegExp>();
-
-/** The schema's pattern as a JavaScript regular expression (RE2 syntax is a subset for CRD patterns in practice). */
-function compiled(pattern: string): RegExp {
-  let found = patterns.get(pattern);
-  if (!found) {
-    found = new RegExp(pattern, 'u');
-    patterns.set(pattern, found);
-  }
-  return found;
+/** Whether `value` matches the schema's pattern, with RE2's semantics (as the API server; a CRD with a pattern RE2 refuses is not admitted). */
+function matchesPattern(pattern: string, value: string): boolean {
+  const re = compileRe2(pattern);
+  return !('error' in re) && re.matches(value);
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

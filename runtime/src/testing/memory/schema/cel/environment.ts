@@ -1,5 +1,6 @@
 /**
- * The CEL environments rules are evaluated in: cel-js with Kubernetes' libraries, `self`
+ * The CEL environments rules are evaluated in: cel-js with Kubernetes' libraries and cel-go's
+ * meaning of the built-ins where cel-js' differs (overrides.ts), `self`
  * and `oldSelf` declared `dyn` (the values carry their types), and for rules with
  * `optionalOldSelf` an `oldSelf` of `optional<dyn>`. Compiled expressions are cached per
  * process: the same CRDs are installed in every test.
@@ -9,6 +10,7 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { rewriteHas } from './has-macro.js';
 import { registerKubernetesLibrary } from './library.js';
+import { replaceBuiltins } from './overrides.js';
 
 let environments: { plain: Environment; optional: Environment } | undefined;
 
@@ -16,11 +18,13 @@ function environment(optionalOldSelf: boolean): Environment {
   if (!environments) {
     const base = new Environment({ enableOptionalTypes: true, unlistedVariablesAreDyn: false });
     registerKubernetesLibrary(base);
-    environments = {
-      plain: base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn'),
-      // cel-js mistypes `oldSelf.value() == self` when oldSelf is a plain dyn; declared optional it does not.
-      optional: base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'optional<dyn>'),
-    };
+    const plain = base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
+    // cel-js mistypes `oldSelf.value() == self` when oldSelf is a plain dyn; declared optional it does not.
+    const optional = base.clone().registerVariable('self', 'dyn').registerVariable('oldSelf', 'optional<dyn>');
+    // Each clone resolves calls against overload lists of its own.
+    replaceBuiltins(plain);
+    replaceBuiltins(optional);
+    environments = { plain, optional };
   }
   return optionalOldSelf ? environments.optional : environments.plain;
 }

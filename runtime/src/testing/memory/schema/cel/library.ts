@@ -2,8 +2,8 @@
  * Kubernetes' CEL extension functions (apiserver's `library` package and the cel-go
  * extensions it enables) that cel-js does not have built in, implemented for evaluation.
  * Covered: lists (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`), strings
- * (`charAt`, `replace`, `reverse`), regex (`find`, `findAll`), url (`url`, `isURL` and the
- * getters), ip and cidr (`ip`, `isIP`, `cidr`, `isCIDR`, family, containment, prefix) and
+ * (`charAt`, `replace`, `reverse`), regex with RE2 (`matches(s, re)`, `find`, `findAll`),
+ * url (`url`, `isURL` and the getters), ip and cidr (`ip`, `isIP`, `cidr`, `isCIDR`, family, containment, prefix) and
  * quantity (`quantity`, `isQuantity`, comparison, arithmetic with quantities, `asInteger`,
  * `isInteger`, `sign`, `asApproximateFloat`). Not covered: `format`, `strings.quote`,
  * `sets.*`, semver, two-variable comprehensions, `cel.bind`: a rule calling one fails at
@@ -13,6 +13,7 @@
  */
 import { isIP, isIPv4 } from 'node:net';
 import type { Environment } from '@marcbachmann/cel-js';
+import { re2 } from './overrides.js';
 import { parseQuantity, type Quantity } from './quantity.js';
 
 class CelUrl {
@@ -123,14 +124,15 @@ export function registerKubernetesLibrary(env: Environment): void {
     return out;
   });
   env.registerFunction('string.reverse(): string', (text: string) => [...text].reverse().join(''));
+  // cel-go's string() of a timestamp (RFC 3339, fraction without trailing zeros) and of a duration (seconds).
+  env.registerFunction('string(google.protobuf.Timestamp): string', (at: Date) => at.toISOString().replace(/\.?0+Z$/, 'Z'));
+  env.registerFunction('string(google.protobuf.Duration): string', (d: { seconds: bigint; nanos: number }) => `${Number(d.seconds) + d.nanos / 1e9}s`);
 
   // regex
-  env.registerFunction('string.find(string): string', (text: string, pattern: string) => new RegExp(pattern, 'u').exec(text)?.[0] ?? '');
-  env.registerFunction('string.findAll(string): list<string>', (text: string, pattern: string) => [...text.matchAll(new RegExp(pattern, 'gu'))].map((m) => m[0]));
-  env.registerFunction('string.findAll(string, int): list<string>', (text: string, pattern: string, n: bigint) => {
-    const all = [...text.matchAll(new RegExp(pattern, 'gu'))].map((m) => m[0]);
-    return n < 0n ? all : all.slice(0, Number(n));
-  });
+  env.registerFunction('matches(string, string): bool', (text: string, pattern: string) => re2(pattern).matches(text));
+  env.registerFunction('string.find(string): string', (text: string, pattern: string) => re2(pattern).find(text));
+  env.registerFunction('string.findAll(string): list<string>', (text: string, pattern: string) => re2(pattern).findAll(text));
+  env.registerFunction('string.findAll(string, int): list<string>', (text: string, pattern: string, n: bigint) => re2(pattern).findAll(text, Number(n)));
 
   // url
   env.registerFunction('url(string): URL', (text: string) => {
