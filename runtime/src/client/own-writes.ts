@@ -13,6 +13,8 @@ export type WriteEffect = 'written' | 'deleting' | 'gone';
 interface Pending {
   resourceVersion: string;
   effect: WriteEffect;
+  /** The written object's uid, when the answer had one: an object of another uid is another object. */
+  uid: string | undefined;
   name: string;
   namespace: string | undefined;
   at: number;
@@ -126,9 +128,10 @@ export function createOwnWrites(waitMs: number): OwnWrites {
       case 'deleting':
         return !cached || cached.metadata?.deletionTimestamp !== undefined || newer(version, entry.resourceVersion);
       case 'gone':
-        // The API server answers such a write with the object as it was before: a cached copy
-        // of that version is the stale one, still carrying the finalizer just removed.
-        return !cached || newer(version, entry.resourceVersion);
+        // Only the object's absence shows it: the API server answers such a write with the
+        // object's old resourceVersion, and deletes it in a step of its own, so a concurrent
+        // write can still store a newer version that carries the finalizer just removed.
+        return !cached || (entry.uid !== undefined && cached.metadata?.uid !== entry.uid);
       default:
         return version === entry.resourceVersion || newer(version, entry.resourceVersion);
     }
@@ -149,7 +152,7 @@ export function createOwnWrites(waitMs: number): OwnWrites {
       if (!pending) byKind.set(kindKey(kind), (pending = new Map()));
       if (!pending.has(key)) size++;
       const at = performance.now();
-      pending.set(key, { resourceVersion, effect, name: meta.name, namespace: meta.namespace, at });
+      pending.set(key, { resourceVersion, effect, uid: meta.uid, name: meta.name, namespace: meta.namespace, at });
       if (size > SWEEP_ABOVE) sweep(at);
     },
 

@@ -85,7 +85,11 @@ describe('a finalizer under concurrent writes (real API server)', () => {
 
     const twice = [...cleanups].filter(([, n]) => n !== 1);
     const errors = lines.filter((l) => l.msg === 'Reconciler error').map((l) => l.err?.message);
-    console.log(`${writes} concurrent writes; cleanups: ${[...cleanups.values()].reduce((a, b) => a + b, 0)} for ${cleanups.size} objects; reconciler errors: ${errors.length}`);
+    const conflicts = lines.filter((l) => l.msg === 'Reconcile conflict, retrying').length;
+    console.log(
+      `${writes} concurrent writes; cleanups: ${[...cleanups.values()].reduce((a, b) => a + b, 0)} for ${cleanups.size} objects; ` +
+        `reconciler errors: ${errors.length}; reconciles retried on a conflict: ${conflicts}`,
+    );
     expect(cleanups.size).toBe(OBJECTS);
     expect(twice).toEqual([]);
     expect(errors).toEqual([]);
