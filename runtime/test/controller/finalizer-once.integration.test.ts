@@ -9,8 +9,9 @@ import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
 
 // A finalizer's cleanup on the real API server while other writers keep changing the
 // objects being deleted: each change queues one more reconcile, which must not find the
-// object its cleanup already released (the cache may still hold the copy from before the
-// finalizer was removed).
+// object its cleanup already released. The API server answers the write that removes the
+// last finalizer with the object's old resourceVersion and deletes it in a step of its own,
+// so the cache may still hold, or even newly receive, a copy that carries the finalizer.
 const NS = 'default';
 const FINALIZER = 'test.opgen.dev/cleanup';
 const OBJECTS = 40;
@@ -59,29 +60,31 @@ describe('a finalizer under concurrent writes (real API server)', () => {
       60_000,
     );
 
-    let writing = true;
     let writes = 0;
-    // Writers touch every object, deleting or not, until the end: each change is an event.
-    const writers = Array.from({ length: 4 }, async (_, w) => {
-      for (let round = 0; writing; round++) {
-        for (let i = w; i < OBJECTS && writing; i += 4) {
-          await admin
-            .patch(Widget, { metadata: { name: name(i), namespace: NS } }, { metadata: { annotations: { beat: String(round) } } })
-            .then(() => writes++)
-            .catch(() => {});
+    // Another writer keeps changing each object from just before its deletion until it is
+    // gone; the API server may store one of those changes between the write that removes
+    // the finalizer and the deletion that write causes.
+    const touch = async (i: number): Promise<void> => {
+      for (let beat = 0; ; beat++) {
+        try {
+          await admin.patch(Widget, { metadata: { name: name(i), namespace: NS } }, { metadata: { annotations: { beat: String(beat) } } });
+          writes++;
+        } catch {
+          return;
         }
       }
-    });
-    await sleep(500);
+    };
+    const writers: Promise<void>[] = [];
     for (let i = 0; i < OBJECTS; i++) {
+      writers.push(touch(i));
+      await sleep(10);
       await admin.delete(Widget, { metadata: { name: name(i), namespace: NS } });
-      await sleep(25);
+      await sleep(100);
     }
     await eventually('every widget gone', async () => (await admin.list(Widget, { namespace: NS })).length === 0, 60_000);
+    await Promise.all(writers);
     // Events still queued meet the cache without the objects.
     await sleep(2_000);
-    writing = false;
-    await Promise.all(writers);
 
     const twice = [...cleanups].filter(([, n]) => n !== 1);
     const errors = lines.filter((l) => l.msg === 'Reconciler error').map((l) => l.err?.message);
