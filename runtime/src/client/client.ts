@@ -5,7 +5,7 @@ import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 import { isNotFound } from '../rest/errors.js';
 import { labelSelector, listAll } from '../rest/list.js';
 import type { LoggerLike } from '../rest/logger.js';
-import { createOwnWrites, type OwnWrites } from './own-writes.js';
+import { createOwnWrites, writeEffect, type OwnWrites } from './own-writes.js';
 import { kindLabel, requireScope, resourcePath } from '../rest/paths.js';
 import { tokenBucketFor, type TokenBucket } from '../rest/token-bucket.js';
 import type { Transport, TransportObserver } from '../rest/transport.js';
@@ -215,9 +215,18 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
     return ownWrites ? ownWrites.caughtUp(kind, informer, namespace, name, signal) : Promise.resolve(true);
   }
 
+  /** The cache's informer of `kind` when it has one: this process's writes of it are then followed there. */
+  function following(kind: Kind): Informer<KubeObject> | undefined {
+    if (!ownWrites || !cache?.has(kind)) return undefined;
+    const informer = cache.informerFor(kind as Kind<KubeObject>) as Informer<KubeObject>;
+    ownWrites.follow(kind, informer);
+    return informer;
+  }
+
   async function write<T>(kind: Kind, method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
+    const informer = following(kind);
     const written = await transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal, precondition });
-    if (cache?.has(kind)) ownWrites?.wrote(kind, written as KubeObject);
+    if (informer) ownWrites!.wrote(kind, written as KubeObject, writeEffect(body, written as KubeObject));
     return written;
   }
 
@@ -289,6 +298,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
 
     async delete(kind, object, options = {}) {
       const { name, namespace } = identify(kind, object);
+      const informer = following(kind);
       try {
         const answer = await transport.request<KubeObject>({
           method: 'DELETE',
@@ -298,7 +308,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
           precondition,
         });
         // The answer is the object (still there while finalizers run) or a Status.
-        if (cache?.has(kind)) ownWrites?.wrote(kind, answer?.metadata?.name ? answer : { metadata: { name, namespace } }, true);
+        if (informer) ownWrites!.wrote(kind, answer?.metadata?.name ? answer : { metadata: { name, namespace } }, 'deleting');
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }

@@ -2,12 +2,27 @@ import type { Kind } from '../api/kind.js';
 import type { Informer } from '../cache/types.js';
 import { objectKey, type DeepReadonly, type KubeObject } from '../object.js';
 
+/**
+ * What a write left behind: the object as written; a deletion this process asked for (the
+ * object may stay, terminating, while finalizers run); or no object at all (the write
+ * removed the last finalizer of an object being deleted, and the API server deleted it).
+ */
+export type WriteEffect = 'written' | 'deleting' | 'gone';
+
 /** A write this process made, not yet seen by the cache. */
 interface Pending {
   resourceVersion: string;
-  deleted: boolean;
+  effect: WriteEffect;
+  /** The written object's uid, when the answer had one: an object of another uid is another object. */
+  uid: string | undefined;
   name: string;
   namespace: string | undefined;
+  at: number;
+}
+
+/** A deletion an informer delivered: writes at or before its resourceVersion are overtaken. */
+interface Tombstone {
+  resourceVersion: string;
   at: number;
 }
 
@@ -20,7 +35,12 @@ interface Pending {
  * an object it waits for, not on a timer.
  */
 export interface OwnWrites {
-  wrote(kind: Kind, object: KubeObject | undefined, deleted?: boolean): void;
+  /**
+   * Starts following `informer`'s deletions before a write of `kind` is sent: a deletion
+   * it delivers before the write's answer arrives still overtakes the write.
+   */
+  follow(kind: Kind, informer: Informer<KubeObject>): void;
+  wrote(kind: Kind, object: KubeObject | undefined, effect?: WriteEffect): void;
   /** Whether `informer` has caught up with the writes of `kind` in `namespace` (one object when `name` is given) within the wait limit. */
   caughtUp(kind: Kind, informer: Informer<KubeObject>, namespace: string | undefined, name: string | undefined, signal: AbortSignal | undefined): Promise<boolean>;
 }
@@ -31,6 +51,7 @@ const SWEEP_AGE_MS = 60_000;
 
 export function createOwnWrites(waitMs: number): OwnWrites {
   const byKind = new Map<string, Map<string, Pending>>();
+  const deletedByKind = new Map<string, Map<string, Tombstone>>();
   let size = 0;
   const kindKey = (kind: Kind) => `${kind.group}/${kind.version}/${kind.plural}`;
   /** Informers whose events wake waiting reads, and the reads waiting. */
@@ -41,23 +62,33 @@ export function createOwnWrites(waitMs: number): OwnWrites {
   function listen(kind: Kind, informer: Informer<KubeObject>): void {
     if (listened.has(informer)) return;
     listened.add(informer);
+    const keyOf = (object: DeepReadonly<KubeObject>): string | undefined => {
+      const meta = object.metadata;
+      return meta?.name ? objectKey(kind.namespaced ? meta.namespace : undefined, meta.name) : undefined;
+    };
     const seen = (object: DeepReadonly<KubeObject>): void => {
       const pending = byKind.get(kindKey(kind));
-      const meta = object.metadata;
-      if (!pending?.size || !meta?.name || !pending.has(objectKey(kind.namespaced ? meta.namespace : undefined, meta.name))) return;
+      const key = keyOf(object);
+      if (!pending?.size || key === undefined || !pending.has(key)) return;
       for (const wake of [...waiting]) wake();
     };
-    // Deleted at or after this process's write (by anyone): the write is overtaken, so no read
-    // waits for the cache to show it; the informer never will once the object is gone.
+    // Deleted at or after this process's write (by anyone, by the write itself): the write is
+    // overtaken, so no read waits for the cache to show it; the informer never will once the
+    // object is gone. Remembered for writes whose answer arrives after the deletion's event.
     const gone = (object: DeepReadonly<KubeObject>): void => {
+      const key = keyOf(object);
+      const version = object.metadata?.resourceVersion;
+      if (key === undefined || !version) return;
+      let deleted = deletedByKind.get(kindKey(kind));
+      if (!deleted) deletedByKind.set(kindKey(kind), (deleted = new Map()));
+      if (!deleted.has(key)) size++;
+      deleted.set(key, { resourceVersion: version, at: performance.now() });
       const pending = byKind.get(kindKey(kind));
-      const meta = object.metadata;
-      const key = meta?.name ? objectKey(kind.namespaced ? meta.namespace : undefined, meta.name) : undefined;
-      const entry = key === undefined ? undefined : pending?.get(key);
+      const entry = pending?.get(key);
       // Wake waiting reads first (their check runs after this handler returns, and finds the entry gone).
       seen(object);
-      if (entry && !entry.deleted && (meta?.resourceVersion === entry.resourceVersion || newer(meta?.resourceVersion, entry.resourceVersion))) {
-        pending!.delete(key!);
+      if (entry && overtakenBy(entry.resourceVersion, version)) {
+        pending!.delete(key);
         size--;
       }
     };
@@ -80,7 +111,7 @@ export function createOwnWrites(waitMs: number): OwnWrites {
   }
 
   function sweep(now: number): void {
-    for (const pending of byKind.values()) {
+    for (const pending of [...byKind.values(), ...deletedByKind.values()]) {
       for (const [key, entry] of pending) {
         if (now - entry.at > SWEEP_AGE_MS) {
           pending.delete(key);
@@ -93,20 +124,35 @@ export function createOwnWrites(waitMs: number): OwnWrites {
   /** Whether the cached object reflects `entry`. resourceVersions are etcd revisions: numbers that grow. */
   function reflects(entry: Pending, cached: DeepReadonly<KubeObject> | undefined): boolean {
     const version = cached?.metadata?.resourceVersion;
-    if (entry.deleted) return !cached || cached.metadata?.deletionTimestamp !== undefined || newer(version, entry.resourceVersion);
-    return version === entry.resourceVersion || newer(version, entry.resourceVersion);
+    switch (entry.effect) {
+      case 'deleting':
+        return !cached || cached.metadata?.deletionTimestamp !== undefined || newer(version, entry.resourceVersion);
+      case 'gone':
+        // Only the object's absence shows it: the API server answers such a write with the
+        // object's old resourceVersion, and deletes it in a step of its own, so a concurrent
+        // write can still store a newer version that carries the finalizer just removed.
+        return !cached || (entry.uid !== undefined && cached.metadata?.uid !== entry.uid);
+      default:
+        return version === entry.resourceVersion || newer(version, entry.resourceVersion);
+    }
   }
 
   return {
-    wrote(kind, object, deleted = false) {
+    follow: listen,
+
+    wrote(kind, object, effect = 'written') {
       const meta = object?.metadata;
-      if (!meta?.name || (!meta.resourceVersion && !deleted)) return;
+      if (!meta?.name || (!meta.resourceVersion && effect === 'written')) return;
+      const key = objectKey(kind.namespaced ? meta.namespace : undefined, meta.name);
+      const resourceVersion = meta.resourceVersion ?? '';
+      const deleted = deletedByKind.get(kindKey(kind))?.get(key);
+      // The cache already delivered the object's deletion at or after this write: nothing to wait for.
+      if (deleted && overtakenBy(resourceVersion, deleted.resourceVersion)) return;
       let pending = byKind.get(kindKey(kind));
       if (!pending) byKind.set(kindKey(kind), (pending = new Map()));
-      const key = objectKey(kind.namespaced ? meta.namespace : undefined, meta.name);
       if (!pending.has(key)) size++;
       const at = performance.now();
-      pending.set(key, { resourceVersion: meta.resourceVersion ?? '', deleted, name: meta.name, namespace: meta.namespace, at });
+      pending.set(key, { resourceVersion, effect, uid: meta.uid, name: meta.name, namespace: meta.namespace, at });
       if (size > SWEEP_ABOVE) sweep(at);
     },
 
@@ -141,6 +187,28 @@ export function createOwnWrites(waitMs: number): OwnWrites {
       }
     },
   };
+}
+
+/**
+ * Whether a write of `written` (a resourceVersion, empty when the API server answered a
+ * deletion with a Status) is overtaken by a deletion delivered at `deletedAt`.
+ */
+function overtakenBy(written: string, deletedAt: string): boolean {
+  return written === '' || written === deletedAt || newer(deletedAt, written);
+}
+
+/**
+ * What a write answered with `written` left behind, as the API server decides it: a write
+ * that leaves an object being deleted without finalizers (and without a grace period still
+ * running) deletes it. `body` is what was sent: a merge patch or apply body names the
+ * finalizers the object keeps when it has `metadata.finalizers`, and keeps them otherwise.
+ */
+export function writeEffect(body: unknown, written: DeepReadonly<KubeObject> | undefined): WriteEffect {
+  const meta = written?.metadata;
+  if (!meta?.deletionTimestamp || (meta.deletionGracePeriodSeconds ?? 0) !== 0) return 'written';
+  const sent = (body as { metadata?: { finalizers?: readonly string[] | null } } | undefined)?.metadata;
+  const finalizers = sent && 'finalizers' in sent ? sent.finalizers : meta.finalizers;
+  return (finalizers ?? []).length === 0 ? 'gone' : 'written';
 }
 
 function newer(version: string | undefined, than: string): boolean {

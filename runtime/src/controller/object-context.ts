@@ -3,6 +3,7 @@ import type { Client } from '../client/index.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/finalizers.js';
 import { setControllerReference } from '../helpers/owner.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
+import { cleanedUp, markCleanedUp } from './cleaned-up.js';
 import { statusWriter } from './status-writer.js';
 import type { ObjectContext, RequestContext } from './types.js';
 
@@ -46,7 +47,12 @@ async function finalize<T extends KubeObject>(
   }
   // Being deleted: nothing of ours to clean up unless our finalizer is still there.
   if (!hasFinalizer(object, name)) return;
-  const result = await handlers.cleanup();
-  if (result?.requeue || result?.requeueAfter) return result;
+  const uid = object.metadata.uid;
+  if (!cleanedUp(uid, name)) {
+    const result = await handlers.cleanup();
+    if (result?.requeue || result?.requeueAfter) return result;
+    markCleanedUp(uid, name, true);
+  }
   await removeFinalizer(client, kind, object, name);
+  markCleanedUp(uid, name, false);
 }

@@ -152,7 +152,11 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
    * finalizer before `apply` runs, calls `cleanup` once the object is being deleted, and
    * removes the finalizer after `cleanup` succeeds. Finalizer writes are conditional on
    * the object's resourceVersion (re-read and retried on a conflict), so another owner's
-   * finalizer is never lost. Resolves to what the handler returned: return it.
+   * finalizer is never lost. A `cleanup` that succeeded runs once in this process: when
+   * removing the finalizer then fails (other writers, an outage), the next reconcile only
+   * removes it, and no reconcile sees the object once its finalizer is gone. After a
+   * restart it may run again: keep it idempotent. Resolves to what the handler returned:
+   * return it.
    *
    * @example
    * return ctx.finalize('example.com/bucket', {

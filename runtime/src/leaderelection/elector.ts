@@ -75,17 +75,26 @@ const WATCHDOG_MS = 250;
 const STALL_WARN_MS = 1_000;
 
 
-/** How one try to take or keep the lease ended. */
-type Attempt = 'held' | 'refused' | 'other-holder';
+/**
+ * How one try to take or keep the lease ended. `sentAt` is when the write that took or
+ * kept it was sent: the renew deadline counts from there, never from the start of a try
+ * whose read was slow (client-go starts its renew deadline once the lease is acquired).
+ */
+type Attempt = { outcome: 'held'; sentAt: number } | { outcome: 'refused' | 'other-holder' };
+
+const REFUSED: Attempt = { outcome: 'refused' };
 
 /**
  * Campaigns for a `coordination.k8s.io/v1` Lease, like client-go's leader election:
  * candidates try to acquire every `retryPeriod` (with jitter); a lease whose holder has
  * not renewed for `leaseDuration` (judged by local observation on the monotonic clock,
  * not the holder's clock) is taken over, with `leaseTransitions` incremented; the leader
- * renews every `retryPeriod`. Leadership is lost the moment the last successful renewal
- * was sent more than `renewDeadline` ago (a follower can take over only `leaseDuration`
- * after it saw that renewal, so the leader stops first) or another holder is seen. A
+ * renews every `retryPeriod`. Leadership is lost the moment the write that last took or
+ * renewed the lease was sent more than `renewDeadline` ago (a follower can take over only
+ * `leaseDuration` after it saw that write, so the leader stops first) or another holder is
+ * seen. As in client-go, the deadline runs from the acquisition: a try that took long to
+ * read the Lease (a GET the REST layer retried through an outage) and then won it leads
+ * for a whole renew deadline, never loses at once what it just won. A
  * watchdog checks that deadline every 250 ms and logs event-loop stalls; the
  * `stillLeading` fence checks it synchronously. Every write carries the Lease's
  * resourceVersion, so two candidates never both win. Resolves when leadership is lost or
@@ -131,27 +140,31 @@ export async function runLeaderElection(
 
   const nextSpec = (current: Lease | undefined) => nextLeaseSpec(current?.spec, clock.now() - observedAt, clock.wall(), identity, leaseDurationSeconds);
 
+  /** Sends `write` (an update or create of the Lease), noting when it left. */
+  async function writeLease(write: () => Promise<Lease | undefined>): Promise<Attempt> {
+    const sentAt = clock.now();
+    const written = await write();
+    if (!written) return REFUSED;
+    observe(written);
+    return { outcome: 'held', sentAt };
+  }
+
   /** One attempt to take or keep the lease. */
   async function tryAcquireOrRenew(attemptSignal: AbortSignal): Promise<Attempt> {
     const leading = lease?.spec?.holderIdentity === identity;
     // A leader renews straight from the copy it wrote last; only a failed write costs a read.
     if (leading && lease) {
-      const renewed = await lock.update(lease, nextSpec(lease)!, attemptSignal);
-      if (renewed) {
-        observe(renewed);
-        return 'held';
-      }
+      const own = lease;
+      const renewed = await writeLease(() => lock.update(own, nextSpec(own)!, attemptSignal));
+      if (renewed.outcome === 'held') return renewed;
     }
     const current = await lock.get(attemptSignal);
     observe(current);
     const holder = current?.spec?.holderIdentity ?? '';
-    if (leading && holder !== identity) return 'other-holder';
+    if (leading && holder !== identity) return { outcome: 'other-holder' };
     const spec = nextSpec(current);
-    if (!spec) return 'refused';
-    const written = current ? await lock.update(current, spec, attemptSignal) : await lock.create(spec, attemptSignal);
-    if (!written) return 'refused';
-    observe(written);
-    return 'held';
+    if (!spec) return REFUSED;
+    return writeLease(() => (current ? lock.update(current, spec, attemptSignal) : lock.create(spec, attemptSignal)));
   }
 
   async function attempt(deadlineMs: number): Promise<Attempt> {
@@ -160,7 +173,7 @@ export async function runLeaderElection(
       return await tryAcquireOrRenew(attemptSignal);
     } catch (error) {
       if (!signal.aborted) logger.warn({ ...where, err: error }, 'leader election: lease request failed');
-      return 'refused';
+      return REFUSED;
     }
   }
 
@@ -168,9 +181,9 @@ export async function runLeaderElection(
   let renewedAt = 0;
   for (;;) {
     if (signal.aborted) return;
-    const sentAt = clock.now();
-    if ((await attempt(renewDeadlineMs)) === 'held') {
-      renewedAt = sentAt;
+    const acquired = await attempt(renewDeadlineMs);
+    if (acquired.outcome === 'held') {
+      renewedAt = acquired.sentAt;
       break;
     }
     await sleepOn(clock, retryPeriodMs * (1 + JITTER * Math.random()), signal);
@@ -212,10 +225,9 @@ export async function runLeaderElection(
     while (!signal.aborted && stillLeading()) {
       await sleepOn(clock, Math.min(retryPeriodMs, Math.max(0, renewedAt + renewDeadlineMs - clock.now())), AbortSignal.any([signal, leadership.signal]));
       if (signal.aborted || !stillLeading()) break;
-      const sentAt = clock.now();
-      const result = await attempt(renewedAt + renewDeadlineMs - sentAt);
-      if (result === 'held') renewedAt = sentAt;
-      else if (result === 'other-holder') lose(`another holder took the lease: ${lease?.spec?.holderIdentity ?? ''}`);
+      const result = await attempt(renewedAt + renewDeadlineMs - clock.now());
+      if (result.outcome === 'held') renewedAt = result.sentAt;
+      else if (result.outcome === 'other-holder') lose(`another holder took the lease: ${lease?.spec?.holderIdentity ?? ''}`);
     }
   } finally {
     watchdog.abort();

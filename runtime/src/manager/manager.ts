@@ -15,6 +15,8 @@ import { onShutdownSignals } from './signals.js';
 import type { Manager, Runnable } from './types.js';
 import { settleBy, untilAborted } from './wait.js';
 import { waitForCacheSync } from './cache-sync.js';
+import { cacheReadinessChecks } from './readiness.js';
+import { convertedKinds } from '../webhook/conversion.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { createShardReplica, shardIdFor, type ShardingOptions } from '../sharding/replica.js';
@@ -93,22 +95,13 @@ export function createManager(options: ManagerOptions = {}): Manager {
   let cacheSynced = false;
   const healthz: Checks = new Map([['ping', () => {}]]);
   metrics.informers(() => cache.health());
-  const readyz: Checks = new Map([
-    [
-      'cache-sync',
-      () => {
-        if (!cacheSynced) throw new Error('caches have not synced yet');
-      },
-    ],
-    [
-      'informers',
-      () => {
-        // A synced cache whose watch fails (stalled, forbidden, server gone) serves stale reads.
-        const failing = cache.health().filter((h) => h.synced && !h.healthy);
-        if (failing.length > 0) throw new Error(failing.map((h) => `${h.kind}: ${h.lastError ?? 'watch not open'}`).join('; '));
-      },
-    ],
-  ]);
+  let cacheStarted = false;
+  const readyz: Checks = cacheReadinessChecks({
+    cache,
+    started: () => cacheStarted,
+    synced: () => cacheSynced,
+    selfConverted: () => (webhookServer ? convertedKinds(webhookServer.conversions) : new Set()),
+  });
 
   let started = false;
   /** Runs what is registered once the manager runs: set by start() while it takes work. */
@@ -205,6 +198,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
       // Controllers queue their events from now on, while this process may still wait to lead.
       for (const r of registered) r.warmup?.(othersStop.signal);
       for (const r of registered) if (!r.leader) launch(r, othersStop.signal, otherRuns);
+      cacheStarted = true;
 
       const stalledMs = options.cacheSyncTimeoutMs ?? 120_000;
       const synced = await waitForCacheSync(cache, stalledMs, log, stopRequest.signal);

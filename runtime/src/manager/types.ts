@@ -78,9 +78,17 @@ export interface Manager extends ControllerHost {
   /**
    * Adds (or replaces) a `/readyz` check. `/readyz` starts with `cache-sync` (the caches
    * have synced) and `informers` (their watches are open); `serveWebhooks` adds `webhook`.
-   * `/readyz/<name>` runs one check alone: a Deployment whose CRDs convert through this
-   * operator's own webhook probes `/readyz/webhook`, since its caches cannot sync before
-   * the Service routes the API server's conversions to it.
+   * `/readyz/<name>` runs one check alone. The built-in checks never wait on a kind whose
+   * conversion webhook this process serves: the API server lists that kind through this
+   * process, which the Service routes to only once it is ready, so plain `/readyz` and
+   * `/readyz/webhook` both work as the probe of an operator converting its own CRDs. A
+   * check added here must not wait on such a kind's cache either.
+   *
+   * @example
+   * mgr.addReadyzCheck('upstream', async () => {
+   *   const response = await fetch('http://upstream.example/healthz');
+   *   if (!response.ok) throw new Error(`upstream answered ${response.status}`);
+   * });
    */
   addReadyzCheck(name: string, check: Check): void;
   /**

@@ -1,7 +1,6 @@
-import { kindLabel } from '../rest/paths.js';
 import type { Logger } from '../log/index.js';
 import type { Cache } from '../cache/index.js';
-import type { ConversionRegistry } from './conversion.js';
+import { convertedKinds, type ConversionRegistry } from './conversion.js';
 
 /** How often the unsynced informers are looked at. */
 const CHECK_EVERY_MS = 2_000;
@@ -21,8 +20,9 @@ export interface ConversionCalls {
  * Until the caches have synced, warns when an informer of a kind this server converts has
  * not synced while the API server has not called the conversion webhook for `QUIET_MS`
  * (or its list failed naming the conversion webhook): the process is then waiting on
- * itself. The usual cause is a readiness probe that waits for the caches while the
- * Service routes the API server only to ready pods; the warning says so.
+ * itself: the CRD's conversion webhook does not lead here, or a readiness check the user
+ * added waits for the caches while the Service routes the API server only to ready pods
+ * (the built-in `/readyz` checks leave such kinds out); the warning says so.
  */
 export async function reportConversionDeadlock(cache: Pick<Cache, 'health'>, server: ConversionCalls, log: Logger, signal: AbortSignal): Promise<void> {
   const warnedAt = new Map<string, number>();
@@ -36,7 +36,7 @@ export async function reportConversionDeadlock(cache: Pick<Cache, 'health'>, ser
       calls = server.conversionReviews;
       lastCallAt = now;
     }
-    const converted = new Set([...server.conversions.values()].map(({ hub }) => kindLabel(hub)));
+    const converted = convertedKinds(server.conversions);
     for (const informer of health) {
       if (informer.synced || !converted.has(informer.kind)) continue;
       const failedOnConversion = /conversion webhook/i.test(informer.lastError ?? '');
@@ -47,7 +47,7 @@ export async function reportConversionDeadlock(cache: Pick<Cache, 'health'>, ser
       log.warn(
         { kind: informer.kind, secondsWithoutConversionCalls: Math.round((now - lastCallAt) / 1000), ...(informer.lastError ? { error: informer.lastError } : {}) },
         `The cache of ${informer.kind} cannot sync: the API server must convert it through this operator's own conversion webhook, and does not reach it. ` +
-          'If the Service routes only to ready pods, the readiness probe must not wait for the caches: probe /readyz/webhook (as opgen scaffolds it), or remove the cache-sync check',
+          "Check the CRD's conversion webhook (Service, path, caBundle) and the readiness probe: the built-in /readyz checks do not wait on this cache, but a check added with addReadyzCheck that does keeps the Service from routing here",
       );
     }
     await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import type { Kind } from '../api/kind.js';
 import { apiVersionOf } from '../api/kind.js';
 import { groupOf } from '../api/group.js';
+import { kindLabel } from '../rest/paths.js';
 import type { KubeObject } from '../object.js';
 import { isBug } from './deny.js';
 import type { ConversionRequest, ConversionResponse, WebhookContext } from './types.js';
@@ -23,6 +24,11 @@ export interface KindConversions {
 
 /** Conversions by `<group>/<kind>`, the key of {@link conversionKey}. */
 export type ConversionRegistry = Map<string, KindConversions>;
+
+/** The kinds whose conversion `registry` serves, named as informers name them (`Shelf.test.opgen.dev`). */
+export function convertedKinds(registry: ConversionRegistry): Set<string> {
+  return new Set([...registry.values()].map(({ hub }) => kindLabel(hub)));
+}
 
 export function conversionKey(group: string, kind: string): string {
   return `${group}/${kind}`;

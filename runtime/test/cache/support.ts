@@ -22,6 +22,14 @@ export interface NetworkCut {
    */
   blackHoleOpen(): void;
   heal(): void;
+  /**
+   * Holds every byte, both ways, on open and new connections alike, without closing
+   * anything, until `thaw()` delivers them in order: a network that stops, then comes back.
+   */
+  freeze(): void;
+  thaw(): void;
+  /** `performance.now()` when a byte from a client first arrived since `freeze()`; undefined before. */
+  readonly heldSince: number | undefined;
   close(): Promise<void>;
 }
 
@@ -30,6 +38,25 @@ export async function startNetworkCut(kubeConfig: KubeConfig): Promise<NetworkCu
   const sockets = new Set<net.Socket>();
   let cut = false;
   let stalled = false;
+  let frozen = false;
+  let heldSince: number | undefined;
+  /** Bytes held while frozen, with their destination; `null` is a FIN. */
+  let held: Array<[net.Socket, Buffer | null]> = [];
+  /** Forwards `from`'s bytes to `to` (held while frozen), and its FIN as a FIN, as pipe() does. */
+  const forward = (from: net.Socket, to: net.Socket, fromClient: boolean): void => {
+    from.on('data', (chunk: Buffer) => {
+      if (!frozen) {
+        to.write(chunk);
+        return;
+      }
+      if (fromClient) heldSince ??= performance.now();
+      held.push([to, chunk]);
+    });
+    from.on('end', () => {
+      if (frozen) held.push([to, null]);
+      else to.end();
+    });
+  };
   const server = net.createServer((client) => {
     if (cut) {
       client.resetAndDestroy();
@@ -49,7 +76,8 @@ export async function startNetworkCut(kubeConfig: KubeConfig): Promise<NetworkCu
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    forward(client, upstream, true);
+    forward(upstream, client, false);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
@@ -70,20 +98,30 @@ export async function startNetworkCut(kubeConfig: KubeConfig): Promise<NetworkCu
     },
     stall() {
       stalled = true;
-      for (const socket of sockets) {
-        socket.unpipe();
-        socket.pause();
-      }
+      for (const socket of sockets) socket.pause();
     },
     blackHoleOpen() {
-      for (const socket of sockets) {
-        socket.unpipe();
-        socket.pause();
-      }
+      for (const socket of sockets) socket.pause();
     },
     heal() {
       cut = false;
       stalled = false;
+    },
+    freeze() {
+      frozen = true;
+      heldSince = undefined;
+    },
+    thaw() {
+      frozen = false;
+      for (const [to, chunk] of held) {
+        if (to.destroyed) continue;
+        if (chunk) to.write(chunk);
+        else to.end();
+      }
+      held = [];
+    },
+    get heldSince() {
+      return heldSince;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -79,6 +79,40 @@ describe('a controller on the memory cluster', () => {
     expect((await client.get(kinds.ConfigMap, 'again-message', 'default'))?.data).toEqual({ message: 'x' });
   });
 
+  // A new user's first deletion test, as they write it after the scaffold's: a reconcile
+  // under a finalizer, the manager's client, and runUntilIdle after each step.
+  test('create, runUntilIdle, delete, runUntilIdle: the cleanup runs once and the object is gone', async () => {
+    memory = await createMemoryCluster({ crds: [widgetCRD()] });
+    mgr = createManager({ cluster: memory.cluster, handleSignals: false, logLevel: 'warn' });
+    const cleanedUp: string[] = [];
+    controller(mgr)
+      .for(Widget)
+      .owns(kinds.ConfigMap)
+      .reconcile((widget, ctx) =>
+        ctx.finalize('example.com/cleanup', {
+          apply: async () => {
+            const { name, namespace } = widget.metadata;
+            await ctx.apply(kinds.ConfigMap, { metadata: { name: `${name}-message` }, data: { message: widget.spec?.message ?? '' } });
+            const configMap = await ctx.client.get(kinds.ConfigMap, `${name}-message`, namespace);
+            await ctx.status.apply({ observedGeneration: widget.metadata.generation, configMap: configMap?.metadata?.name });
+          },
+          cleanup: async () => void cleanedUp.push(widget.metadata.name),
+        }),
+      );
+    running = mgr.start();
+    await mgr.elected();
+    const client = mgr.client;
+
+    await client.create(Widget, { metadata: { name: 'bye', namespace: 'default' }, spec: { message: 'hi' } });
+    await memory.runUntilIdle();
+    expect((await client.get(Widget, 'bye', 'default'))?.status).toEqual({ observedGeneration: 1, configMap: 'bye-message' });
+
+    await client.delete(Widget, { metadata: { name: 'bye', namespace: 'default' } });
+    await memory.runUntilIdle();
+    expect(await client.get(Widget, 'bye', 'default')).toBeUndefined();
+    expect(cleanedUp).toEqual(['bye']);
+  });
+
   test('leader election takes its Lease on the memory cluster', async () => {
     await startWithController(true);
     const lease = await mgr!.client.uncached().get(kinds.Lease, 'widgets.example.com', 'default');
