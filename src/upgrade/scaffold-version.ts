@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { webhookReadinessComment } from '../generators/scaffold/config/webhook.js';
+import { networkPolicyKustomization, webhookPolicyPath, withoutWebhookPolicy } from '../generators/scaffold/config/webhook-network-policy.js';
 import { packagedTemplates, packagedTemplatesWith, type Templates } from '../generators/scaffold/render.js';
 import { projectFileName } from '../project/model.js';
 import { cliVersion } from '../version.js';
@@ -76,7 +77,7 @@ function render010(name: string, data: object): string {
  * `ctx.client.get`), `defineKind` named no scope, and the image and CI were not hardened:
  * `node:26-slim` by tag with an exclude-list .dockerignore; workflows without `permissions`,
  * with actions by tag, persisted checkout credentials and Node.js 20; no release workflow and
- * no Dependabot.
+ * no Dependabot; `create webhook` wrote no network policy admitting the API server.
  */
 const release010: ScaffoldVersion = {
   version: firstRelease,
@@ -92,6 +93,10 @@ const release010: ScaffoldVersion = {
     for (const workflow of workflows010) files.set(`.github/workflows/${workflow}`, { content: readFileSync(new URL(`0.1.0/workflows/${workflow}`, releasesDir), 'utf8') });
     files.delete('.github/workflows/release.yml');
     files.delete('.github/dependabot.yml');
+    if (files.delete(webhookPolicyPath)) {
+      const kustomization = files.get(networkPolicyKustomization)!;
+      files.set(networkPolicyKustomization, { content: withoutWebhookPolicy(kustomization.content) });
+    }
     const manifest = files.get('package.json');
     if (!manifest) return;
     const json = JSON.parse(manifest.content) as { scripts: Record<string, string> };
