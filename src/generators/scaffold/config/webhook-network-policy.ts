@@ -1,7 +1,8 @@
 import type { GeneratedFile } from '../../../writer/index.js';
 import { addResources, removeResources } from './kustomize.js';
 import { webhookPort } from './webhook.js';
-import { commonLabels, managerSelector, yamlFile } from '../yaml-file.js';
+import { yamlFile } from '../yaml-file.js';
+import { managerIngressPolicy } from './extras.js';
 
 /** The kustomization of config/network-policy, which `init` writes and config/default may enable. */
 export const networkPolicyKustomization = 'config/network-policy/kustomization.yaml';
@@ -26,16 +27,7 @@ function webhookPolicy(projectName: string): GeneratedFile {
         'which no pod or namespace selector matches, so the port is open to any source: it serves',
         'admission and conversion reviews over TLS only. Written by opgen create webhook.',
       ],
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: { labels: commonLabels(projectName), name: 'allow-webhook-traffic', namespace: 'system' },
-        spec: {
-          podSelector: { matchLabels: managerSelector(projectName) },
-          policyTypes: ['Ingress'],
-          ingress: [{ ports: [{ port: webhookPort, protocol: 'TCP' }] }],
-        },
-      },
+      managerIngressPolicy(projectName, 'allow-webhook-traffic', { ports: [{ port: webhookPort, protocol: 'TCP' }] }),
     ),
   };
 }
