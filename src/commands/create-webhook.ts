@@ -4,6 +4,7 @@ import { UserError } from '../errors.js';
 import { findBuiltinKind, builtinKinds, isBuiltinGroup } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
+import { networkPolicyKustomization } from '../generators/scaffold/config/webhook-network-policy.js';
 import { webhookProjectPaths, webhookProjectUpdates } from '../generators/scaffold/webhook-updates.js';
 import { webhookFiles, webhookResources } from '../generators/scaffold/webhook.js';
 import { validateGroup, validateKind, validateVersion } from '../names/validate.js';
@@ -159,7 +160,7 @@ async function projectWebhookFiles(
   const { files, kept } = protectUserEdits(unchanged, onDisk, earlier, force);
 
   const current = new Map<string, string | undefined>();
-  for (const path of webhookProjectPaths) current.set(path, await readIfExists(join(dir, path)));
+  for (const path of [...webhookProjectPaths, networkPolicyKustomization]) current.set(path, await readIfExists(join(dir, path)));
   return { files: [...files, ...webhookProjectUpdates(project, boilerplate, (path) => current.get(path))], kept };
 }
 

@@ -13,6 +13,7 @@ import { boilerplatePath } from '../generators/scaffold/init.js';
 import { kindNames } from '../generators/scaffold/names.js';
 import { previousScaffold } from '../generators/scaffold/previous.js';
 import { protectUserEdits } from '../generators/scaffold/user-edits.js';
+import { defaultedNames, heldAs, nameConflict } from '@opgen/runtime/internal/crd-names';
 import { pluralOf } from '../names/plural.js';
 import { validateGroup, validateKind, validatePlural, validateVersion } from '../names/validate.js';
 import { loadProject } from '../project/load.js';
@@ -202,6 +203,18 @@ function resolveResource(project: ProjectConfig, options: CreateApiOptions): Res
       `plural "${plural}" is already the plural of ${taken.kind} in group ${fullGroup(taken)}`,
       { file: projectFileName },
       'pass another --plural',
+    );
+  }
+  const clash = nameConflict(
+    defaultedNames({ kind: options.kind, plural }),
+    project.resources.filter((r) => r.api && !isForeignKind(r) && r.group === options.group && r.kind !== options.kind).map((r) => defaultedNames(r)),
+  );
+  if (clash) {
+    const flag = clash.reason === 'PluralConflict' ? `--plural ${plural}` : `--kind ${options.kind}`;
+    throw new UserError(
+      `${flag}: ${clash.message} (${clash.reason}): ${clash.name} is ${heldAs(clash)} in group ${fullGroup({ ...options, domain: project.domain })}, and the API server would never establish the CRD; nothing was written`,
+      { file: projectFileName },
+      `choose another ${flag.split(' ')[0]}`,
     );
   }
   return {

@@ -20,6 +20,8 @@ interface EditOptions {
   multigroup?: boolean;
   namespaced?: boolean;
   webhookCertificates?: CertificateMode;
+  /** `--cert-manager`: `webhookCertificates` cert-manager (true) or built-in (false). */
+  certManager?: boolean;
   force?: boolean;
   dryRun?: boolean;
 }
@@ -53,7 +55,8 @@ Examples:
 
   # The webhooks' certificates from cert-manager instead of the built-in ones (and back)
   $ opgen edit --webhook-certificates cert-manager
-  $ opgen edit --webhook-certificates built-in`;
+  $ opgen edit --webhook-certificates built-in
+  $ opgen edit --cert-manager`;
 
 /** `opgen edit`: adds optional plugins to a project; `helm` writes a Helm chart. */
 export function editCommand(): Command {
@@ -65,6 +68,7 @@ export function editCommand(): Command {
     .addOption(
       new Option('--webhook-certificates <mode>', "the webhook server's certificate: built in (kept by the manager in a Secret) or cert-manager's; rewrites config/ (and the Helm chart) for it").choices(['built-in', 'cert-manager']),
     )
+    .option('--cert-manager [bool]', 'the same as --webhook-certificates cert-manager; --cert-manager=false for built-in', parseBool)
     .option('--force', `also rewrite ${chartDir}/Chart.yaml and values.yaml, which are otherwise written only once, and the files you changed that --webhook-certificates rewrites or deletes`)
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', examples)
@@ -74,8 +78,9 @@ export function editCommand(): Command {
 }
 
 /** Changes the settings and runs the plugins `options` name in the project at `root`. */
-export async function runEdit(root: string, options: EditOptions): Promise<void> {
+export async function runEdit(root: string, given: EditOptions): Promise<void> {
   const dir = resolve(root);
+  const options = withCertManagerFlag(given);
   if (options.plugins === undefined && options.multigroup === undefined && options.namespaced === undefined && options.webhookCertificates === undefined) {
     throw new UserError('nothing to edit', undefined, 'pass --plugins, --multigroup, --namespaced or --webhook-certificates; see opgen edit --help');
   }
@@ -154,4 +159,14 @@ function withPlugins(project: ProjectConfig, names: readonly PluginName[]): Proj
   const recorded: Record<string, unknown> = { ...(current as Record<string, unknown>) };
   for (const name of names) recorded[plugins[name]] ??= {};
   return { ...project, extra: { ...project.extra, plugins: recorded } };
+}
+
+/** `--cert-manager[=bool]` read as the `--webhook-certificates` it stands for. */
+function withCertManagerFlag(options: EditOptions): EditOptions {
+  if (options.certManager === undefined) return options;
+  const mode = options.certManager ? 'cert-manager' : 'built-in';
+  if (options.webhookCertificates !== undefined && options.webhookCertificates !== mode) {
+    throw new UserError(`--cert-manager=${options.certManager} and --webhook-certificates ${options.webhookCertificates} ask for different certificates`, undefined, 'pass one of them');
+  }
+  return { ...options, webhookCertificates: mode };
 }

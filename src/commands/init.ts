@@ -7,6 +7,7 @@ import { helmOperatorInitFiles } from '../generators/helm-operator/init.js';
 import { helmOperatorPlugin } from '../generators/helm-operator/plugin.js';
 import { initFiles } from '../generators/scaffold/init.js';
 import { validateDomain, validateOwner, validateProjectName } from '../names/validate.js';
+import { withCertificateMode } from '../project/webhooks.js';
 import { projectFileName, type ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
@@ -23,6 +24,8 @@ export interface InitOptions {
   cli?: string;
   /** Comma-separated plugins; `helm-operator` is the one init knows. */
   plugins?: string;
+  /** Webhooks served with cert-manager's certificates instead of the built-in ones. */
+  certManager?: boolean;
   skipInstall?: boolean;
   force?: boolean;
   dryRun?: boolean;
@@ -43,6 +46,9 @@ Examples:
   # An operator whose kinds are reconciled by Helm charts (operator-sdk's helm operator)
   $ opgen init --domain example.com --plugins helm-operator
 
+  # Webhooks certified by cert-manager (kubebuilder's default) instead of the manager itself
+  $ opgen init --domain example.com --cert-manager
+
   # Try an unreleased runtime
   $ opgen init --domain example.com --runtime file:../opgen/runtime`;
 
@@ -59,6 +65,7 @@ export function initCommand(): Command {
     .option('--runtime <spec>', `npm spec of @opgen/runtime (default: ^${cliVersion})`)
     .option('--cli <spec>', `npm spec of the opgen CLI the project's scripts run (default: ^${cliVersion})`)
     .option('--plugins <plugins>', 'helm-operator: kinds reconciled by Helm charts listed in watches.yaml, as operator-sdk\'s helm operator')
+    .option('--cert-manager', "webhooks get cert-manager's certificates (a Certificate and Issuer in config/certmanager, CA injection), not the built-in ones the manager keeps by patching its webhook configurations")
     .option('--skip-install', 'do not run npm install')
     .option('--force', 'scaffold into a directory that is not empty, overwriting files')
     .option('--dry-run', 'print what would be written; write nothing')
@@ -82,7 +89,7 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
   await refuseExistingProject(dir);
   if (!options.force) await ensureEmpty(dir);
 
-  const project: ProjectConfig = {
+  const initial: ProjectConfig = {
     cliVersion,
     domain: options.domain,
     projectName,
@@ -91,6 +98,8 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
     resources: [],
     extra: helmOperator ? { plugins: { [helmOperatorPlugin]: {} } } : {},
   };
+  // Recorded now, used by the first create webhook.
+  const project = options.certManager ? withCertificateMode(initial, 'cert-manager') : initial;
   const files = (helmOperator ? helmOperatorInitFiles : initFiles)({
     project,
     license: options.license,

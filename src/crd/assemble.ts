@@ -8,6 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UserError, type Location } from '../errors.js';
 import type { Marker } from '../markers/parse.js';
+import { heldAs, nameConflict } from '@opgen/runtime/internal/crd-names';
 import { pluralOf } from '../names/plural.js';
 import type { KindSchema } from '../schema/kind.js';
 import type { JSONSchemaProps } from '../schema/types.js';
@@ -94,7 +95,42 @@ export function assembleCrds(kinds: readonly KindVersion[], options: AssembleOpt
     }
     byName.set(name, crd);
   }
-  return [...byName.values()].sort((a, b) => `${a.group}/${a.kind}`.localeCompare(`${b.group}/${b.kind}`));
+  // The API server's naming rule across the CRDs of a group (a kind named like another's list
+  // kind, a short name that is another's plural, …): the later declaration is reported.
+  const accepted: AssembledCrd[] = [];
+  for (const { crd } of ordered) {
+    if (byName.get(crd.crd.metadata.name) !== crd) continue;
+    const clash = nameConflict(crd.crd.spec.names, accepted.filter((other) => other.group === crd.group).map((other) => other.crd.spec.names));
+    if (!clash) {
+      accepted.push(crd);
+      continue;
+    }
+    const holder = accepted.find((other) => other.group === crd.group && other.crd.spec.names === clash.holder)!;
+    const held = firstDeclaration(holder);
+    const ofKind = clash.reason === 'KindConflict' || clash.reason === 'ListKindConflict';
+    errors.push(
+      new UserError(
+        `${crd.kind}: ${clash.message} (${clash.reason}): ${clash.name} is ${heldAs(clash)} (${held.file}:${held.line}) in ${crd.group}; the API server would never establish the CRD`,
+        ofKind ? firstDeclaration(crd) : resourceMarker(crd) ?? firstDeclaration(crd),
+        ofKind ? 'rename the kind' : 'choose other names with +kubebuilder:resource',
+      ),
+    );
+  }
+  return accepted.sort((a, b) => `${a.group}/${a.kind}`.localeCompare(`${b.group}/${b.kind}`));
+}
+
+/** Where a CRD's `+kubebuilder:resource` marker is, if it has one. */
+function resourceMarker(crd: AssembledCrd): Location | undefined {
+  for (const source of crd.sources.values()) {
+    const marker = one(source.markers, 'kubebuilder:resource');
+    if (marker) return marker.location;
+  }
+  return undefined;
+}
+
+/** Where a CRD's kind is first declared. */
+function firstDeclaration(crd: AssembledCrd): Location {
+  return [...crd.sources.values()].map((source) => source.location).sort(compareLocations)[0]!;
 }
 
 /** Where a CRD's plural comes from: its `+kubebuilder:resource:path=` marker, or else the Kind's first declaration. */
@@ -104,7 +140,7 @@ function pluralOrigin(crd: AssembledCrd): { location: Location; fromMarker: bool
     const marker = one(source.markers, 'kubebuilder:resource');
     if ((marker?.value as { path?: string } | undefined)?.path !== undefined) return { location: marker!.location, fromMarker: true };
   }
-  return { location: sources.map((s) => s.location).sort(compareLocations)[0]!, fromMarker: false };
+  return { location: firstDeclaration(crd), fromMarker: false };
 }
 
 function compareLocations(a: Location, b: Location): number {

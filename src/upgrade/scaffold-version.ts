@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { webhookReadinessComment } from '../generators/scaffold/config/webhook.js';
+import { networkPolicyKustomization, webhookPolicyPath, withoutWebhookPolicy } from '../generators/scaffold/config/webhook-network-policy.js';
 import { packagedTemplates, packagedTemplatesWith, type Templates } from '../generators/scaffold/render.js';
 import { projectFileName } from '../project/model.js';
 import { cliVersion } from '../version.js';
@@ -41,6 +42,8 @@ const deployScript = 'scripts/deploy.mjs';
 const releasesDir = new URL('../templates/releases/', import.meta.url);
 
 const webhookPatch = 'config/default/manager_webhook_patch.yaml';
+/** The workflows 0.1.0 wrote, kept as it wrote them under releases/0.1.0/workflows/. */
+const workflows010 = ['lint.yml', 'test.yml', 'test-e2e.yml'];
 
 /**
  * The webhook patch as 0.1.0 wrote it: no readiness probe of its own, so a manager with
@@ -60,7 +63,7 @@ function withoutWebhookReadiness(text: string): string {
 
 /** 0.1.0's templates: today's, with those of the files whose scaffold changed since kept under releases/0.1.0/. Read on first use. */
 let templates010: Templates | undefined;
-const changedSince010 = ['api/controller.ts', 'api/controller.test.ts', 'api/foreign_controller.ts', 'api/types.ts', 'api/external_kind.ts'];
+const changedSince010 = ['api/controller.ts', 'api/controller.test.ts', 'api/foreign_controller.ts', 'api/types.ts', 'api/external_kind.ts', 'init/Dockerfile', 'init/dockerignore'];
 function render010(name: string, data: object): string {
   templates010 ??= packagedTemplatesWith(Object.fromEntries(changedSince010.map((file) => [file, readFileSync(new URL(`0.1.0/${file}.hbs`, releasesDir), 'utf8')])));
   return templates010(name, data);
@@ -71,7 +74,10 @@ function render010(name: string, data: object): string {
  * scripts/deploy.mjs, that the npm scripts ran, that config/default's webhook patch left
  * the readiness probe at /readyz with conversion webhooks, and that controllers were
  * written in the request form (`reconcile(req, ctx)` reading their object with
- * `ctx.client.get`) and `defineKind` named no scope.
+ * `ctx.client.get`), `defineKind` named no scope, and the image and CI were not hardened:
+ * `node:26-slim` by tag with an exclude-list .dockerignore; workflows without `permissions`,
+ * with actions by tag, persisted checkout credentials and Node.js 20; no release workflow and
+ * no Dependabot; `create webhook` wrote no network policy admitting the API server.
  */
 const release010: ScaffoldVersion = {
   version: firstRelease,
@@ -84,6 +90,13 @@ const release010: ScaffoldVersion = {
     const patch = files.get(webhookPatch);
     if (patch) files.set(webhookPatch, { content: withoutWebhookReadiness(patch.content) });
     files.set(deployScript, { content: readFileSync(new URL('0.1.0/deploy.mjs', releasesDir), 'utf8'), executable: true });
+    for (const workflow of workflows010) files.set(`.github/workflows/${workflow}`, { content: readFileSync(new URL(`0.1.0/workflows/${workflow}`, releasesDir), 'utf8') });
+    files.delete('.github/workflows/release.yml');
+    files.delete('.github/dependabot.yml');
+    if (files.delete(webhookPolicyPath)) {
+      const kustomization = files.get(networkPolicyKustomization)!;
+      files.set(networkPolicyKustomization, { content: withoutWebhookPolicy(kustomization.content) });
+    }
     const manifest = files.get('package.json');
     if (!manifest) return;
     const json = JSON.parse(manifest.content) as { scripts: Record<string, string> };

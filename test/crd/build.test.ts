@@ -121,6 +121,29 @@ describe('CRD assembly', () => {
     ]);
   });
 
+  it('rejects a kind named like the list kind of another kind of the group, at its declaration, in the API server\'s words', () => {
+    // The API server takes both CRDs, accepts Widget's names, and never establishes WidgetList.
+    const { errors } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/widget.ts': imports + kind('Widget'),
+      'src/api/v1/widgetlist.ts': imports + kind('WidgetList'),
+    });
+    expect(errors).toEqual([
+      'src/api/v1/widgetlist.ts:6:18: error: WidgetList: "WidgetList" is already in use (KindConflict): WidgetList is the list kind of Widget (src/api/v1/widget.ts:6) in g.example.com; the API server would never establish the CRD (rename the kind)',
+    ]);
+  });
+
+  it('rejects a short name that is another kind\'s plural, at its +kubebuilder:resource marker', () => {
+    const { errors } = build({
+      'src/api/v1/groupversion_info.ts': info('v1'),
+      'src/api/v1/a.ts': imports + kind('Gadget'),
+      'src/api/v1/b.ts': imports + kind('Gizmo', ['+kubebuilder:resource:shortName=gadgets']),
+    });
+    expect(errors).toEqual([
+      'src/api/v1/b.ts:5:4: error: Gizmo: "gadgets" is already in use (ShortNamesConflict): gadgets is the plural of Gadget (src/api/v1/a.ts:6) in g.example.com; the API server would never establish the CRD (choose other names with +kubebuilder:resource)',
+    ]);
+  });
+
   it('rejects skipping the only version', () => {
     const { errors } = build({ 'src/api/v1/groupversion_info.ts': info('v1'), 'src/api/v1/k.ts': imports + kind('Kind', ['+kubebuilder:skipversion']) });
     expect(errors[0]).toContain('+kubebuilder:skipversion on the only version of Kind');

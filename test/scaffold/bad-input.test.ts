@@ -140,6 +140,16 @@ describe('opgen create api refuses', () => {
       /^PROJECT: error: plural "demovolumes" is already the plural of DemoVolume in group storage\.civo\.com \(pass another --plural\)$/,
     ],
     [
+      'a kind named like the list kind of another kind of the group',
+      createApi('--group', 'storage', '--version', 'v1', '--kind', 'DemoVolumeList'),
+      /^PROJECT: error: --kind DemoVolumeList: "DemoVolumeList" is already in use \(KindConflict\): DemoVolumeList is the list kind of DemoVolume in group storage\.civo\.com, and the API server would never establish the CRD; nothing was written \(choose another --kind\)$/,
+    ],
+    [
+      'a plural that is the singular of another kind of the group',
+      createApi('--group', 'storage', '--version', 'v1', '--kind', 'Disk', '--plural', 'demovolume'),
+      /^PROJECT: error: --plural demovolume: "demovolume" is already in use \(PluralConflict\): demovolume is the singular of DemoVolume in group storage\.civo\.com/,
+    ],
+    [
       'a kind that already exists',
       createApi(...demoVolume),
       /^PROJECT: error: kind DemoVolume \(storage\.civo\.com\/v1\) already exists; nothing was written \(pass --force to re-scaffold it, or --no-resource to add only a controller\)$/,

@@ -64,12 +64,12 @@ describe('the scaffold', () => {
     const read = async (name: string) => parse(await readFile(join(dir, '.github/workflows', name), 'utf8')) as Workflow;
     const runs = (workflow: Workflow) => Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? [step.run] : [])));
 
-    expect(runs(await read('lint.yml'))).toEqual(['npm ci', 'npm run lint', 'npx tsc --noEmit', 'npx opgen manifests --check']);
+    expect(runs(await read('lint.yml'))).toEqual(['npm ci --ignore-scripts', 'npm run lint', 'npx tsc --noEmit', 'npx opgen manifests --check']);
     const test = await read('test.yml');
-    expect(runs(test)).toEqual(['npm ci', 'npx opgen setup-envtest', 'npm test']);
+    expect(runs(test)).toEqual(['npm ci --ignore-scripts', 'npx opgen setup-envtest', 'npm test']);
     const cache = Object.values(test.jobs)[0]!.steps.find((step) => step.uses?.startsWith('actions/cache@'));
     expect(cache?.with).toMatchObject({ path: '~/.cache/opgen/controlplane', key: expect.stringContaining("hashFiles('package-lock.json')") as unknown });
-    expect(runs(await read('test-e2e.yml'))).toEqual(['npm ci', 'npx opgen setup-envtest', 'npm run test:e2e']);
+    expect(runs(await read('test-e2e.yml'))).toEqual(['npm ci --ignore-scripts', 'npx opgen setup-envtest', 'npm run test:e2e']);
   });
 
   it('passes its own npm test: the controller tests of a kind of its own (namespaced and cluster-scoped), a built-in kind and an external kind', { timeout: 300_000 }, async () => {

@@ -11,8 +11,8 @@ import { httpsGet, project, projectDir, repo, scaffoldOperator, waitFor } from '
 // The scaffolded Dockerfile, without a Docker engine: its stages run as a script (see
 // dockerfile.ts) on a project installed from the packed runtime and CLI, as a user's
 // `npm install` would have it; then the image's entrypoint starts the manager as the
-// image's user against a real API server. What is not tested: the base image itself
-// (node:26-slim is not pulled; the host's Node.js stands in) and `docker build`.
+// image's user against a real API server. What is not tested: the base images themselves
+// (neither is pulled; the host's Node.js stands in for both) and `docker build`.
 
 let work: string;
 let dir: string;
@@ -73,9 +73,9 @@ afterAll(async () => {
 });
 
 describe('the scaffolded Dockerfile', () => {
-  it('builds on the current Node.js LTS and runs the manager as a non-root user', () => {
-    // Node.js 26 has been the Active LTS line since October 2026 (Node 24 is in maintenance).
-    expect(stages.map((s) => s.base)).toEqual(['node:26-slim', 'node:26-slim']);
+  it('builds on Node.js and runs the manager on distroless Node.js, both pinned by digest, as a non-root user', () => {
+    // Node.js 24, the LTS line distroless ships (debian12), in both stages.
+    expect(stages.map((s) => s.base.replace(/@sha256:[0-9a-f]{64}$/, ''))).toEqual(['node:24-bookworm-slim', 'gcr.io/distroless/nodejs24-debian12:nonroot']);
     expect(stages.map((s) => s.name)).toEqual(['builder', undefined]);
     expect(image.user).toMatch(/^[1-9]\d*:[1-9]\d*$/);
     expect(image.env.NODE_ENV).toBe('production');

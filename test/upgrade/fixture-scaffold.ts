@@ -17,15 +17,15 @@ function edit(text: string, from: string, to: string): string {
 export const fixtureVersion = '9.9.0';
 
 /** The line of the Dockerfile both the fixture scaffold and a conflicting user edit change. */
-export const nodeVersionLine = 'ARG NODE_VERSION=26';
+export const envLine = 'ENV NODE_ENV=production';
 
 export const fixtureScaffold: ScaffoldVersion = {
   version: fixtureVersion,
   templates: packagedTemplatesWith({
     'init/Dockerfile': edit(
-      edit(template('init/Dockerfile'), nodeVersionLine, 'ARG NODE_VERSION=28'),
-      'RUN npm ci --no-audit --no-fund\n',
-      'RUN npm ci --no-audit --no-fund --ignore-scripts\n',
+      edit(template('init/Dockerfile'), envLine, 'ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps'),
+      'RUN npm ci --ignore-scripts --no-audit --no-fund\n',
+      'RUN npm ci --ignore-scripts --no-audit --no-fund --omit=optional\n',
     ),
     'init/dockerignore': `${template('init/dockerignore')}test/\n`,
     'api/controller.ts': edit(

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanUp, opgen, projectDir, readTree } from '../scaffold/run.js';
-import { fixtureScaffold, fixtureVersion, nodeVersionLine } from './fixture-scaffold.js';
+import { fixtureScaffold, fixtureVersion, envLine } from './fixture-scaffold.js';
 import { applyUserEdits, controller, editFile, upgradeTo } from './run-upgrade.js';
 
 // A project scaffolded by this opgen, edited the way users edit one, upgraded to a fixture
@@ -47,7 +47,7 @@ describe('opgen upgrade', () => {
     const kustomization = await read('config/default/kustomization.yaml');
     expect(kustomization).toContain('  - manager_config.yaml\n');
     expect(kustomization).toContain('patches:\n  - path: manager_resources_patch.yaml\n');
-    expect(await read('Dockerfile')).toContain('ARG NODE_VERSION=28');
+    expect(await read('Dockerfile')).toContain('ENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps\n');
     expect(existsSync(join(dir, '.github/workflows/lint.yml'))).toBe(false);
     expect(await read('PROJECT')).toContain(`cliVersion: ${fixtureVersion}\n`);
 
@@ -59,17 +59,17 @@ describe('opgen upgrade', () => {
   });
 
   it('reports an overlapping edit as CONFLICT with diff3 markers, exits 1 and runs nothing on it', async () => {
-    await editFile(dir, 'Dockerfile', nodeVersionLine, 'ARG NODE_VERSION=24');
+    await editFile(dir, 'Dockerfile', envLine, 'ENV NODE_ENV=production DEBUG=1');
     const result = await upgradeTo(dir, fixtureScaffold);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^CONFLICT Dockerfile$/m);
     expect(result.stderr).toMatch(/^error: 1 file has conflicts \(Dockerfile\): resolve the <<<<<<< markers/);
     const dockerfile = await read('Dockerfile');
     expect(dockerfile).toContain(
-      `<<<<<<< yours\nARG NODE_VERSION=24\n||||||| opgen 0.1.0\n${nodeVersionLine}\n=======\nARG NODE_VERSION=28\n>>>>>>> opgen ${fixtureVersion}\n`,
+      `<<<<<<< yours\nENV NODE_ENV=production DEBUG=1\n||||||| opgen 0.1.0\n${envLine}\n=======\nENV NODE_ENV=production NODE_OPTIONS=--enable-source-maps\n>>>>>>> opgen ${fixtureVersion}\n`,
     );
     // The rest of the Dockerfile and the other files are merged all the same.
-    expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund --ignore-scripts\n');
+    expect(dockerfile).toContain('RUN npm ci --ignore-scripts --no-audit --no-fund --omit=optional\n');
     expect(await read(controller)).toContain('events.k8s.io');
     // opgen manifests did not run.
     expect(existsSync(join(dir, crd))).toBe(false);

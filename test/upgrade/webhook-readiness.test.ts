@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliVersion } from '../../src/version.js';
@@ -26,6 +26,8 @@ beforeEach(async () => {
   await editFile(dir, 'PROJECT', `cliVersion: ${cliVersion}\n`, '');
   await editFile(dir, patch, probe, '');
   await editFile(dir, patch, comment, '');
+  await rm(join(dir, 'config/network-policy/allow-webhook-traffic.yaml'));
+  await editFile(dir, 'config/network-policy/kustomization.yaml', '  - allow-webhook-traffic.yaml\n', '');
 });
 afterEach(() => cleanUp(dir));
 
@@ -37,6 +39,9 @@ describe('opgen upgrade of a 0.1.0 project with a conversion webhook', () => {
     const upgraded = await read(patch);
     expect(upgraded).toContain(probe);
     expect(upgraded).toContain(comment);
+    // 0.1.0 wrote no network policy for the webhooks: the upgrade adds it.
+    expect(result.stdout).toMatch(/^CREATE   config\/network-policy\/allow-webhook-traffic\.yaml$/m);
+    expect(result.stdout).toMatch(/^UPDATE   config\/network-policy\/kustomization\.yaml$/m);
   });
 
   it('leaves /readyz to a project whose webhooks are admission only', async () => {

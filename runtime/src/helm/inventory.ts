@@ -10,13 +10,17 @@ export interface ObjectRef {
 }
 
 /**
- * The objects of a release manifest (`status.deployedRelease.manifest`): the inventory a
- * later reconcile prunes against and an uninstall deletes. Namespaced objects without a
- * namespace are in `namespace`, as helm puts them.
+ * The objects a deployed release applied (`status.deployedRelease.objects`): the inventory a
+ * later reconcile prunes against and an uninstall deletes. A status an earlier operator wrote
+ * has the rendered manifest instead; its objects are read from it. Namespaced objects without
+ * a namespace are in the CR's, as helm puts them.
  */
-export function inventoryOf(manifest: string | undefined): KubeObject[] {
-  if (!manifest) return [];
-  return (loadAllYaml(manifest) as unknown[]).filter((doc): doc is KubeObject => typeof doc === 'object' && doc !== null && Boolean((doc as KubeObject).metadata?.name));
+export function inventoryOf(release: { objects?: ObjectRef[]; manifest?: string } | undefined): ObjectRef[] {
+  if (release?.objects) return release.objects;
+  if (!release?.manifest) return [];
+  return (loadAllYaml(release.manifest) as unknown[])
+    .filter((doc): doc is KubeObject => typeof doc === 'object' && doc !== null && Boolean((doc as KubeObject).metadata?.name))
+    .map((object) => ({ apiVersion: object.apiVersion!, kind: object.kind!, ...(object.metadata!.namespace ? { namespace: object.metadata!.namespace } : {}), name: object.metadata!.name! }));
 }
 
 /** A key equal for the same object in two renderings (the namespace is filled in later, per kind scope). */

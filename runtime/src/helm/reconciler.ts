@@ -5,9 +5,9 @@ import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/final
 import type { KubeObject } from '../object.js';
 import type { KindResolver } from './discovery.js';
 import { parseDuration } from '../helpers/duration.js';
-import { inventoryOf, refKey } from './inventory.js';
+import { inventoryOf, refKey, type ObjectRef } from './inventory.js';
 import { RenderError, renderChart } from './render.js';
-import { ConditionType, deployedStatus, failedStatus, type ReleaseStatus } from './status.js';
+import { ConditionType, deployedDigest, deployedStatus, failedStatus, manifestDigest, type ReleaseStatus } from './status.js';
 import { expandEnv, releaseValues } from './values.js';
 import type { ChartWatch } from './watches.js';
 
@@ -75,7 +75,7 @@ export function chartReconciler(crKind: Kind<ChartResource>, watch: ChartWatch, 
       const periodMs = reconcilePeriodOf(current, watch.reconcilePeriodMs);
       period = periodMs > 0 ? { requeueAfter: periodMs } : undefined;
       const rendered = await renderChart({ helm: options.helm, chart: watch.chart, release, namespace, values: releaseValues(current.spec, watch.overrideValues), signal: ctx.signal });
-      if (rendered.manifest !== previous.deployedRelease?.manifest) {
+      if (manifestDigest(rendered.manifest) !== deployedDigest(previous.deployedRelease)) {
         // As operator-sdk: say on the CR which of its values the operator's admin pinned.
         for (const [path, value] of Object.entries(watch.overrideValues)) {
           ctx.recorder.event(current, 'Warning', 'OverrideValuesInUse', `Chart value ${JSON.stringify(path)} overridden to ${JSON.stringify(expandEnv(value))} by operator's watches.yaml`);
@@ -83,8 +83,8 @@ export function chartReconciler(crKind: Kind<ChartResource>, watch: ChartWatch, 
       }
       const owner = { kind: crKind, cr: current, namespace };
       const applied = await applyAll(rendered.objects, owner, ctx, options.resolveKind);
-      await prune(inventoryOf(previous.deployedRelease?.manifest), applied, namespace, ctx, options.resolveKind);
-      next = deployedStatus(previous, release, rendered.manifest);
+      await prune(inventoryOf(previous.deployedRelease), new Set(applied.map(refKey)), namespace, ctx, options.resolveKind);
+      next = deployedStatus(previous, release, rendered.manifest, applied);
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
       const type = error instanceof RenderError || error instanceof ApplyError ? ConditionType.ReleaseFailed : ConditionType.Irreconcilable;
@@ -123,9 +123,9 @@ interface Owner {
   namespace: string;
 }
 
-/** Applies each object in helm's install order; returns the keys of what was applied. */
-async function applyAll(objects: KubeObject[], owner: Owner, ctx: ReconcileContext, resolveKind: KindResolver): Promise<Set<string>> {
-  const applied = new Set<string>();
+/** Applies each object in helm's install order; returns the references of what was applied. */
+async function applyAll(objects: KubeObject[], owner: Owner, ctx: ReconcileContext, resolveKind: KindResolver): Promise<ObjectRef[]> {
+  const applied: ObjectRef[] = [];
   const ownerAnnotation = ownerValue(owner.kind, owner.cr.metadata?.namespace, owner.cr.metadata!.name!);
   for (const object of objects) {
     const kind = await resolveKind(object.apiVersion!, object.kind!, ctx.signal);
@@ -146,20 +146,20 @@ async function applyAll(objects: KubeObject[], owner: Owner, ctx: ReconcileConte
       if ((error as Error).name === 'AbortError') throw error;
       throw new ApplyError(`${object.kind} ${namespace ? `${namespace}/` : ''}${object.metadata!.name}: ${(error as Error).message}`);
     }
-    applied.add(refKey({ apiVersion: object.apiVersion!, kind: object.kind!, namespace, name: object.metadata!.name! }));
+    applied.push({ apiVersion: object.apiVersion!, kind: object.kind!, ...(namespace === undefined ? {} : { namespace }), name: object.metadata!.name! });
   }
   return applied;
 }
 
 /** Deletes the objects of the previous release that this one no longer renders. */
-async function prune(previous: KubeObject[], applied: Set<string>, namespace: string, ctx: ReconcileContext, resolveKind: KindResolver): Promise<void> {
+async function prune(previous: ObjectRef[], applied: Set<string>, namespace: string, ctx: ReconcileContext, resolveKind: KindResolver): Promise<void> {
   for (const object of previous) {
     const kind = await resolveKindOrSkip(object, ctx, resolveKind);
     if (!kind) continue;
-    const ns = kind.namespaced ? (object.metadata!.namespace ?? namespace) : undefined;
-    if (applied.has(refKey({ apiVersion: object.apiVersion!, kind: object.kind!, namespace: ns, name: object.metadata!.name! }))) continue;
-    await deleteObject(kind, object.metadata!.name!, ns, ctx);
-    ctx.log.info({ kind: object.kind, name: object.metadata!.name, namespace: ns }, 'pruned an object the chart no longer renders');
+    const ns = kind.namespaced ? (object.namespace ?? namespace) : undefined;
+    if (applied.has(refKey({ ...object, namespace: ns }))) continue;
+    await deleteObject(kind, object.name, ns, ctx);
+    ctx.log.info({ kind: object.kind, name: object.name, namespace: ns }, 'pruned an object the chart no longer renders');
   }
 }
 
@@ -170,20 +170,20 @@ async function prune(previous: KubeObject[], applied: Set<string>, namespace: st
 async function uninstall(cr: ChartResource, ctx: ReconcileContext, resolveKind: KindResolver): Promise<number> {
   const namespace = cr.metadata?.namespace ?? 'default';
   let remaining = 0;
-  for (const object of inventoryOf(cr.status?.deployedRelease?.manifest).reverse()) {
+  for (const object of [...inventoryOf(cr.status?.deployedRelease)].reverse()) {
     const kind = await resolveKindOrSkip(object, ctx, resolveKind);
     if (!kind) continue;
-    const ns = kind.namespaced ? (object.metadata!.namespace ?? namespace) : undefined;
-    await deleteObject(kind, object.metadata!.name!, ns, ctx);
-    if (await ctx.client.uncached().get(kind, object.metadata!.name!, ns)) remaining++;
+    const ns = kind.namespaced ? (object.namespace ?? namespace) : undefined;
+    await deleteObject(kind, object.name, ns, ctx);
+    if (await ctx.client.uncached().get(kind, object.name, ns)) remaining++;
   }
   return remaining;
 }
 
 /** A kind no longer served has no objects left to delete. */
-async function resolveKindOrSkip(object: KubeObject, ctx: ReconcileContext, resolveKind: KindResolver): Promise<Kind<KubeObject> | undefined> {
+async function resolveKindOrSkip(object: ObjectRef, ctx: ReconcileContext, resolveKind: KindResolver): Promise<Kind<KubeObject> | undefined> {
   try {
-    return await resolveKind(object.apiVersion!, object.kind!, ctx.signal);
+    return await resolveKind(object.apiVersion, object.kind, ctx.signal);
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     ctx.log.info({ kind: object.kind, apiVersion: object.apiVersion }, 'kind no longer served: nothing of it to delete');
@@ -202,5 +202,8 @@ async function deleteObject(kind: Kind<KubeObject>, name: string, namespace: str
 /** Writes the status when it changed: an unchanged write would wake this controller again for nothing. */
 async function writeStatus(cr: ChartResource, next: ReleaseStatus, crKind: Kind<ChartResource>, ctx: ReconcileContext): Promise<void> {
   if (JSON.stringify(next) === JSON.stringify(cr.status ?? {})) return;
-  await ctx.client.patchStatus(crKind, cr, { status: { conditions: next.conditions, deployedRelease: next.deployedRelease } } as never);
+  // A manifest an earlier operator reported goes (the merge patch's null): the digest and references replace it.
+  const legacy = cr.status?.deployedRelease?.manifest !== undefined && next.deployedRelease?.manifest === undefined;
+  const deployedRelease = legacy && next.deployedRelease ? { ...next.deployedRelease, manifest: null } : next.deployedRelease;
+  await ctx.client.patchStatus(crKind, cr, { status: { conditions: next.conditions, deployedRelease } } as never);
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isLogLevel } from '../log/index.js';
 import { parseBindAddress } from '../http/bind-address.js';
+import { tlsContextOptions, type TlsSettings, type TlsVersionName } from '../http/tls.js';
 import { durationFlag } from './duration-flag.js';
 import type { ManagerOptions } from './options.js';
 
@@ -33,6 +34,8 @@ const FLAGS = {
   'shard-ring': { type: 'string' },
   'shard-id': { type: 'string' },
   'shard-mode': { type: 'string' },
+  'tls-min-version': { type: 'string' },
+  'tls-cipher-suites': { type: 'string' },
 } as const;
 
 type BooleanFlag = { [F in keyof typeof FLAGS]: (typeof FLAGS)[F]['type'] extends 'boolean' ? F : never }[keyof typeof FLAGS];
@@ -82,7 +85,9 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * token bucket for every request of the manager, the cache's lists and relists included,
  * watches excepted; off unless given), `--shard-ring` / `--shard-id` (join a shard ring,
  * this replica's id; see `ManagerOptions.sharding`), `--shard-mode auto|labels|server` (how
- * the ring splits the objects; default auto). `--flag value`,
+ * the ring splits the objects; default auto), `--tls-min-version VersionTLS12|VersionTLS13` and
+ * `--tls-cipher-suites` (comma-separated IANA names) for the webhook and metrics servers, as
+ * Kubernetes' components name them. `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
  *
@@ -151,7 +156,24 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
     if (mode !== 'auto' && mode !== 'labels' && mode !== 'server') throw new Error(`--shard-mode must be auto, labels or server, not "${mode}"`);
     options.shardMode = mode;
   }
+  const tls = tlsFlags(values['tls-min-version'], values['tls-cipher-suites']);
+  if (tls) options.tls = tls;
   return options;
+}
+
+/** `--tls-min-version` and `--tls-cipher-suites`, checked now so a bad value stops the process before it serves. */
+function tlsFlags(minVersion: string | undefined, suites: string | undefined): TlsSettings | undefined {
+  if (minVersion === undefined && suites === undefined) return undefined;
+  const tls: TlsSettings = {};
+  if (minVersion !== undefined) tls.minVersion = minVersion as TlsVersionName;
+  if (suites !== undefined) tls.cipherSuites = suites.split(',').map((suite) => suite.trim()).filter(Boolean);
+  try {
+    tlsContextOptions(tls);
+  } catch (error) {
+    const flag = minVersion !== undefined && (error as Error).message.startsWith('TLS minimum') ? '--tls-min-version' : '--tls-cipher-suites';
+    throw new Error(`${flag}: ${(error as Error).message}`);
+  }
+  return tls;
 }
 
 /** `--kube-api-qps` (a positive number) and `--kube-api-burst` (a positive integer, only with a QPS). */

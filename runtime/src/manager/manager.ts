@@ -322,7 +322,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
         if (webhookOptions) throw new Error('the webhook server of this manager is already configured: call serveWebhooks before webhook() and conversion()');
         return webhookServer;
       }
-      const managed = managedWebhookServer({ cluster, log, metrics, cache, stopping: stopRequest.signal }, webhookOptions);
+      const managed = managedWebhookServer({ cluster, log, metrics, cache, stopping: stopRequest.signal }, { tls: options.tls, ...webhookOptions });
       webhookServer = managed.server;
       extraServers.push(() => managed.start());
       readyz.set('webhook', () => managed.server.ready());

@@ -6,6 +6,7 @@ import type { Logger } from '../log/index.js';
 import { cachedAccessReviews } from './access-reviews.js';
 import type { BindAddress } from '../http/bind-address.js';
 import { listen, type HttpServer } from '../http/http-server.js';
+import { serverTlsOptions, tlsContextOptions, type TlsSettings } from '../http/tls.js';
 import type { ManagerOptions } from './options.js';
 import { requireAuthorization, type Guard } from './metrics-auth.js';
 import type { CertificateKeyPair } from '../certs/self-signed-cert.js';
@@ -18,6 +19,8 @@ export interface MetricsSecurity {
   /** The serving certificate; a self-signed one when undefined. */
   certificate?: CertificateFiles;
   log: Logger;
+  /** Default TLS 1.2 at least, Node's cipher suites, HTTP/1.1 only. */
+  tls?: TlsSettings;
 }
 
 /** The {@link MetricsSecurity} a manager's options ask for. */
@@ -25,7 +28,7 @@ export function metricsSecurity(cluster: Cluster, options: ManagerOptions, log: 
   const certificate = options.metricsCertPath
     ? { dir: options.metricsCertPath, certName: options.metricsCertName, keyName: options.metricsCertKey }
     : undefined;
-  return { cluster, certificate, log: log.child({ logger: 'metrics' }) };
+  return { cluster, certificate, log: log.child({ logger: 'metrics' }), tls: options.tls };
 }
 
 // controller-runtime's TokenAccessReviewTimeout: a hung review must not hang the scrape.
@@ -62,8 +65,8 @@ export async function serveMetrics(bind: BindAddress, registry: Registry, securi
   const reviews = cachedAccessReviews(withTimeout(security.cluster.transport, REVIEW_TIMEOUT_MS));
   const handler = metricsHandler(registry, requireAuthorization(reviews, security.log));
   let tls: Server | undefined;
-  const server = await listen(bind, handler, (h) => (tls = createServer(tlsOptions(certificate.current), h)));
-  const stopWatching = certificate.watch((pair) => tls?.setSecureContext(tlsOptions(pair)));
+  const server = await listen(bind, handler, (h) => (tls = createServer({ ...tlsOptions(certificate.current, security.tls), ...serverTlsOptions(security.tls) }, h)));
+  const stopWatching = certificate.watch((pair) => tls?.setSecureContext(tlsOptions(pair, security.tls)));
   return {
     ...server,
     close: async () => {
@@ -73,6 +76,6 @@ export async function serveMetrics(bind: BindAddress, registry: Registry, securi
   };
 }
 
-function tlsOptions(pair: CertificateKeyPair) {
-  return { cert: pair.certPem, key: pair.keyPem, minVersion: 'TLSv1.2' as const };
+function tlsOptions(pair: CertificateKeyPair, tls: TlsSettings | undefined) {
+  return { cert: pair.certPem, key: pair.keyPem, ...tlsContextOptions(tls) };
 }

@@ -4,6 +4,7 @@ import type { KindCache } from '../cache/index.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { LoggerOptions, LogFormat } from '../log/index.js';
 import type { ShardingOptions } from '../sharding/replica.js';
+import type { TlsSettings } from '../http/tls.js';
 
 /** Options of `createManager`. Durations are in milliseconds. */
 export interface ManagerOptions {
@@ -48,6 +49,12 @@ export interface ManagerOptions {
   metricsCertName?: string;
   /** The key's file name in `metricsCertPath`; default `tls.key`. */
   metricsCertKey?: string;
+  /**
+   * TLS of the webhook and secure metrics servers (`--tls-min-version`, `--tls-cipher-suites`),
+   * controller-runtime's `TLSOpts`: default TLS 1.2 at least, Node's cipher suites, and
+   * HTTP/1.1 only. E.g. `{ minVersion: 'VersionTLS13' }`.
+   */
+  tls?: TlsSettings;
   /** `/healthz` and `/readyz` address, e.g. `:8081`; `0` (the default) turns it off. */
   healthProbeBindAddress?: string;
   /**

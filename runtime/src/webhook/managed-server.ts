@@ -3,6 +3,7 @@ import type { Cache } from '../cache/index.js';
 import { servingCertificate, type CertificateFiles, type CertificateKeyPair, type ServingCertificate } from '../certs/index.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { Logger } from '../log/index.js';
+import type { TlsSettings } from '../http/tls.js';
 import { builtInCertificate, type BuiltInCertificateOptions } from './builtin-certs.js';
 import { reportConversionDeadlock } from './conversion-deadlock.js';
 import { webhookMetrics } from './metrics.js';
@@ -47,6 +48,8 @@ export interface WebhookServerOptions {
    * at most 30 s for a webhook).
    */
   drainTimeoutMs?: number;
+  /** TLS settings; default the manager's `tls` option (TLS 1.2 at least, HTTP/1.1 only). */
+  tls?: TlsSettings;
 }
 
 const DEFAULT_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
@@ -108,6 +111,7 @@ export function managedWebhookServer(host: WebhookServerHost, options: WebhookSe
       idleTimeoutMs: options.idleTimeoutMs,
     }),
     shutdown: defined({ delayMs: options.shutdownDelayMs, drainMs: options.drainTimeoutMs }),
+    tls: options.tls,
   });
   return {
     server,

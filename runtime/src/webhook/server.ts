@@ -4,6 +4,7 @@ import { createServer } from 'node:https';
 import { connect } from 'node:tls';
 import type { Logger } from '../log/index.js';
 import { listen, type HttpServer } from '../http/http-server.js';
+import { serverTlsOptions, tlsContextOptions, type TlsSettings } from '../http/tls.js';
 import type { ServingCertificate } from '../certs/index.js';
 import type { AdmissionHandler } from './admission.js';
 import { DEFAULT_CONNECTION_LIMITS, headerTimeoutOptions, limitConnections, type ConnectionLimits } from './connection-limits.js';
@@ -59,6 +60,8 @@ export interface WebhookServerConfig {
   stopping?: AbortSignal;
   /** Default {@link DEFAULT_SHUTDOWN}. */
   shutdown?: Partial<ShutdownTimes>;
+  /** Default TLS 1.2 at least, Node's cipher suites, HTTP/1.1 only. */
+  tls?: TlsSettings;
 }
 
 /** An HTTPS server for admission and conversion reviews. */
@@ -120,6 +123,8 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
   const { log, metrics, certificate } = config;
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...config.limits };
   const shutdown: ShutdownTimes = { ...DEFAULT_SHUTDOWN, ...config.shutdown };
+  const tls = serverTlsOptions(config.tls);
+  const context = tlsContextOptions(config.tls);
   let stoppingSince: number | undefined;
   const beginShutdown = (): void => {
     stoppingSince = performance.now();
@@ -264,7 +269,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
         },
         (handler) => {
           // controller-runtime's webhook server: 1 MiB of headers; timeouts as connection-limits.ts says.
-          const https = createServer({ cert: certificate.current.certPem, key: certificate.current.keyPem, maxHeaderSize: 1 << 20, ...headerTimeoutOptions(limits) }, handler);
+          const https = createServer({ cert: certificate.current.certPem, key: certificate.current.keyPem, maxHeaderSize: 1 << 20, ...headerTimeoutOptions(limits), ...tls }, handler);
           limitConnections(https, limits, log);
           // Refused before the client sends it: nothing to read, nothing reset.
           https.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
@@ -275,7 +280,7 @@ export function createWebhookServer(config: WebhookServerConfig): WebhookServer 
             response.writeContinue();
             handler(request, response);
           });
-          const stopWatching = certificate.watch((pair) => https.setSecureContext({ cert: pair.certPem, key: pair.keyPem }));
+          const stopWatching = certificate.watch((pair) => https.setSecureContext({ cert: pair.certPem, key: pair.keyPem, ...context }));
           https.on('close', stopWatching);
           return https;
         },

@@ -63,9 +63,13 @@ describe('chart reconciler against a real API server', () => {
     expect(condition(shop, 'Deployed')?.reason).toBe('InstallSuccessful');
     expect(condition(shop, 'Initialized')?.status).toBe('True');
     expect(shop?.status?.deployedRelease?.name).toBe('shop');
-    expect(shop?.status?.deployedRelease?.manifest).toContain('name: shop-config');
+    // No rendered manifest in the status (a reader of the CR would read every Secret the chart
+    // renders): its digest, and the objects the release applied.
+    expect(shop?.status?.deployedRelease).not.toHaveProperty('manifest');
+    expect(shop?.status?.deployedRelease?.manifestDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(shop?.status?.deployedRelease?.objects).toContainEqual({ apiVersion: 'v1', kind: 'ConfigMap', namespace: NS, name: 'shop-config' });
     // The chart's test hook is for `helm test`: never installed.
-    expect(shop?.status?.deployedRelease?.manifest).not.toContain('shop-test');
+    expect(shop?.status?.deployedRelease?.objects?.map((o) => o.name)).not.toContain('shop-test');
     expect(await client.uncached().get(kinds.Pod, 'shop-test', NS)).toBeUndefined();
     expect(shop?.metadata?.finalizers).toContain(UNINSTALL_FINALIZER);
     expect(installed.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Webapp', name: 'shop', uid: shop?.metadata?.uid, controller: true });
@@ -85,7 +89,7 @@ describe('chart reconciler against a real API server', () => {
     await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: true, port: 8080 } } });
     const service = await eventually('Service rendered', () => client.get(kinds.Service, 'shop', NS));
     expect(service.spec?.ports?.[0]?.port).toBe(8080);
-    await eventually('release recorded', async () => (await webapp('shop'))?.status?.deployedRelease?.manifest?.includes('kind: Service'));
+    await eventually('release recorded', async () => (await webapp('shop'))?.status?.deployedRelease?.objects?.some((o) => o.kind === 'Service'));
     // The default values render no Service; its template names the kind, so it is watched too
     // (which kinds are watched is checked in template-kinds.test.ts).
     await client.delete(kinds.Service, service);
@@ -97,7 +101,7 @@ describe('chart reconciler against a real API server', () => {
     await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: false } } });
     await eventually('Service pruned', async () => (await client.get(kinds.Service, 'shop', NS)) === undefined);
     // The release is recorded in the status after the prune: wait for it rather than race it.
-    await eventually('release recorded without the Service', async () => (await webapp('shop'))?.status?.deployedRelease?.manifest?.includes('kind: Service') === false);
+    await eventually('release recorded without the Service', async () => (await webapp('shop'))?.status?.deployedRelease?.objects?.some((o) => o.kind === 'Service') === false);
     expect(await config('shop')).toBeDefined();
   });
 

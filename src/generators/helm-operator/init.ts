@@ -1,5 +1,5 @@
 import { isMap, isSeq, parseAllDocuments, type YAMLMap } from 'yaml';
-import { initFiles, leaderElectionId, type InitScaffold } from '../scaffold/init.js';
+import { imageContext, initFiles, leaderElectionId, type InitScaffold } from '../scaffold/init.js';
 import { render } from '../scaffold/render.js';
 import { yamlFile } from '../scaffold/yaml-file.js';
 import type { GeneratedFile } from '../../writer/index.js';
@@ -19,6 +19,7 @@ export function helmOperatorInitFiles(scaffold: InitScaffold): GeneratedFile[] {
   const replaced: Record<string, (file: GeneratedFile) => GeneratedFile> = {
     'src/main.ts': (f) => ({ ...f, content: render('helm-operator/main.ts', { header, namespaced: project.namespaced, leaderElectionId: leaderElectionId(project) }) }),
     Dockerfile: (f) => ({ ...f, content: render('helm-operator/Dockerfile', {}) }),
+    '.dockerignore': (f) => ({ ...f, content: render('init/dockerignore', { include: [...imageContext, watchesFile, `${chartsDir}/`] }) }),
     'package.json': (f) => ({ ...f, content: helmScripts(f.content) }),
     'config/manager/manager.yaml': (f) => ({ ...f, content: withTmpVolume(f.content) }),
     '.github/workflows/lint.yml': (f) => ({ ...f, content: withoutManifestsCheck(f.content) }),

@@ -15,6 +15,9 @@ import { workflowFiles } from './workflows.js';
 /** Where the license header of new source files lives; `create api` reads it back. */
 export const boilerplatePath = 'hack/boilerplate.txt';
 
+/** What the image build reads from the project, the only entries its include-only .dockerignore lets through. */
+export const imageContext: readonly string[] = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src/'];
+
 /** What `opgen init` scaffolds. */
 export interface InitScaffold {
   project: ProjectConfig;
@@ -57,7 +60,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('eslint.config.js', render('init/eslint.config.js', { header })),
     ...workflowFiles(),
     user('Dockerfile', render('init/Dockerfile', {})),
-    user('.dockerignore', render('init/dockerignore', {})),
+    user('.dockerignore', render('init/dockerignore', { include: imageContext })),
     user('.gitignore', render('init/gitignore', {})),
     user('README.md', render('init/README.md', readmeData(project))),
     ...(boilerplate ? [user(boilerplatePath, boilerplate)] : []),

@@ -1,3 +1,4 @@
+import { nodeVersions } from './node-versions.js';
 import type { InitScaffold } from './init.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -18,7 +19,7 @@ export function packageJson(scaffold: InitScaffold): string {
     ...(scaffold.license === 'apache2' ? { license: 'Apache-2.0' } : {}),
     ...(scaffold.owner ? { author: scaffold.owner } : {}),
     type: 'module',
-    engines: { node: '>=20.19' },
+    engines: { node: `>=${nodeVersions.minimum}` },
     scripts: {
       build: 'tsc -p tsconfig.build.json',
       start: 'npm run build && node dist/main.js',

@@ -4,6 +4,7 @@ import { webhooksOf, withCertificateMode, withoutWebhooks, withWebhooks } from '
 import type { GeneratedFile } from '../../writer/index.js';
 import { projectWidePaths } from './api-updates.js';
 import { removeResources } from './config/kustomize.js';
+import { networkPolicyKustomization, webhookPolicyPath, withoutWebhookPolicy } from './config/webhook-network-policy.js';
 import {
   addPatches,
   conversionPatchEntry,
@@ -67,6 +68,8 @@ export function webhookRemovalPaths(project: ProjectConfig, resource: Resource, 
     webhookSetupFile,
     webhookManifests,
     ...webhookProjectPaths,
+    networkPolicyKustomization,
+    webhookPolicyPath,
   ];
 }
 
@@ -139,6 +142,8 @@ export function webhookRemoval(
   if (remaining.length === 0) {
     edit(projectWidePaths.rbacKustomization, (text) => removeResources(text, webhookRbacResources, projectWidePaths.rbacKustomization));
     edit(projectWidePaths.main, (text) => unregisterController(text, webhookRegistration));
+    edit(networkPolicyKustomization, withoutWebhookPolicy);
+    remove(webhookPolicyPath);
   }
   const conversionPatches = (project: ProjectConfig) =>
     webhookResources(project).filter(({ webhooks }) => webhooks.conversion).map(({ resource: r }) => conversionPatchEntry(r.plural));

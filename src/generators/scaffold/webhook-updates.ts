@@ -7,6 +7,7 @@ import type { GeneratedFile } from '../../writer/index.js';
 import { projectWidePaths } from './api-updates.js';
 import { addResources, removeListItems } from './config/kustomize.js';
 import { defaultReplacements } from './config/webhook-replacements.js';
+import { networkPolicyKustomization, webhookNetworkPolicy } from './config/webhook-network-policy.js';
 import {
   addConfigurations,
   addPatches,
@@ -39,8 +40,9 @@ export const webhookRegistration = {
 
 /**
  * The project-wide files of the webhooks PROJECT records (`project` already holding them):
- * PROJECT, src/webhooks/setup.ts, the config/ wiring, and the entries config/default,
- * config/rbac, config/crd, src/main.ts and package.json need, each added to the text
+ * PROJECT, src/webhooks/setup.ts, the config/ wiring, the entries config/default,
+ * config/rbac, config/crd, src/main.ts and package.json need, and the network policy that
+ * admits the API server (when the project has config/network-policy), each added to the text
  * `current` gives for it, so the user's changes stay. Pure, for `create webhook` and for a
  * tool replaying PROJECT in memory; a kind's handler files are {@link webhookFiles}'s.
  *
@@ -76,6 +78,7 @@ export function webhookProjectUpdates(project: ProjectConfig, boilerplate: strin
     edit('package.json', withFastCheck);
   }
   edit(projectWidePaths.main, (text) => registerController(text, webhookRegistration));
+  files.push(...webhookNetworkPolicy(project.projectName, current(networkPolicyKustomization)));
   return files;
 }
 

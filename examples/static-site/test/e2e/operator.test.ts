@@ -78,7 +78,7 @@ describe('static-site operator', () => {
   it('prunes the Service once the chart no longer renders it', async () => {
     await patch({ service: { enabled: false, port: 80 } });
     await expect.poll(service, poll).toBeUndefined();
-    expect((await site())?.status?.deployedRelease?.manifest).not.toContain('kind: Service');
+    expect((await site())?.status?.deployedRelease?.objects?.map((o) => o.kind)).not.toContain('Service');
   });
 
   it('repairs drift: an edited page is changed back, a deleted Deployment is recreated', async () => {

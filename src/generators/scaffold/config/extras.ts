@@ -59,22 +59,21 @@ export function networkPolicyFiles(projectName: string): GeneratedFile[] {
       ownership: 'user',
       content: yamlFile(
         ['Admits traffic to the metrics port only from namespaces labelled metrics=enabled (e.g. Prometheus\'s).'],
-        {
-          apiVersion: 'networking.k8s.io/v1',
-          kind: 'NetworkPolicy',
-          metadata: { labels: commonLabels(projectName), name: 'allow-metrics-traffic', namespace: 'system' },
-          spec: {
-            podSelector: { matchLabels: managerSelector(projectName) },
-            policyTypes: ['Ingress'],
-            ingress: [
-              {
-                from: [{ namespaceSelector: { matchLabels: { metrics: 'enabled' } } }],
-                ports: [{ port: metricsPort, protocol: 'TCP' }],
-              },
-            ],
-          },
-        },
+        managerIngressPolicy(projectName, 'allow-metrics-traffic', {
+          from: [{ namespaceSelector: { matchLabels: { metrics: 'enabled' } } }],
+          ports: [{ port: metricsPort, protocol: 'TCP' }],
+        }),
       ),
     },
   ];
+}
+
+/** A NetworkPolicy of config/network-policy admitting `rule`'s traffic to the manager's pods. */
+export function managerIngressPolicy(projectName: string, name: string, rule: object): object {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { labels: commonLabels(projectName), name, namespace: 'system' },
+    spec: { podSelector: { matchLabels: managerSelector(projectName) }, policyTypes: ['Ingress'], ingress: [rule] },
+  };
 }
