@@ -24,6 +24,7 @@ export default defineConfig({
           { text: 'Testing', link: '/testing' },
           { text: 'Webhooks and conversion', link: '/webhooks' },
           { text: 'Deploying, Helm, OLM', link: '/deploying' },
+          { text: 'Security', link: '/security' },
           { text: 'Upgrading', link: '/upgrading' },
           { text: 'Running at scale', link: '/scale' },
           { text: 'Tutorial: the CronJob operator', link: '/cronjob' },
