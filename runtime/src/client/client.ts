@@ -58,6 +58,11 @@ export interface DeleteOptions {
   /** `Background` (the API's default for most kinds), `Foreground` or `Orphan`. */
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   gracePeriodSeconds?: number;
+  /**
+   * Delete only the object with this uid (and resourceVersion): one deleted and recreated
+   * by someone else since it was read is left alone, with a conflict.
+   */
+  preconditions?: { uid?: string; resourceVersion?: string };
 }
 
 /**
@@ -294,6 +299,8 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
           method: 'DELETE',
           path: resourcePath(kind, namespace, name),
           query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
+          // Preconditions exist only in the body's DeleteOptions.
+          ...(options.preconditions && { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: options.preconditions } }),
           signal,
           precondition,
         });

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Kind } from '../api/kind.js';
 import type { Client } from '../client/index.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/finalizers.js';
-import { setControllerReference } from '../helpers/owner.js';
+import { checkControl, setControllerReference } from '../helpers/owner.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 import { statusWriter } from './status-writer.js';
 import type { ObjectContext, RequestContext } from './types.js';
@@ -22,11 +23,47 @@ export function objectContext<T extends KubeObject>(base: RequestContext, kind: 
     return setControllerReference(object, kind, copy);
   };
 
+  /** The child's live object (from `reader`), after checking this object may write it. */
+  const claim = async (childKind: Kind<KubeObject>, child: DeepReadonly<KubeObject>, adopt: boolean | undefined, reader = client): Promise<Stored<KubeObject> | undefined> => {
+    const name = child.metadata?.name;
+    if (!name) return undefined;
+    const namespace = childKind.namespaced ? (child.metadata?.namespace ?? object.metadata.namespace) : undefined;
+    const live = await reader.get(childKind, name, namespace);
+    checkControl(object, kind, live, { adopt });
+    return live;
+  };
+
   return {
     ...base,
     create: (childKind, child) => client.create(childKind, owned(childKind, child)) as never,
-    apply: (childKind, child, options) => client.apply(childKind, owned(childKind, child as DeepReadonly<KubeObject>) as never, options) as never,
-    delete: (childKind, child, options) => client.delete(childKind, child, options),
+    apply: async (childKind, child, options = {}) => {
+      const { adopt, ...applyOptions } = options;
+      const desired = owned(childKind, child as DeepReadonly<KubeObject>);
+      const live = await claim(childKind, desired, adopt);
+      // The check above and the apply are two requests: the object may be deleted and made
+      // anew by someone else in between, or made where there was none (or the cache had
+      // not seen it yet), and a forced apply would take it over. So the apply carries a
+      // uid: the API server refuses to change an existing object's uid, and gives a new
+      // object its own. The uid of the object checked makes the apply fail on any other
+      // object; a fresh one when there was none makes it fail on any object at all (a
+      // create-only apply), while a create goes through. A precondition on the
+      // resourceVersion instead would fail on every change of others since the cache saw
+      // the object, and a non-forced apply would still merge into an object nobody owns.
+      desired.metadata!.uid = live?.metadata.uid ?? randomUUID();
+      try {
+        return (await client.apply(childKind, desired as never, applyOptions)) as never;
+      } catch (error) {
+        // Refused by the precondition? Then the object there now says why (and throws).
+        await claim(childKind, desired, adopt, client.uncached());
+        throw error;
+      }
+    },
+    delete: async (childKind, child, options = {}) => {
+      const live = await claim(childKind, child, false);
+      if (!live) return;
+      // Only the object checked: one deleted and made anew meanwhile is someone else's.
+      await client.delete(childKind, live, { ...options, preconditions: { uid: live.metadata.uid, ...options.preconditions } });
+    },
     status: statusWriter<T>(client, kind, object, now),
     finalize: (name, handlers) => finalize(client, kind, object, name, handlers),
   };

@@ -4,7 +4,8 @@
  * Public surface:
  * - `setControllerReference(owner, ownerKind, object)` (throws `AlreadyOwnedError` when
  *   another controller owns it), `setOwnerReference(owner, ownerKind, object)`,
- *   `controllerOf(object)`.
+ *   `controllerOf(object)`, `checkControl(owner, ownerKind, live, { adopt })` (throws
+ *   `AlreadyOwnedError` or `NotOwnedError`: the rule a reconcile's `ctx` writes by).
  * - `hasFinalizer(object, name)`, `ensureFinalizer(client, kind, object, name)`,
  *   `removeFinalizer(client, kind, object, name)`: conflict-safe merge patches.
  * - `setCondition(conditions, { type, status, reason, message }, observedGeneration)`,
@@ -29,7 +30,7 @@
  *
  * @module
  */
-export { AlreadyOwnedError, controllerOf, setControllerReference, setOwnerReference } from './owner.js';
+export { AlreadyOwnedError, checkControl, controllerOf, NotOwnedError, setControllerReference, setOwnerReference } from './owner.js';
 export { ensureFinalizer, hasFinalizer, removeFinalizer } from './finalizers.js';
 export { findCondition, isConditionTrue, removeCondition, setCondition, type ConditionUpdate } from './conditions.js';
 export { compareQuantities } from './quantity.js';
