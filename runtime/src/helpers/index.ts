@@ -12,6 +12,8 @@
  *   `removeCondition`, `findCondition`, `isConditionTrue`.
  * - `createOrUpdate(client, kind, object, mutate)` / `createOrPatch(...)` →
  *   `{ result: 'created' | 'updated' | 'unchanged', object }`, as controller-runtime's.
+ * - `applyChecked(client, kind, object, check)` / `deleteChecked(...)`: a forced apply or a
+ *   delete only of the object `check` accepted (a uid precondition), how `ctx` writes.
  * - `compareQuantities(a, b)`: orders `10Gi`, `1100M`, `500m` exactly, like Go's `Quantity.Cmp`.
  *
  *
@@ -35,3 +37,4 @@ export { ensureFinalizer, hasFinalizer, removeFinalizer } from './finalizers.js'
 export { findCondition, isConditionTrue, removeCondition, setCondition, type ConditionUpdate } from './conditions.js';
 export { compareQuantities } from './quantity.js';
 export { createOrPatch, createOrUpdate, type Mutate, type OperationResult } from './create-or-update.js';
+export { applyChecked, deleteChecked, type WriteCheck } from './guarded-writes.js';
