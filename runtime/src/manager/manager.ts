@@ -110,6 +110,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
     ],
   ]);
 
+  if (shards) readyz.set(`sharder-${sharding!.ring}`, shards.sharderReady);
+
   let started = false;
   /** Runs what is registered once the manager runs: set by start() while it takes work. */
   let launchLate: ((runnable: Registered) => void) | undefined;
