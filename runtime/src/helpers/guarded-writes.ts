@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Kind } from '../api/kind.js';
-import type { ApplyObject, ApplyOptions, Client, DeleteOptions } from '../client/client.js';
+import type { ManagedFieldsEntry } from '../api/index.js';
+import type { ApplyObject, ApplyOptions, Client, DeleteOptions, MergePatch } from '../client/client.js';
+import { isAlreadyExists, isConflict } from '../rest/errors.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 
 /** Throws when the live object (undefined: there is none) is not the writer's to change. */
@@ -11,16 +12,20 @@ export type WriteCheck = (live: DeepReadonly<Stored<KubeObject>> | undefined) =>
  * object, read through `client` (its cache when it has one), and only onto that object:
  * forced, but never onto an object `check` did not see.
  *
- * The check and the apply are two requests: in between the object may be deleted and made
+ * The check and the write are two requests: in between, the object may be deleted and made
  * anew by someone else, or made where there was none (or where the cache had not seen it
- * yet), and a forced apply would take it over. So the apply carries a uid: the API server
- * refuses to change an existing object's uid and gives a new object its own. The uid of the
- * object checked makes the apply fail on any other object; a fresh one, when there was
- * none, makes it fail on any object at all while a create goes through (a create-only
- * apply). A resourceVersion precondition instead would fail on every change others made
- * since the cache saw the object, and a non-forced apply would still merge into an object
- * nobody owns. When the apply fails, the object there now is checked again, uncached, so
- * the refusal says why.
+ * yet), and a forced apply would take it over. So the write carries a precondition:
+ * - onto an existing object, the apply carries its uid, which the API server refuses to
+ *   apply to any other object (a resourceVersion would fail on every change others made
+ *   since the cache saw it);
+ * - where there was none, server-side apply has no create-only form (a uid names an object
+ *   that must exist; without one a non-forced apply still merges into an object nobody
+ *   owns), so the object is created, which fails on anything of that name, and the
+ *   create's field ownership is then recorded as this manager's apply (in the same
+ *   resourceVersion), so that a later apply removes a field it leaves out, as it would
+ *   after an apply that created the object.
+ * An object that turns up, or a write that fails, has the object there checked again,
+ * uncached, so that a refusal says why.
  *
  * @example
  * await applyChecked(client, kinds.ConfigMap, { metadata: { name: 'web-config', namespace: 'shop' }, data }, (live) => {
@@ -35,12 +40,38 @@ export async function applyChecked<T extends KubeObject, N extends boolean>(
   options: ApplyOptions = {},
 ): Promise<Stored<T, N>> {
   const metadata = (object as KubeObject).metadata ?? {};
-  const live = await readChecked(client, kind, metadata, check);
-  const guarded = { ...object, metadata: { ...metadata, uid: live?.metadata.uid ?? randomUUID() } } as ApplyObject<T>;
+  let live = await readChecked(client, kind, metadata, check);
+  if (!live) {
+    try {
+      return await createAsApplied(options.fieldManager ? client.withFieldManager(options.fieldManager) : client, kind, object as T);
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+      live = await readChecked(client.uncached(), kind, metadata, check);
+      // Gone again: the reconcile's retry looks afresh.
+      if (!live) throw error;
+    }
+  }
+  const guarded = { ...object, metadata: { ...metadata, uid: live.metadata.uid } } as ApplyObject<T>;
   try {
     return await client.apply(kind, guarded, options);
   } catch (error) {
     await readChecked(client.uncached(), kind, metadata, check);
+    throw error;
+  }
+}
+
+/** Creates `object` and records the fields the create set as applied by the client's field manager. */
+async function createAsApplied<T extends KubeObject, N extends boolean>(client: Client, kind: Kind<T, N>, object: T): Promise<Stored<T, N>> {
+  const created = await client.create(kind, object);
+  const entries = created.metadata.managedFields;
+  const mine = (entry: ManagedFieldsEntry) => entry.manager === client.fieldManager && entry.operation === 'Update' && !entry.subresource;
+  if (!entries?.some(mine)) return created;
+  try {
+    const managedFields = entries.map((entry) => (mine(entry) ? { ...entry, operation: 'Apply' } : entry));
+    return await client.patch(kind, created, { metadata: { resourceVersion: created.metadata.resourceVersion, managedFields } } as MergePatch<T>);
+  } catch (error) {
+    // Changed since: the fields stay this manager's update, kept (not removed) should a later apply leave them out.
+    if (isConflict(error)) return created;
     throw error;
   }
 }
