@@ -298,9 +298,11 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
         const answer = await transport.request<KubeObject>({
           method: 'DELETE',
           path: resourcePath(kind, namespace, name),
-          query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
-          // Preconditions exist only in the body's DeleteOptions.
-          ...(options.preconditions && { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: options.preconditions } }),
+          // Preconditions exist only in a body's DeleteOptions, and the API server reads the
+          // query's options only when there is no body: with one, they all go in it.
+          ...(options.preconditions
+            ? { body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds, preconditions: options.preconditions } }
+            : { query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds } }),
           signal,
           precondition,
         });
