@@ -58,6 +58,11 @@ export interface DeleteOptions {
   /** `Background` (the API's default for most kinds), `Foreground` or `Orphan`. */
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   gracePeriodSeconds?: number;
+  /**
+   * Delete only the object with this uid (and resourceVersion): one deleted and recreated
+   * by someone else since it was read is left alone, with a conflict.
+   */
+  preconditions?: { uid?: string; resourceVersion?: string };
 }
 
 /**
@@ -303,7 +308,11 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
         const answer = await transport.request<KubeObject>({
           method: 'DELETE',
           path: resourcePath(kind, namespace, name),
-          query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds },
+          // Preconditions exist only in a body's DeleteOptions, and the API server reads the
+          // query's options only when there is no body: with one, they all go in it.
+          ...(options.preconditions
+            ? { body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds, preconditions: options.preconditions } }
+            : { query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds } }),
           signal,
           precondition,
         });

@@ -35,6 +35,7 @@ export type {
   FinalizerHandlers,
   LegacyRequestFields,
   ObjectContext,
+  ChildApplyOptions,
   ObjectReconciler,
   ReconcileContext,
   Reconciled,

@@ -1,7 +1,8 @@
 import type { Kind } from '../api/kind.js';
 import type { Client } from '../client/index.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/finalizers.js';
-import { setControllerReference } from '../helpers/owner.js';
+import { applyChecked, deleteChecked } from '../helpers/guarded-writes.js';
+import { checkControl, setControllerReference } from '../helpers/owner.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';
 import { cleanedUp, markCleanedUp } from './cleaned-up.js';
 import { statusWriter } from './status-writer.js';
@@ -15,19 +16,24 @@ import type { ObjectContext, RequestContext } from './types.js';
  */
 export function objectContext<T extends KubeObject>(base: RequestContext, kind: Kind<T>, object: Stored<KubeObject>, now?: () => Date): ObjectContext<T> {
   const { client } = base;
-  /** A copy of `child` in the object's namespace (if it names none) and controlled by the object. */
-  const owned = <C extends KubeObject>(childKind: Kind<C>, child: DeepReadonly<KubeObject>): C => {
+  /** A copy of `child` in the object's namespace (if it names none). */
+  const placed = <C extends KubeObject>(childKind: Kind<C>, child: DeepReadonly<KubeObject>): C => {
     const copy = structuredClone(child) as C;
     const metadata = (copy.metadata ??= {});
     if (childKind.namespaced && !metadata.namespace && object.metadata.namespace) metadata.namespace = object.metadata.namespace;
-    return setControllerReference(object, kind, copy);
+    return copy;
   };
+  /** A copy of `child` in the object's namespace (if it names none) and controlled by the object. */
+  const owned = <C extends KubeObject>(childKind: Kind<C>, child: DeepReadonly<KubeObject>): C => setControllerReference(object, kind, placed(childKind, child));
 
   return {
     ...base,
     create: (childKind, child) => client.create(childKind, owned(childKind, child)) as never,
-    apply: (childKind, child, options) => client.apply(childKind, owned(childKind, child as DeepReadonly<KubeObject>) as never, options) as never,
-    delete: (childKind, child, options) => client.delete(childKind, child, options),
+    apply: (childKind, child, options = {}) => {
+      const { adopt, ...applyOptions } = options;
+      return applyChecked(client, childKind, owned(childKind, child as DeepReadonly<KubeObject>) as never, (live) => checkControl(object, kind, live, { adopt }), applyOptions) as never;
+    },
+    delete: (childKind, child, options) => deleteChecked(client, childKind as Kind<KubeObject>, placed(childKind, child), (live) => checkControl(object, kind, live), options),
     status: statusWriter<T>(client, kind, object, now),
     finalize: (name, handlers) => finalize(client, kind, object, name, handlers),
   };

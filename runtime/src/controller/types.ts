@@ -114,16 +114,40 @@ export interface FinalizerHandlers {
 }
 
 /**
+ * Options of {@link ObjectContext.apply}: the client's apply options and `adopt`.
+ *
+ * @example
+ * await ctx.apply(kinds.ConfigMap, { metadata: { name: `${name}-config` }, data }, { adopt: true });
+ */
+export interface ChildApplyOptions extends ApplyOptions {
+  /**
+   * Take over an existing object of that name that no controller owns (it becomes this
+   * object's child, and is garbage-collected with it). Default false: such an object is
+   * refused with a `NotOwnedError`, since it may be someone else's that happens to have
+   * the name. Adopt as the Deployment and ReplicaSet controllers do, only what is
+   * unmistakably yours: e.g. it carries your selector's labels, or your operator made it
+   * before it set owner references. An object another controller owns is never adopted.
+   */
+  adopt?: boolean;
+}
+
+/**
  * What an object-first reconcile gets: the {@link RequestContext} and writes that are
  * right by default. Children written through it are owned by the reconciled object (a
  * controller owner reference, so `.owns()` maps their events back and the garbage
  * collector deletes them with it), default to its namespace, and are written with this
  * controller's field manager and the reconcile's signal.
+ *
+ * These writes act only on the reconciled object's own children: an existing object
+ * another controller owns is refused with an `AlreadyOwnedError` naming both owners, and
+ * one no controller owns with a `NotOwnedError` unless `apply` says `adopt: true`. Name
+ * children so that they cannot meet someone else's by accident (`<name>-<purpose>`).
  */
 export interface ObjectContext<T extends KubeObject, Namespaced extends boolean = boolean> extends RequestContext {
   /**
    * Creates `child` of kind `kind`, controlled by the reconciled object. Resolves to the
-   * object as stored; fails with `isAlreadyExists` when it exists.
+   * object as stored; fails with `isAlreadyExists` when it exists (an existing object is
+   * never changed).
    *
    * @example
    * await ctx.create(kinds.Pod, { metadata: { generateName: `${name}-` }, spec });
@@ -132,14 +156,20 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
   /**
    * Server-side apply of `child` (name it in `metadata.name`), controlled by the
    * reconciled object: creates it or brings the fields given to these values. Forced, as a
-   * controller is the authority over what it applies.
+   * controller is the authority over what it applies, but only on its own children: the
+   * live object is checked first (another controller's: `AlreadyOwnedError`; nobody's:
+   * `NotOwnedError` unless `adopt: true`), and the apply is conditional on the object
+   * checked, so one made or replaced by someone else meanwhile is refused, not taken over.
    *
    * @example
-   * await ctx.apply(kinds.Deployment, { metadata: { name }, spec: { replicas, selector, template: site.spec.template } });
+   * await ctx.apply(kinds.Deployment, { metadata: { name: `${name}-web` }, spec: { replicas, selector, template: site.spec.template } });
    */
-  apply<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: ApplyObject<C>, options?: ApplyOptions): Promise<Stored<C, N>>;
+  apply<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: ApplyObject<C>, options?: ChildApplyOptions): Promise<Stored<C, N>>;
   /**
-   * Deletes `child` (named by its metadata); a child already gone is fine.
+   * Deletes `child` (named by its metadata) when the reconciled object controls it; a
+   * child already gone is fine, an object it does not control is refused
+   * (`AlreadyOwnedError`, `NotOwnedError`). Only the object checked is deleted (a uid
+   * precondition).
    *
    * @example
    * for (const pod of surplus) await ctx.delete(kinds.Pod, pod);

@@ -14,7 +14,8 @@
  */
 export { watchCharts, type WatchChartsOptions } from './controllers.js';
 export { readWatches, parseWatches, type ChartWatch } from './watches.js';
-export { chartReconciler, UNINSTALL_FINALIZER, OWNER_ANNOTATION, type ChartResource, type ChartReconcilerOptions } from './reconciler.js';
+export { chartReconciler, UNINSTALL_FINALIZER, type ChartResource, type ChartReconcilerOptions } from './reconciler.js';
+export { OWNER_ANNOTATION, ReleaseOwnershipError } from './inventory.js';
 export { renderChart, RenderError, type RenderOptions, type Rendered } from './render.js';
 export { releaseValues, type Values } from './values.js';
 export type { ReleaseStatus } from './status.js';

@@ -1,5 +1,13 @@
 import { loadAllYaml } from '@kubernetes/client-node';
-import type { KubeObject } from '../object.js';
+import type { DeepReadonly, KubeObject } from '../object.js';
+
+/** On every object of a release: the CR it belongs to, `<Kind>.<group>/<namespace>/<name>`, for dependent watches and ownership. */
+export const OWNER_ANNOTATION = 'helm.opgen.dev/owner';
+
+/** An object a release would write or delete is there and belongs to no release of this CR. */
+export class ReleaseOwnershipError extends Error {
+  override readonly name = 'ReleaseOwnershipError';
+}
 
 /** What identifies an object a release rendered. */
 export interface ObjectRef {
@@ -26,4 +34,20 @@ export function inventoryOf(release: { objects?: ObjectRef[]; manifest?: string 
 /** A key equal for the same object in two renderings (the namespace is filled in later, per kind scope). */
 export function refKey(ref: ObjectRef): string {
   return `${ref.apiVersion}/${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
+}
+
+/**
+ * Helm's ownership rule ("invalid ownership metadata"): a release writes or deletes an
+ * existing object only when it made it, i.e. the object carries the owner annotation of
+ * `owner` (see {@link OWNER_ANNOTATION}). Anything else, with another CR's annotation or
+ * none, is someone else's: refused with a {@link ReleaseOwnershipError}. To hand an object
+ * over to a release, annotate it by hand, as Helm asks.
+ */
+export function checkReleaseOwnership(live: DeepReadonly<KubeObject> | undefined, owner: string): void {
+  if (!live) return;
+  const found = live.metadata?.annotations?.[OWNER_ANNOTATION];
+  if (found === owner) return;
+  const where = live.metadata?.namespace ? `${live.metadata.namespace}/${live.metadata.name}` : live.metadata?.name;
+  const because = found === undefined ? `it has no annotation ${OWNER_ANNOTATION}` : `its annotation ${OWNER_ANNOTATION} is ${JSON.stringify(found)}`;
+  throw new ReleaseOwnershipError(`${live.kind ?? 'object'} ${where} exists and is not this release's: invalid ownership metadata (${because}, not ${JSON.stringify(owner)})`);
 }

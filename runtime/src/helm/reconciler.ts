@@ -5,7 +5,8 @@ import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../helpers/final
 import type { KubeObject } from '../object.js';
 import type { KindResolver } from './discovery.js';
 import { parseDuration } from '../helpers/duration.js';
-import { inventoryOf, refKey, type ObjectRef } from './inventory.js';
+import { applyChecked, deleteChecked } from '../helpers/guarded-writes.js';
+import { checkReleaseOwnership, inventoryOf, OWNER_ANNOTATION, refKey, ReleaseOwnershipError, type ObjectRef } from './inventory.js';
 import { RenderError, renderChart } from './render.js';
 import { ConditionType, deployedDigest, deployedStatus, failedStatus, manifestDigest, type ReleaseStatus } from './status.js';
 import { expandEnv, releaseValues } from './values.js';
@@ -18,8 +19,6 @@ export const LEGACY_UNINSTALL_FINALIZER = 'uninstall-helm-release';
 /** operator-sdk's CR annotations: this CR's reconcile period, and waiting for the release's objects to be gone before the CR goes. */
 export const RECONCILE_PERIOD_ANNOTATION = 'helm.sdk.operatorframework.io/reconcile-period';
 export const UNINSTALL_WAIT_ANNOTATION = 'helm.sdk.operatorframework.io/uninstall-wait';
-/** On every object of a release: the CR it belongs to, `<Kind>.<group>/<namespace>/<name>`, for dependent watches. */
-export const OWNER_ANNOTATION = 'helm.opgen.dev/owner';
 
 /** A CR of a chart-backed kind: its spec is the chart's values. */
 export interface ChartResource extends KubeObject {
@@ -54,7 +53,7 @@ export function chartReconciler(crKind: Kind<ChartResource>, watch: ChartWatch, 
     const finalizers = [UNINSTALL_FINALIZER, LEGACY_UNINSTALL_FINALIZER].filter((f) => hasFinalizer(cr, f));
     if (cr.metadata?.deletionTimestamp) {
       if (finalizers.length === 0) return;
-      const remaining = await uninstall(cr, ctx, options.resolveKind);
+      const remaining = await uninstall(crKind, cr, ctx, options.resolveKind);
       if (remaining > 0 && isTrue(cr.metadata.annotations?.[UNINSTALL_WAIT_ANNOTATION])) {
         ctx.log.info({ remaining }, 'waiting until the release\'s objects are deleted');
         return { requeueAfter: 1_000 };
@@ -83,7 +82,7 @@ export function chartReconciler(crKind: Kind<ChartResource>, watch: ChartWatch, 
       }
       const owner = { kind: crKind, cr: current, namespace };
       const applied = await applyAll(rendered.objects, owner, ctx, options.resolveKind);
-      await prune(inventoryOf(previous.deployedRelease), new Set(applied.map(refKey)), namespace, ctx, options.resolveKind);
+      await prune(inventoryOf(previous.deployedRelease), new Set(applied.map(refKey)), owner, ctx, options.resolveKind);
       next = deployedStatus(previous, release, rendered.manifest, applied);
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
@@ -141,7 +140,7 @@ async function applyAll(objects: KubeObject[], owner: Owner, ctx: ReconcileConte
       });
     }
     try {
-      await ctx.client.apply(kind, { ...object, metadata });
+      await applyChecked(ctx.client, kind, { ...object, metadata }, (live) => checkReleaseOwnership(live, ownerAnnotation));
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
       throw new ApplyError(`${object.kind} ${namespace ? `${namespace}/` : ''}${object.metadata!.name}: ${(error as Error).message}`);
@@ -152,14 +151,16 @@ async function applyAll(objects: KubeObject[], owner: Owner, ctx: ReconcileConte
 }
 
 /** Deletes the objects of the previous release that this one no longer renders. */
-async function prune(previous: ObjectRef[], applied: Set<string>, namespace: string, ctx: ReconcileContext, resolveKind: KindResolver): Promise<void> {
+async function prune(previous: ObjectRef[], applied: Set<string>, owner: Owner, ctx: ReconcileContext, resolveKind: KindResolver): Promise<void> {
+  const ownerAnnotation = ownerValue(owner.kind, owner.cr.metadata?.namespace, owner.cr.metadata!.name!);
   for (const object of previous) {
     const kind = await resolveKindOrSkip(object, ctx, resolveKind);
     if (!kind) continue;
-    const ns = kind.namespaced ? (object.namespace ?? namespace) : undefined;
+    const ns = kind.namespaced ? (object.namespace ?? owner.namespace) : undefined;
     if (applied.has(refKey({ ...object, namespace: ns }))) continue;
-    await deleteObject(kind, object.name, ns, ctx);
-    ctx.log.info({ kind: object.kind, name: object.name, namespace: ns }, 'pruned an object the chart no longer renders');
+    if (await deleteObject(kind, object.name, ns, ownerAnnotation, ctx)) {
+      ctx.log.info({ kind: object.kind, name: object.name, namespace: ns }, 'pruned an object the chart no longer renders');
+    }
   }
 }
 
@@ -167,14 +168,15 @@ async function prune(previous: ObjectRef[], applied: Set<string>, namespace: str
  * Deletes every object of the deployed release, last installed first, as helm uninstalls;
  * returns how many still exist (being deleted), for the uninstall-wait annotation.
  */
-async function uninstall(cr: ChartResource, ctx: ReconcileContext, resolveKind: KindResolver): Promise<number> {
+async function uninstall(crKind: Kind<ChartResource>, cr: ChartResource, ctx: ReconcileContext, resolveKind: KindResolver): Promise<number> {
   const namespace = cr.metadata?.namespace ?? 'default';
+  const ownerAnnotation = ownerValue(crKind, cr.metadata?.namespace, cr.metadata!.name!);
   let remaining = 0;
   for (const object of [...inventoryOf(cr.status?.deployedRelease)].reverse()) {
     const kind = await resolveKindOrSkip(object, ctx, resolveKind);
     if (!kind) continue;
     const ns = kind.namespaced ? (object.namespace ?? namespace) : undefined;
-    await deleteObject(kind, object.name, ns, ctx);
+    if (!(await deleteObject(kind, object.name, ns, ownerAnnotation, ctx))) continue;
     if (await ctx.client.uncached().get(kind, object.name, ns)) remaining++;
   }
   return remaining;
@@ -191,11 +193,18 @@ async function resolveKindOrSkip(object: ObjectRef, ctx: ReconcileContext, resol
   }
 }
 
-async function deleteObject(kind: Kind<KubeObject>, name: string, namespace: string | undefined, ctx: ReconcileContext): Promise<void> {
+/** Deletes the release's object; false when the object there is not the release's, which stays. */
+async function deleteObject(kind: Kind<KubeObject>, name: string, namespace: string | undefined, owner: string, ctx: ReconcileContext): Promise<boolean> {
   try {
-    await ctx.client.delete(kind, { metadata: { name, namespace } });
+    await deleteChecked(ctx.client, kind, { metadata: { name, namespace } }, (live) => checkReleaseOwnership(live, owner));
+    return true;
   } catch (error) {
+    if (error instanceof ReleaseOwnershipError) {
+      ctx.log.info({ reason: error.message }, 'left an object of the release\'s manifest alone: it is not the release\'s');
+      return false;
+    }
     if (!isNotFound(error)) throw error;
+    return true;
   }
 }
 

@@ -4,13 +4,16 @@
  * Public surface:
  * - `setControllerReference(owner, ownerKind, object)` (throws `AlreadyOwnedError` when
  *   another controller owns it), `setOwnerReference(owner, ownerKind, object)`,
- *   `controllerOf(object)`.
+ *   `controllerOf(object)`, `checkControl(owner, ownerKind, live, { adopt })` (throws
+ *   `AlreadyOwnedError` or `NotOwnedError`: the rule a reconcile's `ctx` writes by).
  * - `hasFinalizer(object, name)`, `ensureFinalizer(client, kind, object, name)`,
  *   `removeFinalizer(client, kind, object, name)`: conflict-safe merge patches.
  * - `setCondition(conditions, { type, status, reason, message }, observedGeneration)`,
  *   `removeCondition`, `findCondition`, `isConditionTrue`.
  * - `createOrUpdate(client, kind, object, mutate)` / `createOrPatch(...)` →
  *   `{ result: 'created' | 'updated' | 'unchanged', object }`, as controller-runtime's.
+ * - `applyChecked(client, kind, object, check)` / `deleteChecked(...)`: a forced apply or a
+ *   delete only of the object `check` accepted (a uid precondition), how `ctx` writes.
  * - `compareQuantities(a, b)`: orders `10Gi`, `1100M`, `500m` exactly, like Go's `Quantity.Cmp`.
  *
  *
@@ -29,8 +32,9 @@
  *
  * @module
  */
-export { AlreadyOwnedError, controllerOf, setControllerReference, setOwnerReference } from './owner.js';
+export { AlreadyOwnedError, checkControl, controllerOf, NotOwnedError, setControllerReference, setOwnerReference } from './owner.js';
 export { ensureFinalizer, hasFinalizer, removeFinalizer } from './finalizers.js';
 export { findCondition, isConditionTrue, removeCondition, setCondition, type ConditionUpdate } from './conditions.js';
 export { compareQuantities } from './quantity.js';
 export { createOrPatch, createOrUpdate, type Mutate, type OperationResult } from './create-or-update.js';
+export { applyChecked, deleteChecked, type WriteCheck } from './guarded-writes.js';

@@ -3,16 +3,62 @@ import { apiVersionOf, type Kind } from '../api/kind.js';
 import { groupOf } from '../api/group.js';
 import type { DeepReadonly, KubeObject } from '../object.js';
 
-/** `setControllerReference` found another controller already owning the object. */
+/**
+ * An object is controlled by another owner than the one that would control it:
+ * `setControllerReference` and a reconcile's `ctx.apply` / `ctx.delete` refuse it, as
+ * controller-runtime's `SetControllerReference` does. The message names both owners.
+ */
 export class AlreadyOwnedError extends Error {
   override readonly name = 'AlreadyOwnedError';
   /** The controller reference that is there already. */
   readonly owner: DeepReadonly<OwnerReference>;
+  /** The owner that was refused, when known. */
+  readonly claimant: DeepReadonly<OwnerReference> | undefined;
 
-  constructor(object: KubeObject, owner: DeepReadonly<OwnerReference>) {
-    super(`${describe(object)} is already controlled by ${owner.kind} ${JSON.stringify(owner.name)}`);
+  constructor(object: DeepReadonly<KubeObject>, owner: DeepReadonly<OwnerReference>, claimant?: DeepReadonly<OwnerReference>) {
+    const refused = claimant ? `: ${claimant.kind} ${JSON.stringify(claimant.name)} may not take it over` : '';
+    super(`${describe(object)} is already controlled by ${owner.kind} ${JSON.stringify(owner.name)}${refused}`);
     this.owner = owner;
+    this.claimant = claimant;
   }
+}
+
+/**
+ * An object exists and no controller owns it: a reconcile's `ctx.apply` / `ctx.delete`
+ * leave it alone unless the call says `adopt: true` (see {@link checkControl}).
+ */
+export class NotOwnedError extends Error {
+  override readonly name = 'NotOwnedError';
+  /** The owner that was refused. */
+  readonly claimant: DeepReadonly<OwnerReference>;
+
+  constructor(object: DeepReadonly<KubeObject>, claimant: DeepReadonly<OwnerReference>) {
+    super(`${describe(object)} exists and no controller owns it: ${claimant.kind} ${JSON.stringify(claimant.name)} adopts it only when asked to (adopt: true)`);
+    this.claimant = claimant;
+  }
+}
+
+/**
+ * Whether `owner` may write `existing` (the live object, undefined when there is none) as
+ * its controller: throws {@link AlreadyOwnedError} when another controller owns it, and
+ * {@link NotOwnedError} when no controller does and `adopt` is not set. The one rule behind
+ * `ctx.apply` and `ctx.delete`.
+ *
+ * Adopt only what is unmistakably yours: the Deployment and ReplicaSet controllers adopt a
+ * ReplicaSet or Pod only when it matches their selector and no other controller owns it,
+ * so an object someone else made under the same name is never rewritten, nor garbage-
+ * collected with your object.
+ *
+ * @example
+ * const live = await client.get(kinds.ConfigMap, 'web-config', 'shop');
+ * checkControl(store, BookStore, live, { adopt: live?.metadata.labels?.app === 'web' });
+ */
+export function checkControl(owner: DeepReadonly<KubeObject>, ownerKind: Kind, existing: DeepReadonly<KubeObject> | undefined, options: { adopt?: boolean } = {}): void {
+  if (!existing) return;
+  const reference = referenceTo(owner, ownerKind, existing as KubeObject);
+  const controller = controllerOf(existing);
+  if (controller && !sameOwner(controller, reference)) throw new AlreadyOwnedError(existing, controller, reference);
+  if (!controller && !options.adopt) throw new NotOwnedError(existing, reference);
 }
 
 /**
@@ -26,7 +72,7 @@ export class AlreadyOwnedError extends Error {
 export function setControllerReference<T extends KubeObject>(owner: DeepReadonly<KubeObject>, ownerKind: Kind, object: T): T {
   const reference = referenceTo(owner, ownerKind, object);
   const existing = controllerOf(object);
-  if (existing && !sameOwner(existing, reference)) throw new AlreadyOwnedError(object, existing);
+  if (existing && !sameOwner(existing, reference)) throw new AlreadyOwnedError(object, existing, reference);
   upsert(object, { ...reference, controller: true, blockOwnerDeletion: true });
   return object;
 }
@@ -75,7 +121,6 @@ function referenceTo(owner: DeepReadonly<KubeObject>, ownerKind: Kind, object: K
 function sameOwner(a: DeepReadonly<OwnerReference>, b: OwnerReference): boolean {
   return groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
 }
-
 
 function upsert(object: KubeObject, reference: OwnerReference): void {
   const metadata = (object.metadata ??= {});

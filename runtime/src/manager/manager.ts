@@ -103,6 +103,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
     selfConverted: () => (webhookServer ? convertedKinds(webhookServer.conversions) : new Set()),
   });
 
+  if (shards) readyz.set(`sharder-${sharding!.ring}`, shards.sharderReady);
+
   let started = false;
   /** Runs what is registered once the manager runs: set by start() while it takes work. */
   let launchLate: ((runnable: Registered) => void) | undefined;

@@ -37,15 +37,21 @@ export function shardIdOf(name: string): string {
 }
 
 /**
+ * The key of `object`'s controller owner when that owner is of `ownerKind` (the sharded
+ * kind), `namespace/name`; undefined when no object of the sharded kind controls it.
+ */
+export function ownerPlacement(object: DeepReadonly<KubeObject>, ownerKind: string, ownerApiVersion: string): string | undefined {
+  const owner = object.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+  if (owner && owner.kind === ownerKind && owner.apiVersion === ownerApiVersion) return `${object.metadata?.namespace ?? ''}/${owner.name}`;
+  return undefined;
+}
+
+/**
  * The key an object is placed by: its controller owner's when the owner is of `ownerKind`
  * (so children land on their owner's shard), else its own `namespace/name`.
  */
 export function placementKey(object: DeepReadonly<KubeObject>, ownerKind: string, ownerApiVersion: string): string {
-  const meta = object.metadata!;
-  const ns = meta.namespace ?? '';
-  const owner = meta.ownerReferences?.find((ref) => ref.controller === true);
-  if (owner && owner.kind === ownerKind && owner.apiVersion === ownerApiVersion) return `${ns}/${owner.name}`;
-  return `${ns}/${meta.name!}`;
+  return ownerPlacement(object, ownerKind, ownerApiVersion) ?? `${object.metadata!.namespace ?? ''}/${object.metadata!.name!}`;
 }
 
 /** The Lease whose annotation holds the slot table of `ring` in the server-side mode. */

@@ -67,6 +67,8 @@ export interface ShardReplica {
   readonly joined: Promise<void>;
   /** Decides the mode (asks the API server for `auto`); call before the cache starts. */
   prepare(signal?: AbortSignal): Promise<'labels' | 'server'>;
+  /** A readiness check: throws while this replica's sharder has given up its Lease for failing (see `runSharder`). */
+  sharderReady(): void;
   /** Work of every replica: the membership Lease, and the sharder's campaign. */
   readonly runnables: Array<{ name: string; run: (signal: AbortSignal) => Promise<void> }>;
 }
@@ -121,6 +123,7 @@ export function createShardReplica(options: ShardingOptions, shard: string, c: R
   const namespace = c.namespace ?? podNamespace() ?? 'default';
   const log = c.log.child({ logger: 'sharding', ring: options.ring, shard });
   let applied = 0;
+  let sharderProblem: string | undefined;
   const onKinds = (claimed: readonly Kind<KubeObject>[]) => selectShard(c.byKind, options.ring, shard, claimed, server, () => holder.shardSelector());
   const holder = createSlotHolder({ ring: options.ring, shard, kinds, onKinds, cache: c.cache, cluster: c.cluster, namespace, log, onApplied: (generation) => (applied = generation) });
   if (kinds.length > 0) onKinds(kinds);
@@ -142,6 +145,9 @@ export function createShardReplica(options: ShardingOptions, shard: string, c: R
     gate,
     alive: membership.alive,
     joined: membership.joined,
+    sharderReady: () => {
+      if (sharderProblem) throw new Error(sharderProblem);
+    },
     async prepare(signal) {
       if (mode) return mode;
       const wanted = options.mode ?? 'auto';
@@ -155,7 +161,24 @@ export function createShardReplica(options: ShardingOptions, shard: string, c: R
       { name: `shard-lease-${options.ring}`, run: (signal) => membership.run(signal) },
       {
         name: `sharder-${options.ring}`,
-        run: (signal) => runSharder({ ring: options.ring, kinds, cluster: c.cluster, client, namespace, timing: c.timing, log: log.child({ logger: 'sharder' }), metrics, mode: () => mode ?? 'labels' }, signal),
+        run: (signal) =>
+          runSharder(
+            {
+              ring: options.ring,
+              shard,
+              kinds,
+              cluster: c.cluster,
+              client,
+              namespace,
+              watchNamespace: c.cache.namespace,
+              timing: c.timing,
+              log: log.child({ logger: 'sharder' }),
+              metrics,
+              mode: () => mode ?? 'labels',
+              onHealth: (problem) => (sharderProblem = problem),
+            },
+            signal,
+          ),
       },
       // The server-side mode's slot table, followed by every replica.
       { name: `shard-slots-${options.ring}`, run: async (signal) => (server() ? holder.run(signal) : undefined) },

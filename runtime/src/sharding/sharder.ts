@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import { createCache, type Cached, type Informer } from '../cache/index.js';
 import { Lease } from '../client/kinds.js';
@@ -5,12 +6,12 @@ import type { Client } from '../client/index.js';
 import { runLeaderElection } from '../leaderelection/index.js';
 import type { Logger } from '../log/index.js';
 import type { KubeObject } from '../object.js';
-import { isConflict, isNotFound } from '../rest/errors.js';
+import { ApiError, isConflict, isNotFound, isTooManyRequests } from '../rest/errors.js';
 import { sleep } from '../rest/sleep.js';
 import type { Cluster } from '../rest/cluster.js';
 import { nextMove } from './assign.js';
 import { createDeathConfirmer } from './confirm.js';
-import { drainLabel, placementKey, RING_LABEL, shardLabel } from './labels.js';
+import { drainLabel, ownerPlacement, RING_LABEL, shardLabel } from './labels.js';
 import { createLiveness } from './liveness.js';
 import { assignSlots } from './slot-sharder.js';
 import type { LeaseTiming } from './membership.js';
@@ -34,6 +35,17 @@ export interface SharderOptions {
   mode(): 'labels' | 'server';
   /** Label patches in flight at once; default 32. */
   concurrency?: number;
+  /** The namespace the manager watches (the sharded objects' and children's); undefined: all. */
+  watchNamespace?: string;
+  /** This replica's shard id: the start of its identity as the sharder's Lease holder. */
+  shard: string;
+  /** How long the caches may take to sync before the sharder gives up its Lease; default 120 s. */
+  syncTimeoutMs?: number;
+  /**
+   * Told `undefined` when this replica's sharding is healthy, else why not: it gave up the
+   * Lease having stopped working, until it (or another replica) holds it and works again.
+   */
+  onHealth?(problem: string | undefined): void;
 }
 
 /**
@@ -41,24 +53,45 @@ export interface SharderOptions {
  * `<ring>-sharder`) watches the shard Leases and, in the label mode, the objects' metadata,
  * and moves shard labels (or, in the server-side mode, slots: see `assignSlots`). Every label write is conditional on the resourceVersion it decided on, so a
  * stale view or a second sharder loses with a conflict instead of double-assigning.
+ *
+ * A sharder that stops working (its caches do not sync in time, or an assignment fails in
+ * a way retrying cannot mend, such as a write it is forbidden) gives up its Lease at once
+ * and waits a Lease duration before it campaigns again, so that another replica takes over;
+ * `onHealth` says so until sharding works again.
  */
 export async function runSharder(o: SharderOptions, signal: AbortSignal): Promise<void> {
+  const identity = `${o.shard}_${randomUUID()}`;
   while (!signal.aborted) {
+    // One term: aborted when the work fails, which makes the elector release the Lease.
+    const term = new AbortController();
+    let failure: string | undefined;
     await runLeaderElection(
       o.cluster,
-      { id: `${o.ring}-sharder`, namespace: o.namespace, ...o.timing, signal, logger: o.log },
+      { id: `${o.ring}-sharder`, identity, namespace: o.namespace, ...o.timing, signal: AbortSignal.any([signal, term.signal]), logger: o.log },
       {
         onStartedLeading: (leading, stillLeading) => {
           o.log.info({ ring: o.ring }, 'Sharder started');
-          void (o.mode() === 'server' ? assignSlots : assign)(o, leading, stillLeading).catch((error: unknown) => o.log.error({ err: error }, 'Sharder failed'));
+          const work = o.mode() === 'server' ? assignSlots(o, leading, stillLeading) : assign(o, leading, stillLeading);
+          void work.catch((error: unknown) => {
+            if (leading.aborted) return;
+            failure = (error as Error).message;
+            o.log.error({ err: error, ring: o.ring }, 'Sharder stopped working: giving up its Lease');
+            o.onHealth?.(`the sharder of ring ${o.ring} stopped working: ${failure}`);
+            term.abort();
+          });
         },
         onStoppedLeading: ({ lost }) => {
           if (lost) o.log.error({ ring: o.ring }, 'Sharder lost its Lease: another replica takes over');
         },
+        onNewLeader: (holder) => {
+          // Another replica shards now: nothing is left undone because of this one.
+          if (holder !== identity) o.onHealth?.(undefined);
+        },
       },
     );
-    // Lost: campaign again after a pause; another replica shards meanwhile.
-    await sleep(o.timing.retryPeriodMs, signal);
+    // Lost: campaign again after a pause; another replica shards meanwhile. Failed: pause
+    // a Lease duration, so that a healthy replica wins the Lease first.
+    await sleep(failure === undefined ? o.timing.retryPeriodMs : o.timing.leaseDurationMs, signal);
   }
 }
 
@@ -69,14 +102,15 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
   const S = shardLabel(o.ring);
   const D = drainLabel(o.ring);
   const ownerApiVersion = apiVersionOf(ownerKind);
-  const keyOf = (object: Cached<KubeObject>) => placementKey(object, ownerKind.kind, ownerApiVersion);
-  const cache = createCache(o.cluster, {
-    logger: o.log,
-    byKind: [{ kind: Lease, labelSelector: `${RING_LABEL}=${o.ring}` }, ...o.kinds.map((kind) => ({ kind, metadataOnly: true }))],
-  });
-  const leases = cache.informerFor(Lease);
+  /** Where an object of kind `index` is placed: its own key, a child its owner's; undefined for a child no sharded object controls. */
+  const keyOf = (index: number, object: Cached<KubeObject>): string | undefined =>
+    index === 0 ? `${object.metadata.namespace ?? ''}/${object.metadata.name}` : ownerPlacement(object, ownerKind.kind, ownerApiVersion);
+  // The shard Leases live in the Leases' namespace; the objects only where the manager watches.
+  const leaseCache = createCache(o.cluster, { logger: o.log, namespace: o.namespace, byKind: [{ kind: Lease, labelSelector: `${RING_LABEL}=${o.ring}` }] });
+  const cache = createCache(o.cluster, { logger: o.log, namespace: o.watchNamespace, byKind: o.kinds.map((kind) => ({ kind, metadataOnly: true })) });
+  const leases = leaseCache.informerFor(Lease);
   const informers = o.kinds.map((kind) => cache.informerFor(kind) as Informer<KubeObject>);
-  for (const informer of informers.slice(1)) informer.addIndex('placement', (object) => [keyOf(object)]);
+  for (const [i, informer] of informers.entries()) if (i > 0) informer.addIndex('placement', (object) => [keyOf(i, object) ?? '']);
   const client = o.client.withSignal(leading, { precondition: () => void (stillLeading() || throwNotLeading()) });
 
   // Work: `index \0 namespace/name`, deduplicated; a key being processed is redone after.
@@ -111,11 +145,10 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     }
   };
 
-  /** The shard a child belongs on: its owner's while the owner is held by a live shard. */
-  const childTarget = (object: Cached<KubeObject>): string | undefined => {
-    const key = keyOf(object);
+  /** The shard a child (placed by its owner's `key`) belongs on: its owner's while the owner is held by a live shard. */
+  const childTarget = (key: string): string | undefined => {
     const [ns, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-    const owner = name === object.metadata.name ? undefined : informers[0]!.get(name, ns || undefined);
+    const owner = informers[0]!.get(name, ns || undefined);
     if (!owner) return shardFor(key, liveness.members());
     const held = owner.metadata.labels?.[S];
     return held && liveness.isLive(held) ? held : undefined;
@@ -133,7 +166,10 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     const kind = o.kinds[index]!;
     if (index > 0) {
       // Children are not reconciled themselves: they follow their owner without a drain.
-      const target = childTarget(object);
+      // An object no sharded object controls is not sharded: never labelled.
+      const key = keyOf(index, object);
+      if (key === undefined) return;
+      const target = childTarget(key);
       if (target && labels[S] !== target) {
         await patchLabels(kind, object, { [S]: target, [D]: null });
         o.metrics.moved('assign');
@@ -141,14 +177,14 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
       return;
     }
     const current = labels[S];
-    const move = nextMove({ current, draining: D in labels }, shardFor(keyOf(object), liveness.members()), liveness.isLive);
+    const placement = keyOf(0, object)!;
+    const move = nextMove({ current, draining: D in labels }, shardFor(placement, liveness.members()), liveness.isLive);
     if (move.type === 'assign' && current && !(await confirmDead(current))) {
       // Alive after all: the membership change this causes looks at every object again.
       return;
     }
     if (move.type === 'assign') {
       // Children first, so the new shard's first reconcile finds them in its cache.
-      const placement = keyOf(object);
       for (const [i, informer] of informers.entries()) {
         if (i === 0) continue;
         for (const child of informer.list({ index: { name: 'placement', value: placement } })) {
@@ -186,6 +222,9 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
         await process(item);
       } catch (error) {
         if (leading.aborted) return;
+        // Refused by the API server for good (forbidden, invalid): retrying cannot mend it,
+        // and another replica may be allowed. Give the work up, and with it the Lease.
+        if (refused(error)) throw error;
         o.log.error({ err: error, item: item.replace('\u0000', ' ') }, 'Sharder could not move an object: retrying');
         again.add(item);
         await sleep(1_000, leading);
@@ -196,16 +235,26 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     }
   };
 
+  leaseCache.start(leading);
   cache.start(leading);
-  if (!(await cache.waitForSync(120_000)) || leading.aborted) {
-    if (!leading.aborted) o.log.error({ ring: o.ring }, 'Sharder: caches did not sync within 120 s');
-    return;
-  }
+  const syncTimeoutMs = o.syncTimeoutMs ?? 120_000;
+  const synced = (await Promise.all([leaseCache.waitForSync(syncTimeoutMs), cache.waitForSync(syncTimeoutMs)])).every(Boolean);
+  if (leading.aborted) return;
+  if (!synced) throw new Error(`its caches did not sync within ${syncTimeoutMs / 1000} s`);
   o.log.info({ ring: o.ring, objects: informers[0]!.list().length }, 'Sharder synced');
+  o.onHealth?.(undefined);
   // Reports the first membership, which enqueues every object.
   liveness.start(leading);
-  await Promise.all(Array.from({ length: o.concurrency ?? 32 }, worker));
-  liveness.stop();
+  try {
+    await Promise.all(Array.from({ length: o.concurrency ?? 32 }, worker));
+  } finally {
+    liveness.stop();
+  }
+}
+
+/** An answer of the API server that repeating the request cannot change: a 4xx other than a conflict, a missing object or throttling. */
+function refused(error: unknown): boolean {
+  return error instanceof ApiError && error.code >= 400 && error.code < 500 && !isConflict(error) && !isNotFound(error) && !isTooManyRequests(error);
 }
 
 function throwNotLeading(): never {

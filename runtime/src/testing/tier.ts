@@ -16,6 +16,11 @@ export interface TestClusterOptions {
   crds?: string | string[];
   /** Default: the `OPGEN_TEST_TIER` environment variable, else `memory`. */
   tier?: TestTier;
+  /**
+   * Also run kube-controller-manager on the control plane (garbage collection, built-in
+   * workloads); the memory cluster always collects garbage. Default false.
+   */
+  controllerManager?: boolean;
 }
 
 /** A test's API server on either tier, with what a test file needs of it. */
@@ -70,7 +75,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
       stop: async () => memory.close(),
     };
   }
-  const controlPlane = await startControlPlane();
+  const controlPlane = await startControlPlane({ controllerManager: options.controllerManager ?? false });
   try {
     if (paths.length > 0) await installCRDs(controlPlane.kubeConfig, paths);
   } catch (error) {

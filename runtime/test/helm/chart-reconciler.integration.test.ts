@@ -160,6 +160,25 @@ describe('chart reconciler against a real API server', () => {
     await eventually('CR gone', async () => (await client.uncached().get(Webapp, 'waiter', NS)) === undefined);
   });
 
+  it('never overwrites or deletes an object the release did not create: invalid ownership metadata', async () => {
+    // Someone else's ConfigMap under the name the chart renders.
+    const theirs = await client.create(kinds.ConfigMap, { metadata: { name: 'taken-config', namespace: NS }, data: { message: 'theirs' } });
+    await client.create(Webapp, { metadata: { name: 'taken', namespace: NS }, spec: { message: 'ours' } });
+    const refused = await eventually('ReleaseFailed', async () => condition(await webapp('taken'), 'ReleaseFailed'));
+    expect(refused.message).toContain('ConfigMap default/taken-config exists and is not this release\'s: invalid ownership metadata (it has no annotation helm.opgen.dev/owner');
+    expect((await client.uncached().get(kinds.ConfigMap, 'taken-config', NS))?.metadata.resourceVersion).toBe(theirs.metadata.resourceVersion);
+
+    // An object taken out of a release (its owner annotation and reference removed) is not the release's any more.
+    await client.create(Webapp, { metadata: { name: 'handed', namespace: NS }, spec: { message: 'ours' } });
+    await eventually('installed', async () => condition(await webapp('handed'), 'Deployed')?.status === 'True');
+    const handed = await client.patch(kinds.ConfigMap, { metadata: { name: 'handed-config', namespace: NS } }, { metadata: { annotations: null, ownerReferences: null }, data: { message: 'theirs now' } });
+    await eventually('ReleaseFailed', async () => condition(await webapp('handed'), 'ReleaseFailed')?.message?.includes('invalid ownership metadata'));
+    for (const name of ['taken', 'handed']) await client.delete(Webapp, { metadata: { name, namespace: NS } });
+    await eventually('both CRs uninstalled', async () => (await client.uncached().list(Webapp, { namespace: NS })).every((w) => !['taken', 'handed'].includes(w.metadata.name)));
+    expect((await client.uncached().get(kinds.ConfigMap, 'taken-config', NS))?.data).toEqual({ message: 'theirs' });
+    expect((await client.uncached().get(kinds.ConfigMap, 'handed-config', NS))?.metadata.resourceVersion).toBe(handed.metadata.resourceVersion);
+  });
+
   it('uninstalls through the finalizer when the CR is deleted (no garbage collector runs here)', async () => {
     await client.patch(Webapp, { metadata: { name: 'shop', namespace: NS } }, { spec: { service: { enabled: true } } });
     await eventually('Service rendered again', () => client.get(kinds.Service, 'shop', NS));

@@ -35,8 +35,9 @@ describe('setControllerReference', () => {
       }
     })();
     expect(error).toBeInstanceOf(AlreadyOwnedError);
-    expect((error as AlreadyOwnedError).message).toBe('object a/data is already controlled by Widget "first"');
+    expect((error as AlreadyOwnedError).message).toBe('object a/data is already controlled by Widget "first": Widget "w" may not take it over');
     expect((error as AlreadyOwnedError).owner.name).toBe('first');
+    expect((error as AlreadyOwnedError).claimant?.name).toBe('w');
   });
 
   it('refuses references the garbage collector would not honour', () => {

@@ -18,6 +18,14 @@ async function start() {
 const fieldsOf = (object: Record<string, any>) => object.metadata.managedFields.map((e: Record<string, any>) => [e.manager, e.operation, e.subresource, e.fieldsV1]); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('PATCH application/apply-patch+yaml on the memory cluster', () => {
+  test('a uid in an apply names an object that must exist: none there is a 409, as kube-apiserver answers', async () => {
+    const a = await start();
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'u', uid: '11111111-1111-1111-1111-111111111111' }, data: { x: '1' } };
+    const status = await statusOf(a.patch(`${CM}/u`, body, APPLY, { fieldManager: 'alice', force: 'true' }));
+    expect(status.code).toBe(409);
+    expect(status.message).toBe('Operation cannot be fulfilled on configmaps "u": uid mismatch: the provided object specified uid 11111111-1111-1111-1111-111111111111, and no existing object was found');
+  });
+
   test('creates the object from a YAML body, then merges a second applier and answers 409 with causes', async () => {
     const a = await start();
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  x: "1"\n';

@@ -24,6 +24,7 @@ it('a server-mode sharder stays at one leadership listener however often the sha
   const running = assignSlots(
     {
       ring: 'uids',
+      shard: 'only',
       kinds: [],
       cluster: memory.cluster,
       client,

@@ -255,6 +255,9 @@ function apply(state: ServerState, target: Target, body: unknown, live: Obj | un
   const applied = decodeApplyBody(body);
   const ctx = context(state, target, live ? 'UPDATE' : 'CREATE', live, query);
   if (!live && target.subresource) throw notFound(groupResource(info), name!);
+  // A uid in an apply is a precondition: it names an object that must exist.
+  const sentUid = (applied.metadata as { uid?: unknown } | undefined)?.uid;
+  if (!live && sentUid) throw conflict(groupResource(info), name!, `uid mismatch: the provided object specified uid ${String(sentUid)}, and no existing object was found`);
   let merged = decodeBody(info, state.hooks.serverSideApply(ctx, applied, query.force === 'true'));
   checkNameAndNamespace(info, merged, namespace, name);
   if (info.crd) merged = state.hooks.pruneAndDefault(ctx, merged);
