@@ -87,6 +87,8 @@ describe('start-up', () => {
 
   it('the bundle has no dynamic import(), which fails in code run from the compile cache', () => {
     const bundle = readFileSync(fileURLToPath(new URL('../dist/opgen/cli.cjs', import.meta.url)), 'utf8');
-    expect(bundle.match(/.*\bimport\(.*/g) ?? []).toEqual([]);
+    // Comments may name import() (re2js's JSDoc types do); code may not.
+    const code = (bundle.match(/.*\bimport\(.*/g) ?? []).filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));
+    expect(code).toEqual([]);
   });
 });
