@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UserError, UserErrors, formatUserError } from './errors.js';
 import { commandSummaries } from './command-summaries.js';
+import { requireOptionsAfterUnknown } from './cli-required-options.js';
 import { paint } from './ui.js';
 import { cliVersion } from './version.js';
 
@@ -41,6 +42,9 @@ export async function program(argv?: readonly string[]): Promise<Command> {
     .option('--verbose', 'show stack traces of errors')
     // Root options only before a command: `create api --version v1` is the API version.
     .enablePositionalOptions()
+    // Nor after an unknown command: `opgen creat api --version v1` is a typo of create, not a
+    // request for opgen's version.
+    .passThroughOptions()
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ outputError: () => undefined });
@@ -82,6 +86,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       command.exitOverride().configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) });
       if (command !== cli) command.addOption(new Option('--verbose').hideHelp());
     }
+    requireOptionsAfterUnknown(cli);
     await cli.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
+import { parseBool } from './bool-flag.js';
 import { mergeGitignore } from '../generators/scaffold/gitignore-merge.js';
 import { helmOperatorInitFiles } from '../generators/helm-operator/init.js';
 import { helmOperatorPlugin } from '../generators/helm-operator/plugin.js';
@@ -60,7 +61,7 @@ export function initCommand(): Command {
     .option('--project-name <name>', 'name of the project, a DNS-1123 label (default: the directory name)')
     .option('--owner <owner>', 'copyright owner named in the license header of source files')
     .addOption(new Option('--license <license>', 'license header of source files').choices(['apache2', 'none']).default('apache2'))
-    .option('--namespaced', 'the operator watches one namespace: a Role instead of a ClusterRole', false)
+    .option('--namespaced [bool]', 'the operator watches one namespace (a Role); --namespaced=false (default) for the whole cluster (a ClusterRole)', parseBool, false)
     .option('--multigroup', 'API types under src/api/<group>/<version>/, for several API groups', false)
     .option('--runtime <spec>', `npm spec of @opgen/runtime (default: ^${cliVersion})`)
     .option('--cli <spec>', `npm spec of the opgen CLI the project's scripts run (default: ^${cliVersion})`)

@@ -93,6 +93,27 @@ describe('opgen init refuses', () => {
   });
 });
 
+describe('a typo is refused naming what was meant', () => {
+  // The unknown option, not the required one it was meant for: commander checks required
+  // options first unless opgen moves that check after it.
+  it.each([
+    ['create api', createApi('--grup', 'storage', '--version', 'v1', '--kind', 'Disk'), /^error: unknown option '--grup' \(Did you mean --group\?\)$/],
+    ['create api', createApi('--group', 'storage', '--versoin', 'v1', '--kind', 'Disk'), /^error: unknown option '--versoin' \(Did you mean --version\?\)$/],
+    [
+      'create webhook',
+      ['create', 'webhook', '--grup', 'storage', '--version', 'v1', '--kind', 'DemoVolume', '--defaulting'],
+      /^error: unknown option '--grup' \(Did you mean --group\?\)$/,
+    ],
+    ['delete api', ['delete', 'api', '--grup', 'storage', '--version', 'v1', '--kind', 'DemoVolume'], /^error: unknown option '--grup' \(Did you mean --group\?\)$/],
+    ['init', ['init', '--domian', 'civo.com'], /^error: unknown option '--domian' \(Did you mean --domain\?\)$/],
+    ['a command', ['creat', 'api', ...demoVolume], /^error: unknown command 'creat' \(Did you mean create\?\)$/],
+    ['a sub-command', ['create', 'apy', ...demoVolume], /^error: unknown command 'apy' \(Did you mean api\?\)$/],
+  ])('%s: %j', async (_command, args, message) => {
+    await civoProject();
+    await expectRefused(args, message);
+  });
+});
+
 describe('opgen create api refuses', () => {
   it('to run outside a project', async () => {
     dir = await projectDir('not-a-project');

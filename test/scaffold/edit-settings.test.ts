@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
-// kubebuilder's `edit --multigroup[=false]` and `edit --namespaced[=false]`.
+// kubebuilder's `edit --multigroup[=false]` and `edit --namespaced[=false]`, and `init
+// --namespaced[=false]` in the same form.
 
 let dirs: string[] = [];
 afterEach(async () => {
@@ -27,6 +28,19 @@ async function ok(dir: string, ...args: string[]): Promise<string> {
 }
 
 const bookStore = ['--group', 'shop', '--version', 'v1', '--kind', 'BookStore'];
+
+describe('opgen init --namespaced[=bool]', () => {
+  it.each([
+    ['--namespaced=true', ['--namespaced']],
+    ['--namespaced=false', []],
+  ])('%s makes what init %j makes', async (flag, same) => {
+    const given = await project('shop-operator', [flag], bookStore);
+    const expected = await project('shop-operator', same, bookStore);
+    expect(await readTree(given)).toEqual(await readTree(expected));
+    // The project's own setting, at the top level (each kind records its scope too).
+    expect(/^namespaced: true$/m.test(await readFile(join(given, 'PROJECT'), 'utf8'))).toBe(flag.endsWith('true'));
+  });
+});
 
 describe('opgen edit --namespaced', () => {
   it('turns a cluster-wide project into exactly what init --namespaced would have made, and back', async () => {
