@@ -33,6 +33,6 @@ export {
   type Reconciled,
 } from './controller/index.js';
 export { createClient, kinds, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, type Client, type ApplyObject } from './client/index.js';
-export { AlreadyOwnedError, controllerOf, NotOwnedError, setCondition, compareQuantities, type ConditionUpdate } from './helpers/index.js';
+export { controllerOf, setCondition, compareQuantities, type ConditionUpdate } from './helpers/index.js';
 export { objectKey } from './object.js';
 export { webhook, conversion, serveWebhooks, deny, invalid, stash, unstash, type BuiltInCertificateOptions, type SpokeConversion } from './webhook/index.js';
