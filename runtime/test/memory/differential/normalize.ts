@@ -6,7 +6,8 @@ import type { Outcome } from './run.js';
  * - uids become `<uid:1>`, `<uid:2>`... in order of first appearance (wherever they appear,
  *   messages included), so "the same uid" and "another uid" still compare;
  * - server-written timestamps (`creationTimestamp`, `deletionTimestamp`, a PersistentVolume's
- *   `lastPhaseTransitionTime`, a managedFields entry's `time`) become `<time>`: present or
+ *   `lastPhaseTransitionTime`, a condition's `lastTransitionTime`, a managedFields entry's
+ *   `time`) become `<time>`: present or
  *   absent compares, the instant does not;
  * - an object's `resourceVersion` becomes its rank among all the object versions the
  *   scenario saw (`<rv:1>` is the oldest): so "changed", "unchanged" and "newer than"
@@ -65,7 +66,8 @@ function sortCauses(value: unknown): unknown {
 }
 
 const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp', 'lastPhaseTransitionTime']);
+/** Instants the server writes; `lastTransitionTime` as its controllers write a CRD's conditions. */
+const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp', 'lastPhaseTransitionTime', 'lastTransitionTime']);
 /** A 410's message names the oldest version the server still holds: a revision like a list's. */
 const TOO_OLD = /too old resource version: (\d+) \((\d+)\)/g;
 /** A failed precondition names both versions. */

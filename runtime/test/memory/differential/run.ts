@@ -201,7 +201,7 @@ async function settle(transport: Transport, step: SettleStep, resolve: (value: u
     const value = until === 'gone' ? undefined : field(outcome.body, until.field);
     const settled =
       until === 'gone' ? outcome.status === 404 : outcome.status === '2xx' && ('exists' in until ? (value !== undefined) === until.exists : equalJson(value, until.equals));
-    if (settled || Date.now() >= deadline) return { ...outcome, settled };
+    if (settled || Date.now() >= deadline) return step.quiet ? { step: outcome.step, status: outcome.status, settled, body: value } : { ...outcome, settled };
     await sleep(SETTLE_POLL_MS);
   }
 }

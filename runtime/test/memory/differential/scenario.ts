@@ -70,6 +70,8 @@ export interface SettleStep {
   until: 'gone' | { field: string; equals: unknown } | { field: string; exists: boolean };
   /** Default 60 s: kube-controller-manager's garbage collector is slow on a loaded machine. */
   timeoutMs?: number;
+  /** Records the awaited field's value (and whether it settled) instead of the whole object. */
+  quiet?: boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Area, Scenario } from '../scenario.js';
-import { create, remove } from '../steps.js';
+import { create, get, remove, settleExists, settleField } from '../steps.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -19,6 +19,15 @@ function crd(schema: unknown, version: Record<string, unknown> = {}, spec: Recor
   };
 }
 const object = (properties: Record<string, unknown>): Record<string, unknown> => ({ type: 'object', properties: { spec: { type: 'object', properties } } });
+
+const THINGS = `${CRDS}/things.{ns}.diff.opgen.dev`;
+const THING_LISTS = `${CRDS}/thinglists.{ns}.diff.opgen.dev`;
+/** A CRD of kind `ThingList` beside `Thing` in the same group: its kind is Thing's list kind. */
+const thingList = {
+  ...crd(object({})),
+  metadata: { name: 'thinglists.{ns}.diff.opgen.dev' },
+  spec: { ...(crd(object({})).spec as object), names: { kind: 'ThingList', plural: 'thinglists' } },
+};
 
 /** A CRD the API server refuses: the scenario records the refusal (nothing is created). */
 const refused = (name: string, body: Record<string, unknown>): Scenario => ({
@@ -56,6 +65,24 @@ export const crdAdmission: Area = {
       steps: [
         { ...create(CRDS, crd(object({ n: { type: 'integer' } }))), quiet: true },
         { ...remove(`${CRDS}/things.{ns}.diff.opgen.dev`), quiet: true },
+      ],
+    },
+    {
+      name: 'a CRD whose kind is the list kind of another of its group is never established, nor served, until that one goes',
+      noNamespace: true,
+      steps: [
+        { ...create(CRDS, crd(object({}))), quiet: true },
+        { ...settleField(THINGS, 'status.acceptedNames.kind', 'Thing'), quiet: true },
+        { ...create(CRDS, thingList), quiet: true },
+        // Until the naming controller has written both conditions (the API server stores
+        // `conditions: null` first), then what it wrote.
+        { ...settleField(THING_LISTS, 'status.conditions.1.type', 'Established'), quiet: true },
+        { ...settleExists(THING_LISTS, 'status.conditions'), quiet: true },
+        { ...settleExists(THING_LISTS, 'status.acceptedNames'), quiet: true },
+        get('/apis/{ns}.diff.opgen.dev/v1/thinglists'),
+        { ...remove(THINGS), quiet: true },
+        { ...settleField(THING_LISTS, 'status.acceptedNames.kind', 'ThingList'), quiet: true },
+        { ...remove(THING_LISTS), quiet: true },
       ],
     },
     {
