@@ -27,8 +27,8 @@ interface Running {
   copies: Set<Promise<void>>;
 }
 
-/** Cluster names as Kubernetes names objects (a Secret's, a namespace's): they go into logs and metric labels. */
-const CLUSTER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** A Kubernetes object's name (a Secret's, a namespace's), or `namespace/name` (a Cluster API Cluster's): cluster names go into logs and metric labels. */
+const CLUSTER_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
  * The fleet of a manager with a cluster provider (multicluster-runtime's `mcmanager`):
@@ -84,7 +84,7 @@ export function createFleet(options: FleetOptions): Fleet {
   };
 
   const engage = (name: string, target: ClusterTarget): void => {
-    if (!CLUSTER_NAME.test(name) || name.length > 253) throw new Error(`engage: "${name}" is not a valid cluster name (lowercase letters, digits, "-" and ".", as a Kubernetes object name)`);
+    if (!CLUSTER_NAME.test(name) || name.length > 253) throw new Error(`engage: "${name}" is not a valid cluster name (a Kubernetes object name, or "namespace/name")`);
     if (closed) return;
     disengage(name);
     const member = startMember(name, target, options);

@@ -12,8 +12,9 @@
  *   informers retry with backoff); a cluster disengaged has its informers stopped, its
  *   queued keys dropped and its in-flight API calls cancelled; neither fails the manager.
  * - Providers: {@link staticClusters} (a list, changed at run time with `add`/`remove`),
- *   {@link namespaceClusters} (one cluster's namespaces as clusters) and
- *   {@link kubeconfigSecretClusters} (kubeconfig Secrets, as multicluster-runtime's).
+ *   {@link namespaceClusters} (one cluster's namespaces as clusters),
+ *   {@link kubeconfigSecretClusters} (kubeconfig Secrets, as multicluster-runtime's) and
+ *   {@link clusterApiClusters} (Cluster API `Cluster`s, through their kubeconfig Secrets).
  *   Implement {@link ClusterProvider} for any other source.
  * - Metrics: `opgen_multicluster_engaged_clusters`, `opgen_multicluster_cluster_synced{cluster}`;
  *   each cluster's work queue as `workqueue_*{name="<controller>/<cluster>"}`.
@@ -37,3 +38,5 @@ export type { ClusterSet, ReconcileCluster } from '../controller/types.js';
 export { staticClusters, type StaticClusters } from './static.js';
 export { namespaceClusters, type NamespaceClustersOptions } from './namespaces.js';
 export { kubeconfigSecretClusters, KUBECONFIG_SECRET_LABEL, type KubeconfigSecretClustersOptions } from './kubeconfig-secrets.js';
+export { clusterApiClusters, type ClusterApiClustersOptions } from './cluster-api.js';
+export type { Connect } from './kubeconfig-engager.js';

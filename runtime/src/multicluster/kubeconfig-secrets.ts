@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
 import { createCache, type Cached } from '../cache/index.js';
 import { kinds } from '../client/index.js';
-import type { Cluster } from '../rest/cluster.js';
-import type { ClusterProvider, ClusterTarget } from './provider.js';
+import { kubeconfigEngager, type Connect } from './kubeconfig-engager.js';
+import type { ClusterProvider } from './provider.js';
 import { untilStopped } from './until-stopped.js';
 
 /** Options of {@link kubeconfigSecretClusters}. */
@@ -19,7 +17,7 @@ export interface KubeconfigSecretClustersOptions {
    * itself (a connection with no client-side rate limit). Return a `Cluster` to set one,
    * e.g. `(kubeConfig) => createCluster(kubeConfig, { qps: 20 })`.
    */
-  connect?: (kubeConfig: KubeConfig, name: string) => KubeConfig | Cluster;
+  connect?: Connect;
 }
 
 /** multicluster-runtime's label of kubeconfig Secrets. */
@@ -42,44 +40,20 @@ export const KUBECONFIG_SECRET_LABEL = 'sigs.k8s.io/multicluster-runtime-kubecon
 export function kubeconfigSecretClusters(options: KubeconfigSecretClustersOptions): ClusterProvider {
   const labelSelector = options.labelSelector ?? `${KUBECONFIG_SECRET_LABEL}=true`;
   const key = options.key ?? 'kubeconfig';
-  /** The hash of the kubeconfig each engaged cluster was built from: an unchanged one is left alone. */
-  const engagedFrom = new Map<string, string>();
   return {
     name: 'kubeconfig-secrets',
     async run(fleet, signal) {
       const cache = createCache(fleet.local.cluster, { namespace: options.namespace, logger: fleet.log, byKind: [{ kind: kinds.Secret, labelSelector }] });
-      const disengage = (name: string): void => {
-        engagedFrom.delete(name);
-        fleet.disengage(name);
-      };
+      const clusters = kubeconfigEngager(fleet, options.connect);
       const seen = (secret: Cached<kinds.Secret>): void => {
         const name = secret.metadata.name;
-        if (secret.metadata.deletionTimestamp) return disengage(name);
-        const encoded = secret.data?.[key];
-        const hash = encoded && createHash('sha256').update(encoded).digest('hex');
-        if (hash && hash === engagedFrom.get(name) && fleet.has(name)) return;
-        const target = hash ? connection(Buffer.from(encoded, 'base64').toString('utf8'), name) : new Error(`it has no data key "${key}"`);
-        if (target instanceof Error) {
-          fleet.log.error({ secret: `${options.namespace}/${name}`, err: target }, 'Kubeconfig Secret unusable: its cluster is not engaged');
-          return disengage(name);
-        }
-        engagedFrom.set(name, hash!);
-        fleet.engage(name, target);
-      };
-      const connection = (text: string, name: string): ClusterTarget | Error => {
-        try {
-          const kubeConfig = new KubeConfig();
-          kubeConfig.loadFromString(text);
-          if (!kubeConfig.getCurrentCluster()) return new Error('its kubeconfig names no current cluster');
-          return options.connect ? options.connect(kubeConfig, name) : kubeConfig;
-        } catch (error) {
-          return error instanceof Error ? error : new Error(String(error));
-        }
+        if (secret.metadata.deletionTimestamp) clusters.disengage(name);
+        else clusters.engage(name, secret.data?.[key], `Secret ${options.namespace}/${name} (data key "${key}")`);
       };
       cache.informerFor(kinds.Secret).addHandler({
         add: seen,
         update: (_old, secret) => seen(secret),
-        delete: (secret) => disengage(secret.metadata.name),
+        delete: (secret) => clusters.disengage(secret.metadata.name),
       });
       cache.start(signal);
       await untilStopped(signal);

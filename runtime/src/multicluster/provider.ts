@@ -29,7 +29,7 @@ export type ClusterTarget = KubeConfig | Cluster | { cluster: KubeConfig | Clust
  */
 export interface FleetAccess {
   /**
-   * Engages the cluster `name` (a DNS-1123 subdomain): it gets its own connection, cache
+   * Engages the cluster `name` (a Kubernetes object name, or `namespace/name`): it gets its own connection, cache
    * and, per controller, its own queue, and every controller starts reconciling it. Returns
    * at once: the cluster's caches sync in the background, and a cluster that cannot be
    * reached delays nobody. Engaging a name that is engaged replaces that cluster (a

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controller, createClient, createManager, kinds, type Manager } from '../../src/index.js';
 import { defineKind } from '../../src/api/kind.js';
-import { kubeconfigSecretClusters, namespaceClusters, type ClusterProvider } from '../../src/multicluster/index.js';
+import { clusterApiClusters, kubeconfigSecretClusters, namespaceClusters, type ClusterProvider } from '../../src/multicluster/index.js';
 import { createFakeClock } from '../../src/testing/memory/clock.js';
 import { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions } from '../../src/testing/memory/cluster.js';
 import { widgetCRD } from '../memory/support.js';
@@ -36,6 +36,19 @@ async function memoryCluster(options: MemoryClusterOptions = {}): Promise<Memory
 const widget = (namespace: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace }, spec: { message: 'hi' } });
 const clientOf = (memory: MemoryCluster) => createClient(memory.cluster);
 const clusterNamed = async (memory: MemoryCluster, namespace = 'default') => (await clientOf(memory).get(kinds.ConfigMap, 'w-config', namespace))?.data?.cluster;
+
+/** A kubeconfig naming `server`; the test connects servers to memory clusters by name. */
+const kubeconfigFor = (server: string) =>
+  Buffer.from(
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server } }],
+      users: [{ name: 'u', user: { token: 't' } }],
+      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'c',
+    }),
+  ).toString('base64');
 
 /** A manager on `host` whose controller writes, per Widget, a ConfigMap naming the reconcile's cluster. */
 async function start(host: MemoryCluster, clusters: ClusterProvider): Promise<void> {
@@ -78,18 +91,6 @@ describe('namespaces as clusters', () => {
 });
 
 describe('kubeconfig Secrets', () => {
-  /** A kubeconfig naming `server`; the test connects servers to memory clusters by name. */
-  const kubeconfigFor = (server: string) =>
-    Buffer.from(
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'c', cluster: { server } }],
-        users: [{ name: 'u', user: { token: 't' } }],
-        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
-        'current-context': 'c',
-      }),
-    ).toString('base64');
   const secret = (name: string, server: string, labels: Record<string, string> = { 'sigs.k8s.io/multicluster-runtime-kubeconfig': 'true' }) => ({
     metadata: { name, namespace: 'fleet', labels },
     data: { kubeconfig: kubeconfigFor(server) },
@@ -136,5 +137,43 @@ describe('kubeconfig Secrets', () => {
     await clientOf(east).delete(kinds.ConfigMap, { metadata: { name: 'w-config', namespace: 'default' } });
     await host.runUntilIdle();
     expect(await clusterNamed(east)).toBeUndefined();
+  });
+});
+
+describe('Cluster API Clusters', () => {
+  /** Enough of Cluster API's Cluster CRD for the provider: any fields, the status subresource. */
+  const clusterCRD = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'clusters.cluster.x-k8s.io' },
+    spec: {
+      group: 'cluster.x-k8s.io',
+      names: { kind: 'Cluster', plural: 'clusters', singular: 'cluster', listKind: 'ClusterList' },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1beta2', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  const CapiCluster = defineKind<{ metadata?: { name?: string; namespace?: string }; status?: { phase?: string } }, true>({ group: 'cluster.x-k8s.io', version: 'v1beta2', kind: 'Cluster', plural: 'clusters', namespaced: true });
+
+  test('a Cluster is engaged as namespace/name once provisioned, through its <name>-kubeconfig Secret, and disengaged when deleted', async () => {
+    const host = await memoryCluster({ crds: [widgetCRD(), clusterCRD], objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'capi' } }] });
+    const workload = await memoryCluster({ objects: [widget('default')] });
+    await start(host, clusterApiClusters({ namespace: 'capi', connect: () => workload.cluster }));
+    const client = clientOf(host);
+
+    await client.create(CapiCluster, { metadata: { name: 'prod', namespace: 'capi' } });
+    await client.patchStatus(CapiCluster, { metadata: { name: 'prod', namespace: 'capi' } }, { status: { phase: 'Provisioning' } });
+    await client.create(kinds.Secret, { metadata: { name: 'prod-kubeconfig', namespace: 'capi' }, type: 'cluster.x-k8s.io/secret', data: { value: kubeconfigFor('https://prod.example:6443') } });
+    await host.runUntilIdle();
+    expect(mgr!.clusters!.names()).toEqual([]);
+
+    await client.patchStatus(CapiCluster, { metadata: { name: 'prod', namespace: 'capi' } }, { status: { phase: 'Provisioned' } });
+    await host.runUntilIdle();
+    expect(mgr!.clusters!.names()).toEqual(['capi/prod']);
+    expect(await clusterNamed(workload)).toBe('capi/prod');
+
+    await client.delete(CapiCluster, { metadata: { name: 'prod', namespace: 'capi' } });
+    await host.runUntilIdle();
+    expect(mgr!.clusters!.names()).toEqual([]);
   });
 });
