@@ -1,10 +1,9 @@
 import { defineKind } from '../api/kind.js';
 import type { ObjectMeta } from '../api/index.js';
-import { createCache, type Cached } from '../cache/index.js';
-import { kinds } from '../client/index.js';
-import { kubeconfigEngager, type Connect } from './kubeconfig-engager.js';
+import type { Cached } from '../cache/index.js';
+import type { Connect } from './kubeconfig-engager.js';
+import { keyedKubeconfigClusters } from './keyed-kubeconfig.js';
 import type { ClusterProvider } from './provider.js';
-import { untilStopped } from './until-stopped.js';
 
 /** What the provider reads of a Cluster API `Cluster`. */
 interface CapiCluster {
@@ -39,40 +38,18 @@ export interface ClusterApiClustersOptions {
  * const mgr = createManager({ clusters: clusterApiClusters({ namespace: 'workloads' }) });
  */
 export function clusterApiClusters(options: ClusterApiClustersOptions = {}): ClusterProvider {
-  const Cluster = defineKind<CapiCluster, true>({ group: 'cluster.x-k8s.io', version: options.version ?? 'v1beta2', kind: 'Cluster', plural: 'clusters', namespaced: true });
-  const isReady = options.isReady ?? ((cluster) => cluster.status?.phase === 'Provisioned');
-  return {
+  return keyedKubeconfigClusters<CapiCluster>({
     name: 'cluster-api',
-    async run(fleet, signal) {
-      const cache = createCache(fleet.local.cluster, {
-        namespace: options.namespace,
-        logger: fleet.log,
-        byKind: [{ kind: kinds.Secret, fieldSelector: 'type=cluster.x-k8s.io/secret' }],
-      });
-      const clusters = cache.informerFor(Cluster);
-      const secrets = cache.informerFor(kinds.Secret);
-      const engager = kubeconfigEngager(fleet, options.connect);
-      /** Brings the fleet in line with the Cluster `namespace/name` and its kubeconfig Secret. */
-      const sync = (namespace: string, name: string): void => {
-        const key = `${namespace}/${name}`;
-        const cluster = clusters.get(name, namespace);
-        if (!cluster || cluster.metadata.deletionTimestamp) return engager.disengage(key);
-        // Not provisioned (yet, or any more): an engaged cluster stays, as in multicluster-runtime.
-        if (!isReady(cluster)) return;
-        const secret = secrets.get(`${name}-kubeconfig`, namespace);
-        // The Secret may come after the Cluster turns ready: its own event engages then.
-        if (!secret) return;
-        engager.engage(key, secret.data?.value, `Secret ${namespace}/${name}-kubeconfig (data key "value")`);
-      };
-      const onCluster = (cluster: Cached<CapiCluster>): void => sync(cluster.metadata.namespace!, cluster.metadata.name);
-      clusters.addHandler({ add: onCluster, update: (_old, cluster) => onCluster(cluster), delete: onCluster });
-      const onSecret = (secret: Cached<kinds.Secret>): void => {
-        const owner = /^(.+)-kubeconfig$/.exec(secret.metadata.name)?.[1];
-        if (owner) sync(secret.metadata.namespace!, owner);
-      };
-      secrets.addHandler({ add: onSecret, update: (_old, secret) => onSecret(secret), delete: onSecret });
-      cache.start(signal);
-      await untilStopped(signal);
+    kind: defineKind<CapiCluster, true>({ group: 'cluster.x-k8s.io', version: options.version ?? 'v1beta2', kind: 'Cluster', plural: 'clusters', namespaced: true }),
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+    secrets: { fieldSelector: 'type=cluster.x-k8s.io/secret' },
+    isReady: options.isReady ?? ((cluster) => cluster.status?.phase === 'Provisioned'),
+    ownerOf: (secret) => /^(.+)-kubeconfig$/.exec(secret.metadata.name)?.[1],
+    kubeconfigOf(cluster, secrets) {
+      const { name, namespace } = cluster.metadata;
+      const secret = secrets.get(`${name}-kubeconfig`, namespace);
+      return secret && { encoded: secret.data?.value, source: `Secret ${namespace}/${name}-kubeconfig (data key "value")` };
     },
-  };
+    ...(options.connect ? { connect: options.connect } : {}),
+  });
 }

@@ -13,8 +13,9 @@
  *   queued keys dropped and its in-flight API calls cancelled; neither fails the manager.
  * - Providers: {@link staticClusters} (a list, changed at run time with `add`/`remove`),
  *   {@link namespaceClusters} (one cluster's namespaces as clusters),
- *   {@link kubeconfigSecretClusters} (kubeconfig Secrets, as multicluster-runtime's) and
- *   {@link clusterApiClusters} (Cluster API `Cluster`s, through their kubeconfig Secrets).
+ *   {@link kubeconfigSecretClusters} (kubeconfig Secrets, as multicluster-runtime's),
+ *   {@link clusterApiClusters} (Cluster API `Cluster`s) and {@link clusterProfileClusters}
+ *   (cluster-inventory-api `ClusterProfile`s), both through kubeconfig Secrets.
  *   Implement {@link ClusterProvider} for any other source.
  * - Metrics: `opgen_multicluster_engaged_clusters`, `opgen_multicluster_cluster_synced{cluster}`;
  *   each cluster's work queue as `workqueue_*{name="<controller>/<cluster>"}`.
@@ -39,4 +40,5 @@ export { staticClusters, type StaticClusters } from './static.js';
 export { namespaceClusters, type NamespaceClustersOptions } from './namespaces.js';
 export { kubeconfigSecretClusters, KUBECONFIG_SECRET_LABEL, type KubeconfigSecretClustersOptions } from './kubeconfig-secrets.js';
 export { clusterApiClusters, type ClusterApiClustersOptions } from './cluster-api.js';
+export { clusterProfileClusters, type ClusterProfileClustersOptions } from './cluster-profiles.js';
 export type { Connect } from './kubeconfig-engager.js';

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controller, createClient, createManager, kinds, type Manager } from '../../src/index.js';
 import { defineKind } from '../../src/api/kind.js';
-import { clusterApiClusters, kubeconfigSecretClusters, namespaceClusters, type ClusterProvider } from '../../src/multicluster/index.js';
+import { clusterApiClusters, clusterProfileClusters, kubeconfigSecretClusters, namespaceClusters, type ClusterProvider } from '../../src/multicluster/index.js';
 import { createFakeClock } from '../../src/testing/memory/clock.js';
 import { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions } from '../../src/testing/memory/cluster.js';
 import { widgetCRD } from '../memory/support.js';
@@ -173,6 +173,46 @@ describe('Cluster API Clusters', () => {
     expect(await clusterNamed(workload)).toBe('capi/prod');
 
     await client.delete(CapiCluster, { metadata: { name: 'prod', namespace: 'capi' } });
+    await host.runUntilIdle();
+    expect(mgr!.clusters!.names()).toEqual([]);
+  });
+});
+
+describe('ClusterProfiles', () => {
+  const profileCRD = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'clusterprofiles.multicluster.x-k8s.io' },
+    spec: {
+      group: 'multicluster.x-k8s.io',
+      names: { kind: 'ClusterProfile', plural: 'clusterprofiles', singular: 'clusterprofile', listKind: 'ClusterProfileList' },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1alpha1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  const Profile = defineKind<{ metadata?: { name?: string; namespace?: string }; status?: { conditions?: Array<Record<string, string>> } }, true>({ group: 'multicluster.x-k8s.io', version: 'v1alpha1', kind: 'ClusterProfile', plural: 'clusterprofiles', namespaced: true });
+  const healthy = (status: string) => ({ status: { conditions: [{ type: 'ControlPlaneHealthy', status, reason: 'Probe', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+
+  test('a healthy ClusterProfile is engaged through the Secret labelled for this consumer; deleting the profile disengages it', async () => {
+    const host = await memoryCluster({ crds: [widgetCRD(), profileCRD], objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'inventory' } }] });
+    const member = await memoryCluster({ objects: [widget('default')] });
+    await start(host, clusterProfileClusters({ consumerName: 'widgets', namespace: 'inventory', connect: () => member.cluster }));
+    const client = clientOf(host);
+    const labels = (consumer: string) => ({ 'x-k8s.io/cluster-inventory-consumer': consumer, 'x-k8s.io/cluster-profile': 'edge' });
+
+    await client.create(Profile, { metadata: { name: 'edge', namespace: 'inventory' } });
+    await client.patchStatus(Profile, { metadata: { name: 'edge', namespace: 'inventory' } }, healthy('False'));
+    await client.create(kinds.Secret, { metadata: { name: 'edge-for-others', namespace: 'inventory', labels: labels('others') }, data: { Config: kubeconfigFor('https://edge.example') } });
+    await client.create(kinds.Secret, { metadata: { name: 'edge-for-widgets', namespace: 'inventory', labels: labels('widgets') }, data: { Config: kubeconfigFor('https://edge.example') } });
+    await host.runUntilIdle();
+    expect(mgr!.clusters!.names()).toEqual([]);
+
+    await client.patchStatus(Profile, { metadata: { name: 'edge', namespace: 'inventory' } }, healthy('True'));
+    await host.runUntilIdle();
+    expect(mgr!.clusters!.names()).toEqual(['inventory/edge']);
+    expect(await clusterNamed(member)).toBe('inventory/edge');
+
+    await client.delete(Profile, { metadata: { name: 'edge', namespace: 'inventory' } });
     await host.runUntilIdle();
     expect(mgr!.clusters!.names()).toEqual([]);
   });
