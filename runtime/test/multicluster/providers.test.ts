@@ -50,6 +50,21 @@ const kubeconfigFor = (server: string) =>
     }),
   ).toString('base64');
 
+/** A CRD of a namespaced kind that keeps any fields, with the status subresource: enough of another project's kind for a provider. */
+function anyFieldsCRD(group: string, version: string, kind: string, plural: string) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      scope: 'Namespaced',
+      versions: [{ name: version, served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+}
+
 /** A manager on `host` whose controller writes, per Widget, a ConfigMap naming the reconcile's cluster. */
 async function start(host: MemoryCluster, clusters: ClusterProvider): Promise<void> {
   mgr = createManager({ cluster: host.cluster, clusters, handleSignals: false, logLevel: (process.env.MEMLOG as never) ?? 'silent' });
@@ -141,18 +156,7 @@ describe('kubeconfig Secrets', () => {
 });
 
 describe('Cluster API Clusters', () => {
-  /** Enough of Cluster API's Cluster CRD for the provider: any fields, the status subresource. */
-  const clusterCRD = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'clusters.cluster.x-k8s.io' },
-    spec: {
-      group: 'cluster.x-k8s.io',
-      names: { kind: 'Cluster', plural: 'clusters', singular: 'cluster', listKind: 'ClusterList' },
-      scope: 'Namespaced',
-      versions: [{ name: 'v1beta2', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  const clusterCRD = anyFieldsCRD('cluster.x-k8s.io', 'v1beta2', 'Cluster', 'clusters');
   const CapiCluster = defineKind<{ metadata?: { name?: string; namespace?: string }; status?: { phase?: string } }, true>({ group: 'cluster.x-k8s.io', version: 'v1beta2', kind: 'Cluster', plural: 'clusters', namespaced: true });
 
   test('a Cluster is engaged as namespace/name once provisioned, through its <name>-kubeconfig Secret, and disengaged when deleted', async () => {
@@ -179,17 +183,7 @@ describe('Cluster API Clusters', () => {
 });
 
 describe('ClusterProfiles', () => {
-  const profileCRD = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'clusterprofiles.multicluster.x-k8s.io' },
-    spec: {
-      group: 'multicluster.x-k8s.io',
-      names: { kind: 'ClusterProfile', plural: 'clusterprofiles', singular: 'clusterprofile', listKind: 'ClusterProfileList' },
-      scope: 'Namespaced',
-      versions: [{ name: 'v1alpha1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  const profileCRD = anyFieldsCRD('multicluster.x-k8s.io', 'v1alpha1', 'ClusterProfile', 'clusterprofiles');
   const Profile = defineKind<{ metadata?: { name?: string; namespace?: string }; status?: { conditions?: Array<Record<string, string>> } }, true>({ group: 'multicluster.x-k8s.io', version: 'v1alpha1', kind: 'ClusterProfile', plural: 'clusterprofiles', namespaced: true });
   const healthy = (status: string) => ({ status: { conditions: [{ type: 'ControlPlaneHealthy', status, reason: 'Probe', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
 
