@@ -221,7 +221,9 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   /** Builds and registers the controller; `reconcile` gets the `for` kind. */
   const complete = (reconcile: (forKind: Kind<KubeObject>) => LoopReconcile, onError?: LoopOptions['onError']): Controller => {
     if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
-    if (mgr.fleet && mgr.shardGate) throw new Error('controller: sharding objects across replicas and a cluster provider do not combine yet: use one of them');
+    // One source feeding every cluster's copy would hand each request to one copy at random.
+    const shared = external.find((source) => source.name !== 'reconcileAllEvery');
+    if (mgr.fleet && shared) throw new Error(`controller: .${shared.name}() names no cluster, and a manager with a cluster provider reconciles many: use .reconcileAllEvery() or a watched kind`);
     const forKind = primary.kind;
     // Before any informer exists: a sharded kind's informer must select this shard's label.
     mgr.shardGate?.claim(forKind, secondary.filter((w) => w.owned).map((w) => w.kind));

@@ -54,6 +54,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const sharding: ShardingOptions | undefined =
     options.sharding ?? (options.shardRing ? { ring: options.shardRing, shardId: options.shardId, mode: options.shardMode } : undefined);
   const shardId = sharding ? shardIdFor(sharding) : undefined;
+  if (sharding && options.clusters) throw new Error('createManager: sharding and clusters do not combine yet: give one of them');
   // A shard's informers of the sharded kinds select its label: its cache holds its share only.
   const byKind = [...(options.cacheByKind ?? [])];
   const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind, resyncPeriodMs: options.syncPeriodMs });

@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, test } from 'vitest';
-import { controller, createClient, createManager, kinds, requeue, type Manager } from '../../src/index.js';
+import { channel, controller, createClient, createManager, kinds, requeue, type Manager } from '../../src/index.js';
 import { defineKind } from '../../src/api/kind.js';
 import { staticClusters, type StaticClusters } from '../../src/multicluster/index.js';
 import { createFakeClock } from '../../src/testing/memory/clock.js';
@@ -150,3 +150,17 @@ describe('a manager with a cluster provider on 50 memory clusters', () => {
 async function runUntilIdle(options?: Parameters<MemoryCluster['runUntilIdle']>[0]): Promise<void> {
   await host!.runUntilIdle(options);
 }
+
+describe('what a manager with a cluster provider refuses', () => {
+  test('an external source, which names no cluster; sharding across replicas', async () => {
+    host = await createMemoryCluster({ clock });
+    const fleetManager = createManager({ cluster: host.cluster, clusters: staticClusters(), handleSignals: false, logLevel: 'silent' });
+    expect(() => controller(fleetManager).for(Widget).watches(channel()).reconcile(() => {})).toThrow(
+      'controller: .watches() names no cluster, and a manager with a cluster provider reconciles many: use .reconcileAllEvery() or a watched kind',
+    );
+    expect(() => controller(fleetManager, { name: 'periodic' }).for(Widget).reconcileAllEvery('10m').reconcile(() => {})).not.toThrow();
+    expect(() => createManager({ cluster: host!.cluster, clusters: staticClusters(), sharding: { ring: 'widgets' }, handleSignals: false })).toThrow(
+      'createManager: sharding and clusters do not combine yet: give one of them',
+    );
+  });
+});
