@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { channel, controller, createClient, createManager, kinds, requeue, type Manager } from '../../src/index.js';
 import { defineKind } from '../../src/api/kind.js';
 import { staticClusters, type StaticClusters } from '../../src/multicluster/index.js';
@@ -150,6 +150,28 @@ describe('a manager with a cluster provider on 50 memory clusters', () => {
 async function runUntilIdle(options?: Parameters<MemoryCluster['runUntilIdle']>[0]): Promise<void> {
   await host!.runUntilIdle(options);
 }
+
+describe('a reconcile running when its cluster is disengaged', () => {
+  test('has its signal aborted, so a long wait in it ends', async () => {
+    const [slow, quick] = await fleetOf(2);
+    const clusters = staticClusters({ slow: slow!.cluster, quick: quick!.cluster });
+    host = await createMemoryCluster({ clock });
+    mgr = createManager({ cluster: host.cluster, clusters, handleSignals: false, logLevel: 'silent' });
+    const ended: string[] = [];
+    controller(mgr)
+      .for(Widget)
+      .reconcile(async (_widget, ctx) => {
+        // Waits until told to stop: only a disengage (or the manager's stop) ends it.
+        if (ctx.cluster!.name === 'slow') await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        ended.push(`${ctx.cluster!.name}${ctx.signal.aborted ? ' (aborted)' : ''}`);
+      });
+    running = mgr.start();
+    await mgr.elected();
+    await vi.waitFor(() => expect(ended).toEqual(['quick']));
+    clusters.remove('slow');
+    await vi.waitFor(() => expect(ended).toEqual(['quick', 'slow (aborted)']));
+  });
+});
 
 describe('what a manager with a cluster provider refuses', () => {
   test('an external source, which names no cluster; sharding across replicas', async () => {
