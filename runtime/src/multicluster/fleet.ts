@@ -75,13 +75,15 @@ export function createFleet(options: FleetOptions): Fleet {
     void copy.finally(() => controller.copies.delete(copy));
   };
 
-  const disengage = (name: string): void => {
+  /** Disengages `name`; resolves once its events are flushed. */
+  const stopMember = async (name: string): Promise<void> => {
     const member = members.get(name);
     if (!member) return;
     members.delete(name);
-    void member.stop();
     log.info({ cluster: name }, 'Cluster disengaged');
+    await member.stop();
   };
+  const disengage = (name: string): void => void stopMember(name);
 
   const engage = (name: string, target: ClusterTarget): void => {
     if (!CLUSTER_NAME.test(name) || name.length > 253) throw new Error(`engage: "${name}" is not a valid cluster name (a Kubernetes object name, or "namespace/name")`);
@@ -116,7 +118,7 @@ export function createFleet(options: FleetOptions): Fleet {
         await untilStopped(signal);
       } finally {
         closed = true;
-        for (const name of [...members.keys()]) disengage(name);
+        await Promise.all([...members.keys()].map(stopMember));
       }
     },
   };
