@@ -66,7 +66,8 @@ export function createFleet(options: FleetOptions): Fleet {
       reconcileScope: { cluster: view(member), clusters },
     };
     const stop = AbortSignal.any([controller.signal, member.stopped]);
-    // A disengaged cluster's in-flight reconciles have their API calls cancelled, not awaited.
+    // A disengaged cluster's running reconciles have their API calls cancelled: a cluster that
+    // is gone would hold them (and the copy's stop) until each call's deadline.
     const cancel = AbortSignal.any([member.stopped, ...(controller.options.cancel ? [controller.options.cancel] : [])]);
     const copy = (async () => controller.build(host).run(stop, { ...controller.options, cancel }))().catch((error: unknown) => {
       member.log.error({ err: error }, 'Controller stopped on this cluster; the other clusters go on');
