@@ -83,6 +83,10 @@ describe('a manager with a cluster provider on 50 memory clusters', () => {
     await runUntilIdle();
     expect(reconciled.length).toBeGreaterThan(0);
     expect(new Set(reconciled)).toEqual(new Set(['c-7']));
+    // Each cluster's queue is its own, named after the controller and the cluster.
+    const adds = await mgr!.metrics.registry.getSingleMetricAsString('workqueue_adds_total');
+    expect(adds).toMatch(/workqueue_adds_total\{name="widget\/c-7",controller="widget\/c-7"\} [1-9]/);
+    expect(adds).toMatch(/workqueue_adds_total\{name="widget\/c-49",controller="widget\/c-49"\} [1-9]/);
     expect((await configOf(fleet[7]!))?.data).toEqual({ cluster: 'c-7', message: 'hi' });
   });
 
