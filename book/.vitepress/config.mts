@@ -27,6 +27,7 @@ export default defineConfig({
           { text: 'Security', link: '/security' },
           { text: 'Upgrading', link: '/upgrading' },
           { text: 'Running at scale', link: '/scale' },
+          { text: 'Many clusters', link: '/multicluster' },
           { text: 'Tutorial: the CronJob operator', link: '/cronjob' },
           { text: 'Coming from kubebuilder', link: '/kubebuilder' },
           { text: 'The commands', link: '/commands' },

@@ -182,14 +182,21 @@ export function createInformer<T extends KubeObject>(transport: Transport, kind:
     reselect: () => reselectRound(),
     metadataOnly: options.metadataOnly === true,
 
-    async waitForSync(timeoutMs) {
+    async waitForSync(timeoutMs, signal) {
       if (synced) return true;
+      if (signal?.aborted) return false;
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+      let onAbort: (() => void) | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+        onAbort = () => resolve(false);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
       try {
         return await Promise.race([syncedPromise.then(() => true), timeout]);
       } finally {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort!);
       }
     },
 

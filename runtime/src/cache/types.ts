@@ -65,8 +65,8 @@ export interface Informer<T extends KubeObject> {
   reselect(): void;
   /** Whether this informer keeps only metadata (see {@link KindCacheOptions.metadataOnly}). */
   readonly metadataOnly: boolean;
-  /** Resolves true once the first list is in the store, false if `timeoutMs` passes first. */
-  waitForSync(timeoutMs: number): Promise<boolean>;
+  /** Resolves true once the first list is in the store, false if `timeoutMs` passes or `signal` aborts first. */
+  waitForSync(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   health(): InformerHealth;
 }
 

@@ -221,6 +221,9 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
   /** Builds and registers the controller; `reconcile` gets the `for` kind. */
   const complete = (reconcile: (forKind: Kind<KubeObject>) => LoopReconcile, onError?: LoopOptions['onError']): Controller => {
     if (!primary) throw new Error('controller: call .for(kind) before .reconcile()');
+    // One source feeding every cluster's copy would hand each request to one copy at random.
+    const shared = external.find((source) => source.name !== 'reconcileAllEvery');
+    if (mgr.fleet && shared) throw new Error(`controller: .${shared.name}() names no cluster, and a manager with a cluster provider reconciles many: use .reconcileAllEvery() or a watched kind`);
     const forKind = primary.kind;
     // Before any informer exists: a sharded kind's informer must select this shard's label.
     mgr.shardGate?.claim(forKind, secondary.filter((w) => w.owned).map((w) => w.kind));
@@ -231,9 +234,6 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
       const handover: Predicate = (event) => gate!.handsOver(event) || predicates.every((p) => p(event));
       return { kind: w.kind, map: w.owned ? enqueueControllerOwner(forKind) : w.map!, predicates: gate && w === primary ? [handover] : predicates };
     });
-    for (const w of [primary, ...secondary]) {
-      for (const [name, fn] of Object.entries(w.indexes ?? {})) mgr.cache.informerFor(w.kind).addIndex(name, fn);
-    }
     const inner = reconcile(forKind);
     const gated: LoopReconcile = gate
       ? async (request, holder) => {
@@ -245,7 +245,17 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
           }
         }
       : inner;
-    const built = buildController(mgr, forKind, watches, external, gated, onError, options);
+    const build = (host: ControllerHost, buildOptions: ControllerOptions): Controller => {
+      for (const w of [primary!, ...secondary]) {
+        for (const [name, fn] of Object.entries(w.indexes ?? {})) host.cache.informerFor(w.kind).addIndex(name, fn);
+      }
+      return buildController(host, forKind, watches, external, gated, onError, buildOptions);
+    };
+    // A fleet runs one copy per cluster; it waits for a cluster as long as it is engaged,
+    // since a cluster that is down must not fail the manager.
+    const built = mgr.fleet
+      ? mgr.fleet.controller(options.name ?? forKind.kind.toLowerCase(), (host) => build(host, { ...options, cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? MAX_TIMER_MS }))
+      : build(mgr, options);
     mgr.addController(built);
     return built;
   };
@@ -415,6 +425,7 @@ function buildController(
       recorder,
       signal,
       reconcileId,
+      ...mgr.reconcileScope,
     },
   });
   let running = false;
@@ -476,20 +487,13 @@ function buildController(
   return built;
 }
 
+/** The longest timer Node keeps (about 24.8 days): "as long as it takes". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Whether all `informers` listed within `timeoutMs`; false at once when `signal` aborts. */
 async function waitForSync(informers: Informer<KubeObject>[], timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<boolean>((resolve) => {
-    onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    const all = Promise.all(informers.map((i) => i.waitForSync(timeoutMs))).then((synced) => synced.every(Boolean));
-    return await Promise.race([all, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort!);
-  }
+  const synced = await Promise.all(informers.map((i) => i.waitForSync(timeoutMs, signal)));
+  return !signal.aborted && synced.every(Boolean);
 }
 
 function isEventSource(value: Kind<KubeObject> | EventSource): value is EventSource {

@@ -30,6 +30,60 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Unique per reconcile; every log line written during the reconcile carries it. */
   reconcileId: string;
+  /**
+   * The cluster this reconcile runs on, in a manager with a cluster provider
+   * (`createManager({ clusters })`): `client` above is this cluster's. Undefined in a
+   * single-cluster manager (optional so that contexts built by hand in tests still compile).
+   *
+   * @example
+   * ctx.log.info({ cluster: ctx.cluster?.name }, 'reconciling');
+   */
+  cluster?: ReconcileCluster;
+  /**
+   * The clusters engaged now, for work that crosses clusters on purpose: a write to
+   * another cluster goes through `ctx.clusters.get(name).client`, never by accident.
+   * Set with `cluster`.
+   *
+   * @example
+   * const hub = ctx.clusters?.get('hub');
+   * if (hub) await hub.client.apply(kinds.ConfigMap, summary);
+   */
+  clusters?: ClusterSet;
+}
+
+/** One engaged cluster as a reconcile sees it: its name, its client (writing as the controller) and its cache. */
+export interface ReconcileCluster {
+  /** The provider's name for the cluster (a Secret's name, a namespace, a key of a static list). */
+  readonly name: string;
+  /** Reads from this cluster's cache, writes to its API server. */
+  readonly client: Client;
+  readonly cache: Cache;
+}
+
+/**
+ * The clusters a manager with a cluster provider has engaged.
+ *
+ * @example
+ * for (const name of mgr.clusters!.names()) console.log(name, mgr.clusters!.get(name)?.synced());
+ */
+export interface ClusterSet {
+  /** The engaged cluster `name`; undefined when no such cluster is engaged (now). */
+  get(name: string): (ReconcileCluster & { synced(): boolean }) | undefined;
+  /** Names of the engaged clusters, sorted. */
+  names(): string[];
+}
+
+/**
+ * What runs a controller on every cluster of a fleet; a manager with a cluster provider
+ * has one (see `@opgen/runtime/multicluster`).
+ */
+export interface ControllerFleet {
+  /**
+   * A controller that runs what `build` makes once per engaged cluster, each on that
+   * cluster's own host (cache, client, queue, backoff), started when the cluster is
+   * engaged and stopped, its queue dropped, when it is disengaged.
+   */
+  controller(name: string, build: (host: ControllerHost) => Controller): Controller;
 }
 
 /**
@@ -306,6 +360,10 @@ export interface ShardGate {
 export interface ControllerHost {
   /** Set when the manager shards its objects across replicas. */
   readonly shardGate?: ShardGate;
+  /** Set when the manager reconciles a fleet of clusters (`createManager({ clusters })`). */
+  readonly fleet?: ControllerFleet;
+  /** The `cluster` and `clusters` of every reconcile context this host's controllers make (one cluster of a fleet). */
+  readonly reconcileScope?: Pick<RequestContext, 'cluster' | 'clusters'>;
   readonly cache: Cache;
   readonly log: Logger;
   readonly metrics: Metrics;

@@ -19,6 +19,7 @@ import { cacheReadinessChecks } from './readiness.js';
 import { convertedKinds } from '../webhook/conversion.js';
 import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
+import { createFleet } from '../multicluster/fleet.js';
 import { createShardReplica, shardIdFor, type ShardingOptions } from '../sharding/replica.js';
 
 interface Registered {
@@ -53,6 +54,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
   const sharding: ShardingOptions | undefined =
     options.sharding ?? (options.shardRing ? { ring: options.shardRing, shardId: options.shardId, mode: options.shardMode } : undefined);
   const shardId = sharding ? shardIdFor(sharding) : undefined;
+  if (sharding && options.clusters) throw new Error('createManager: sharding and clusters do not combine yet: give one of them');
   // A shard's informers of the sharded kinds select its label: its cache holds its share only.
   const byKind = [...(options.cacheByKind ?? [])];
   const cache = createCache(cluster, { namespace: options.namespace, logger: log.child({ logger: 'cache' }), byKind, resyncPeriodMs: options.syncPeriodMs });
@@ -123,6 +125,11 @@ export function createManager(options: ManagerOptions = {}): Manager {
     stopRequest.abort();
   }
   for (const r of shards ? shards.runnables : []) register({ ...r, leader: false });
+  // A fleet's clusters are engaged on every replica, so that a standby's caches are warm.
+  const fleet =
+    options.clusters &&
+    createFleet({ local: { cluster, client, cache }, log, metrics, fieldManager: options.fieldManager, readYourWritesMs: options.readYourWritesMs, resyncPeriodMs: options.syncPeriodMs });
+  if (fleet) register({ name: `cluster-provider-${options.clusters!.name}`, run: (signal) => fleet.run(options.clusters!, signal), leader: false });
   let webhookServer: WebhookServer | undefined;
 
   async function start(): Promise<void> {
@@ -292,6 +299,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     metrics,
     rateLimiter: cluster.rateLimiter,
     ...(shards ? { shardGate: shards.gate } : {}),
+    ...(fleet ? { fleet, clusters: fleet.clusters } : {}),
     eventRecorder(component) {
       let recorder = recorders.get(component);
       if (!recorder) {

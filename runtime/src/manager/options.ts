@@ -4,6 +4,7 @@ import type { KindCache } from '../cache/index.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { LoggerOptions, LogFormat } from '../log/index.js';
 import type { ShardingOptions } from '../sharding/replica.js';
+import type { ClusterProvider } from '../multicluster/provider.js';
 import type { TlsSettings } from '../http/tls.js';
 
 /** Options of `createManager`. Durations are in milliseconds. */
@@ -90,6 +91,17 @@ export interface ManagerOptions {
    * createManager({ ...managerOptionsFromArgs(), sharding: { ring: 'widgets', mode: 'labels' } });
    */
   sharding?: ShardingOptions;
+  /**
+   * Reconcile a fleet: controllers then reconcile their kinds on every cluster the provider
+   * engages (each with its own connection, cache, queue and backoff), not on the manager's
+   * own cluster, which keeps leader election, probes' checks and what the provider reads
+   * (kubeconfig Secrets, namespaces). See `@opgen/runtime/multicluster`.
+   *
+   * @example
+   * import { kubeconfigSecretClusters } from '@opgen/runtime/multicluster';
+   * createManager({ ...managerOptionsFromArgs(), clusters: kubeconfigSecretClusters({ namespace: 'fleet' }) });
+   */
+  clusters?: ClusterProvider;
   /** `--shard-ring`: the ring to join; main.ts turns it into `sharding`. */
   shardRing?: string;
   /** `--shard-id`: this replica's shard id; default the host (pod) name. */

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Cache } from '../cache/index.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { Client, TokenBucket } from '../client/index.js';
-import type { Controller, ControllerHost } from '../controller/types.js';
+import type { ClusterSet, Controller, ControllerHost } from '../controller/types.js';
 import type { EventRecorder } from '../events/index.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
@@ -50,6 +50,15 @@ export interface Manager extends ControllerHost {
    * a client or cache built on `mgr.cluster` takes from it.
    */
   readonly rateLimiter: TokenBucket | undefined;
+  /**
+   * The engaged clusters of a manager with a cluster provider (`clusters` of its options);
+   * undefined otherwise.
+   *
+   * @example
+   * await mgr.elected();
+   * console.log(mgr.clusters?.names());
+   */
+  readonly clusters?: ClusterSet;
   /** Records Kubernetes Events as `component` (e.g. a controller's name). */
   eventRecorder(component: string): EventRecorder;
   addController(controller: Controller): void;
