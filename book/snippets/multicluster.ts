@@ -20,7 +20,7 @@ export function fleetManager(argv: readonly string[]): Manager {
     // #region reconcile
     .reconcile(async (widget, ctx) => {
       // ctx.client reads this cluster's cache and writes to this cluster.
-      const cluster = ctx.cluster!.name;
+      const cluster = ctx.cluster.name;
       await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-config` }, data: { cluster } });
       // Another cluster only on purpose, by name.
       const hub = ctx.clusters!.get('hub');

@@ -363,6 +363,7 @@ function buildController(
   const workers = options.maxConcurrentReconciles ?? 1;
   const log = mgr.log.child({ controller: name, controllerGroup: forKind.group, controllerKind: forKind.kind });
   const client = mgr.client.withFieldManager(name);
+  const local = { name: '', client, cache: mgr.cache };
   const recorder = mgr.eventRecorder(name);
   // Asking for the informers now lets the cache list them while this process waits to lead.
   const informers = watches.map((w) => mgr.cache.informerFor(w.kind) as Informer<KubeObject>);
@@ -425,7 +426,7 @@ function buildController(
       recorder,
       signal,
       reconcileId,
-      ...mgr.reconcileScope,
+      ...(mgr.reconcileScope ?? { cluster: local }),
     },
   });
   let running = false;

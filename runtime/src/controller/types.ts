@@ -31,18 +31,19 @@ export interface RequestContext {
   /** Unique per reconcile; every log line written during the reconcile carries it. */
   reconcileId: string;
   /**
-   * The cluster this reconcile runs on, in a manager with a cluster provider
-   * (`createManager({ clusters })`): `client` above is this cluster's. Undefined in a
-   * single-cluster manager (optional so that contexts built by hand in tests still compile).
+   * The cluster this reconcile runs on: in a manager with a cluster provider
+   * (`createManager({ clusters })`) the engaged cluster, whose client `client` above is; in a
+   * single-cluster manager the manager's own cluster, named `''` (multicluster-runtime's
+   * name for the local cluster).
    *
    * @example
-   * ctx.log.info({ cluster: ctx.cluster?.name }, 'reconciling');
+   * ctx.log.info({ cluster: ctx.cluster.name }, 'reconciling');
    */
-  cluster?: ReconcileCluster;
+  cluster: ReconcileCluster;
   /**
    * The clusters engaged now, for work that crosses clusters on purpose: a write to
    * another cluster goes through `ctx.clusters.get(name).client`, never by accident.
-   * Set with `cluster`.
+   * Set in a manager with a cluster provider only: a single-cluster manager has no other.
    *
    * @example
    * const hub = ctx.clusters?.get('hub');

@@ -22,7 +22,7 @@ export interface NamespaceClustersOptions {
  *
  * const mgr = createManager({ clusters: namespaceClusters({ labelSelector: 'example.com/tenant=true' }) });
  * controller(mgr).for(Widget).reconcile(async (widget, ctx) => {
- *   ctx.log.info({ tenant: ctx.cluster?.name }, 'reconciling');
+ *   ctx.log.info({ tenant: ctx.cluster.name }, 'reconciling');
  * });
  */
 export function namespaceClusters(options: NamespaceClustersOptions = {}): ClusterProvider {

@@ -58,7 +58,7 @@ export interface FleetAccess {
  * @example
  * const mgr = createManager({ clusters: kubeconfigSecretClusters({ namespace: 'fleet' }) });
  * controller(mgr).for(Widget).reconcile(async (widget, ctx) => {
- *   ctx.log.info({ cluster: ctx.cluster?.name }, 'reconciling');
+ *   ctx.log.info({ cluster: ctx.cluster.name }, 'reconciling');
  * });
  */
 export interface ClusterProvider {

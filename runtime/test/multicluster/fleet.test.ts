@@ -47,7 +47,7 @@ async function start(clusters: StaticClusters) {
     .for(Widget)
     .owns(kinds.ConfigMap)
     .reconcile(async (widget, ctx) => {
-      const cluster = ctx.cluster!.name;
+      const cluster = ctx.cluster.name;
       reconciled.push(cluster);
       await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-config` }, data: { cluster, message: widget.spec?.message ?? '' } });
       await ctx.status.apply({ cluster });
@@ -166,8 +166,8 @@ describe('a reconcile running when its cluster is disengaged', () => {
       .for(Widget)
       .reconcile(async (_widget, ctx) => {
         // Waits until told to stop: only a disengage (or the manager's stop) ends it.
-        if (ctx.cluster!.name === 'slow') await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-        ended.push(`${ctx.cluster!.name}${ctx.signal.aborted ? ' (aborted)' : ''}`);
+        if (ctx.cluster.name === 'slow') await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        ended.push(`${ctx.cluster.name}${ctx.signal.aborted ? ' (aborted)' : ''}`);
       });
     running = mgr.start();
     await mgr.elected();

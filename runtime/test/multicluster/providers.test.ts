@@ -72,7 +72,7 @@ async function start(host: MemoryCluster, clusters: ClusterProvider): Promise<vo
     .for(Widget)
     .owns(kinds.ConfigMap)
     .reconcile(async (w, ctx) => {
-      await ctx.apply(kinds.ConfigMap, { metadata: { name: `${w.metadata.name}-config` }, data: { cluster: ctx.cluster!.name } });
+      await ctx.apply(kinds.ConfigMap, { metadata: { name: `${w.metadata.name}-config` }, data: { cluster: ctx.cluster.name } });
     });
   running = mgr.start();
   await mgr.elected();

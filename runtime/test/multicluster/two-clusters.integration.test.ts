@@ -32,7 +32,7 @@ describe('one manager, two real control planes, clusters from kubeconfig Secrets
       .for(Widget)
       .owns(kinds.ConfigMap)
       .reconcile(async (widget, ctx) => {
-        await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-config` }, data: { cluster: ctx.cluster!.name, size: String(widget.spec.size ?? 0) } });
+        await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-config` }, data: { cluster: ctx.cluster.name, size: String(widget.spec.size ?? 0) } });
       });
     running = mgr.start();
     await mgr.elected();
