@@ -17,10 +17,13 @@ if (verbose) {
   // to the files it loads itself, and which costs time to read: not through the cache.
   process.setSourceMapsEnabled(true);
 } else {
-  // Each code cache keeps the functions the run that wrote it compiled: `manifests`, the
-  // command run over and over, has its own, apart from the other commands'.
+  // Each code cache keeps the functions the run that wrote it compiled, and V8 reads all of
+  // it back on every start: `manifests`, the command run over and over, has its own; so has
+  // the help (no command, `help`, `version`), which would otherwise read the code of
+  // whichever command wrote the shared cache (a megabyte for `init`) to print a page.
   const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
-  loadCompiled(import.meta.filename, [bundle], command === 'manifests' ? 'manifests' : 'other');
+  const variant = command === 'manifests' ? 'manifests' : command === undefined || command === 'help' || command === 'version' ? 'help' : 'other';
+  loadCompiled(import.meta.filename, [bundle], variant);
 }
 const cli = createRequire(import.meta.url)(bundle);
 cli.enableCompileCache();

@@ -1,14 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ApiextensionsV1Api,
-  KubernetesObjectApi,
-  PatchStrategy,
-  loadAllYaml,
-  type KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { clientNode } from '../rest/client-node.js';
 
 /** Field manager of the harness's server-side applies. */
 export const FIELD_MANAGER = 'opgen-testing';
@@ -36,13 +31,12 @@ export function readCRDs(paths: string | string[]): V1CustomResourceDefinition[]
       throw new Error(`CRD path ${path} does not exist`);
     }
     const found = files.flatMap((file) => {
-      let documents: unknown[];
-      try {
-        documents = loadAllYaml(readFileSync(file, 'utf8'));
-      } catch (error) {
-        throw new Error(`${file}: not valid YAML: ${(error as Error).message}`);
-      }
-      return documents.filter(isCRD);
+      // The `yaml` package the memory cluster already loads, not client-node's parser: the
+      // memory tier reads CRDs without loading client-node.
+      const documents = parseAllDocuments(readFileSync(file, 'utf8'));
+      const broken = documents.find((document) => document.errors.length > 0);
+      if (broken) throw new Error(`${file}: not valid YAML: ${broken.errors[0]!.message}`);
+      return documents.map((document) => document.toJS() as unknown).filter(isCRD);
     });
     if (found.length === 0) throw new Error(`no CustomResourceDefinition found in ${path}`);
     crds.push(...found);
@@ -64,6 +58,7 @@ export async function installCRDs(
   paths: string | string[],
   options: { timeoutMs?: number } = {},
 ): Promise<string[]> {
+  const { KubernetesObjectApi, PatchStrategy } = clientNode();
   const client = KubernetesObjectApi.makeApiClient(kubeConfig);
   const names: string[] = [];
   for (const crd of readCRDs(paths)) {
@@ -80,7 +75,7 @@ export async function waitForCRDsEstablished(
   names: string[],
   options: { timeoutMs?: number } = {},
 ): Promise<void> {
-  const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
+  const api = kubeConfig.makeApiClient(clientNode().ApiextensionsV1Api);
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let pending = [...names];
   while (pending.length > 0) {

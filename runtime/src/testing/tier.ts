@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createCluster, type Cluster } from '../rest/cluster.js';
 import type { Clock } from '../time/clock.js';
-import { startControlPlane } from './controlplane.js';
+import { startControlPlane } from './start-control-plane.js';
 import { installCRDs, readCRDs } from './crds.js';
 import { createMemoryCluster, type SeedObject } from './memory/cluster.js';
 import type { RunUntilIdleOptions } from './memory/idle.js';
