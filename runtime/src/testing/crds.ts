@@ -14,10 +14,21 @@ const manifestExtensions = new Set(['.yaml', '.yml', '.json']);
  * Reads every CustomResourceDefinition in `paths` (files, or directories whose
  * `.yaml`/`.yml`/`.json` files are read, not recursively). Other documents, such as a
  * kustomization.yaml, are skipped; a path without any CRD is an error, as it is most
- * likely the wrong path.
+ * likely the wrong path. The CRDs come as client-node's model (`x_kubernetes_int_or_string`,
+ * `_default`), which its API clients serialise back to the wire.
  */
 export function readCRDs(paths: string | string[]): V1CustomResourceDefinition[] {
-  const crds: V1CustomResourceDefinition[] = [];
+  const { loadYaml } = clientNode();
+  // JSON is YAML: client-node's loader turns each document into its model.
+  return readCRDDocuments(paths).map((crd) => loadYaml(JSON.stringify(crd)));
+}
+
+/**
+ * {@link readCRDs} as the API server takes them (wire JSON), read without client-node: what
+ * the memory tier installs, so that a test on it never loads client-node.
+ */
+export function readCRDDocuments(paths: string | string[]): CRDDocument[] {
+  const crds: CRDDocument[] = [];
   for (const path of typeof paths === 'string' ? [paths] : paths) {
     let files: string[];
     try {
@@ -31,8 +42,6 @@ export function readCRDs(paths: string | string[]): V1CustomResourceDefinition[]
       throw new Error(`CRD path ${path} does not exist`);
     }
     const found = files.flatMap((file) => {
-      // The `yaml` package the memory cluster already loads, not client-node's parser: the
-      // memory tier reads CRDs without loading client-node.
       const documents = parseAllDocuments(readFileSync(file, 'utf8'));
       const broken = documents.find((document) => document.errors.length > 0);
       if (broken) throw new Error(`${file}: not valid YAML: ${broken.errors[0]!.message}`);
@@ -44,7 +53,15 @@ export function readCRDs(paths: string | string[]): V1CustomResourceDefinition[]
   return crds;
 }
 
-function isCRD(document: unknown): document is V1CustomResourceDefinition {
+/** A CustomResourceDefinition document as written, keys under their wire names. */
+export interface CRDDocument {
+  apiVersion: 'apiextensions.k8s.io/v1';
+  kind: 'CustomResourceDefinition';
+  metadata?: { name?: string };
+  [key: string]: unknown;
+}
+
+function isCRD(document: unknown): document is CRDDocument {
   const object = document as { apiVersion?: unknown; kind?: unknown } | null;
   return object?.kind === 'CustomResourceDefinition' && object.apiVersion === 'apiextensions.k8s.io/v1';
 }

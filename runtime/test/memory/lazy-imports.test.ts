@@ -89,4 +89,16 @@ describe('readCRDs', () => {
     writeFileSync(file, `${crd('widgets')}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n---\n${crd('gadgets')}---\n`);
     expect(readCRDs(file).map((c) => c.metadata?.name)).toEqual(['widgets.example.com', 'gadgets.example.com']);
   });
+
+  // installCRDs hands them to client-node's API client, which writes only its model's fields.
+  it("gives client-node's model of a CRD, schema keywords under the model's names", () => {
+    const file = join(scratch, 'int-or-string.yaml');
+    writeFileSync(
+      file,
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  versions:\n    - name: v1\n' +
+        '      schema:\n        openAPIV3Schema:\n          type: object\n          properties:\n            size:\n              x-kubernetes-int-or-string: true\n              default: 1Gi\n',
+    );
+    const size = readCRDs(file)[0]!.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.size!;
+    expect(size).toEqual({ x_kubernetes_int_or_string: true, _default: '1Gi' });
+  });
 });
