@@ -68,10 +68,15 @@ describe('start-up', () => {
   });
 
   // The CLI is one bundle (scripts/bundle-cli.js); a command's modules run only when it does.
-  it.each([['--help'], ['version']])('opgen %s loads no TypeScript, and nothing of opgen but its bundle', async (arg) => {
+  // Without a command, the program's shell alone: the bundle without the commands.
+  it.each([
+    ['--help', 'opgen/help.cjs'],
+    ['--version', 'opgen/help.cjs'],
+    ['version', 'opgen/cli.cjs'],
+  ])('opgen %s loads no TypeScript, and nothing of opgen but %s', async (arg, bundle) => {
     const loaded = await loadedFiles(arg);
     const opgenFiles = loaded.filter((f) => /\/dist\//.test(f)).map((f) => f.replace(/^.*\/dist\//, ''));
-    expect(opgenFiles).toEqual(['compile-cache.js', 'lazy-lib-files.js', 'opgen/cli.cjs']);
+    expect(opgenFiles).toEqual(['compile-cache.js', 'lazy-lib-files.js', bundle]);
     expect(loaded.filter((f) => /typescript|ts-morph|handlebars/.test(f))).toEqual([]);
   });
 
@@ -85,8 +90,8 @@ describe('start-up', () => {
     expect(failed.stderr).toMatch(/\(.*\/src\/project\/load\.ts:\d+:\d+\)/);
   });
 
-  it('the bundle has no dynamic import(), which fails in code run from the compile cache', () => {
-    const bundle = readFileSync(fileURLToPath(new URL('../dist/opgen/cli.cjs', import.meta.url)), 'utf8');
+  it.each(['cli.cjs', 'help.cjs'])('the bundle %s has no dynamic import(), which fails in code run from the compile cache', (name) => {
+    const bundle = readFileSync(fileURLToPath(new URL(`../dist/opgen/${name}`, import.meta.url)), 'utf8');
     // Comments may name import() (re2js's JSDoc types do); code may not.
     const code = (bundle.match(/.*\bimport\(.*/g) ?? []).filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));
     expect(code).toEqual([]);

@@ -5,11 +5,13 @@
 // type-checks and costs them, controller-gen copies them): its ratio beside the anchor's.
 // Also measures `opgen --help` against `controller-gen --help`, and a save under
 // `opgen manifests --watch` at each size (controller-gen has no watch mode).
+// --repos a,b measures the built CLI of each opgen checkout (e.g. main and a branch) in the same
+// run, one after the other at each size, so that a before/after comparison sees the same load.
 // Needs `npm run build` first (it runs the built CLI, as a user would) and Go for controller-gen.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeSyntheticApi } from './synthetic-api.mjs';
 import { watchSaves } from './watch.mjs';
@@ -18,10 +20,12 @@ import { watchSaves } from './watch.mjs';
 const kubernetesModulesVersion = 'v0.36.3';
 
 const { values } = parseArgs({
-  options: { kinds: { type: 'string', default: '10,100' }, fields: { type: 'string', default: '30' }, runs: { type: 'string', default: '3' }, builtins: { type: 'boolean', default: false }, saves: { type: 'string', default: '20' }, cel: { type: 'boolean', default: false } },
+  options: { kinds: { type: 'string', default: '10,100' }, fields: { type: 'string', default: '30' }, runs: { type: 'string', default: '3' }, builtins: { type: 'boolean', default: false }, saves: { type: 'string', default: '20' }, cel: { type: 'boolean', default: false }, repos: { type: 'string' } },
 });
 const repo = new URL('../../', import.meta.url).pathname;
 const runs = Number(values.runs);
+const repos = values.repos ? values.repos.split(',').map((dir) => join(resolve(dir), '/')) : [repo];
+const name = (dir) => (repos.length > 1 ? ` ${dir.slice(-24)}` : '');
 
 /** controller-gen of the version opgen's built-in data and conformance suite pin, built once into the shared cache. */
 function controllerGen() {
@@ -47,14 +51,18 @@ function median(samples) {
 
 const gen = controllerGen();
 const genVersion = execFileSync(gen, ['--version'], { encoding: 'utf8' }).trim().replace(/^Version: /, '');
-console.log(`controller-gen ${genVersion}, opgen from ${repo}, ${values.fields} fields per kind${values.builtins ? ' + pod template + resources' : ''}, median of ${runs} runs, load average ${loadavg()[0].toFixed(2)}`);
+console.log(`controller-gen ${genVersion}, opgen from ${repos.join(' and ')}, ${values.fields} fields per kind${values.builtins ? ' + pod template + resources' : ''}, median of ${runs} runs, load average ${loadavg()[0].toFixed(2)}`);
 // opgen keeps V8's compiled TypeScript between runs (src/compile-cache.ts): the first run after
 // an install fills that cache, later runs read it. Both are fresh processes, as in CI.
 const helpRuns = 20;
 const help = (command, args) => median(Array.from({ length: helpRuns }, () => once(command, args, repo)));
-const opgenHelp = help('node', [join(repo, 'bin/opgen.js'), '--help']);
+const nodeHelp = help('node', ['-e', '0']);
+const opgenHelps = repos.map((dir) => help('node', [join(dir, 'bin/opgen.js'), '--help']));
 const cgHelp = help(gen, ['--help']);
-console.log(`--help, median of ${helpRuns}: opgen ${(opgenHelp * 1000).toFixed(0)} ms, controller-gen ${(cgHelp * 1000).toFixed(0)} ms, node -e 0 ${(help('node', ['-e', '0']) * 1000).toFixed(0)} ms`);
+const nodeHelpAfter = help('node', ['-e', '0']);
+for (const [i, dir] of repos.entries()) {
+  console.log(`--help, median of ${helpRuns}:${name(dir)} opgen ${(opgenHelps[i] * 1000).toFixed(0)} ms, controller-gen ${(cgHelp * 1000).toFixed(0)} ms, node -e 0 ${(nodeHelp * 1000).toFixed(0)} / ${(nodeHelpAfter * 1000).toFixed(0)} ms (before / after), opgen ${(opgenHelps[i] / ((nodeHelp + nodeHelpAfter) / 2)).toFixed(2)}× node`);
+}
 // With --cel, `100+cel` is the API with three rules per spec, measured right after its anchor `100`.
 console.log('    kinds  opgen first run(s)  opgen(s)  controller-gen(s)  ratio  --watch save(ms, wall/reported)');
 for (const kinds of values.kinds.split(',').map(Number)) {
@@ -67,17 +75,19 @@ for (const kinds of values.kinds.split(',').map(Number)) {
       writeFileSync(join(goDir, 'go.mod'), `module bench.example.com/api\n\ngo 1.24\n\nrequire (\n\tk8s.io/api ${kubernetesModulesVersion}\n\tk8s.io/apimachinery ${kubernetesModulesVersion}\n)\n`);
       execFileSync('go', ['mod', 'tidy'], { cwd: goDir, stdio: ['ignore', 'ignore', 'inherit'] });
 
-      const env = { ...process.env, OPGEN_CACHE_DIR: join(root, 'cache') };
-      const opgenArgs = [join(repo, 'bin/opgen.js'), 'manifests'];
-      const first = once('node', opgenArgs, tsDir, env);
-      const opgen = time('node', opgenArgs, tsDir, env);
       const cg = time(gen, ['crd', 'paths=./api/...', 'output:crd:artifacts:config=config/crd/bases'], goDir);
-      const kind = 'Widget000';
-      const saved = await watchSaves({ bin: join(repo, 'bin/opgen.js'), tsDir, file: `src/api/v1/${kind.toLowerCase()}_types.ts`, kind, saves: Number(values.saves), env });
-      const label = `${kinds}${cel ? '+cel' : ''}`;
-      console.log(
-        `${label.padStart(9)}  ${first.toFixed(2).padStart(18)}  ${opgen.toFixed(2).padStart(8)}  ${cg.toFixed(2).padStart(17)}  ${(opgen / cg).toFixed(2).padStart(5)}  ${saved.wall.toFixed(0).padStart(5)} / ${saved.reported}`,
-      );
+      for (const [i, dir] of repos.entries()) {
+        const env = { ...process.env, OPGEN_CACHE_DIR: join(root, `cache-${i}`) };
+        const opgenArgs = [join(dir, 'bin/opgen.js'), 'manifests'];
+        const first = once('node', opgenArgs, tsDir, env);
+        const opgen = time('node', opgenArgs, tsDir, env);
+        const kind = 'Widget000';
+        const saved = await watchSaves({ bin: join(dir, 'bin/opgen.js'), tsDir, file: `src/api/v1/${kind.toLowerCase()}_types.ts`, kind, saves: Number(values.saves), env });
+        const label = `${kinds}${cel ? '+cel' : ''}`;
+        console.log(
+          `${label.padStart(9)}  ${first.toFixed(2).padStart(18)}  ${opgen.toFixed(2).padStart(8)}  ${cg.toFixed(2).padStart(17)}  ${(opgen / cg).toFixed(2).padStart(5)}  ${saved.wall.toFixed(0).padStart(5)} / ${saved.reported}${name(dir)}  load ${loadavg()[0].toFixed(2)}`,
+        );
+      }
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

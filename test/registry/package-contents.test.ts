@@ -46,9 +46,9 @@ describe('published packages', () => {
     const files = await packedFiles(repo);
     const manifest = await readManifest(repo);
     for (const bin of Object.values(manifest.bin ?? {})) expect(files).toContain(bin.replace(/^\.\//, ''));
-    // The bundle bin/opgen.js runs, with the source map --verbose traces bugs through, and the
+    // The bundles bin/opgen.js runs, with the source maps --verbose traces bugs through, and the
     // compile cache it is loaded through; not a second, unbundled copy of the CLI.
-    expect(files).toEqual(expect.arrayContaining(['dist/opgen/cli.cjs', 'dist/opgen/cli.cjs.map']));
+    expect(files).toEqual(expect.arrayContaining(['dist/opgen/cli.cjs', 'dist/opgen/cli.cjs.map', 'dist/opgen/help.cjs', 'dist/opgen/help.cjs.map']));
     expect(files.filter((file) => /^dist\/[^/]+\.js$|^dist\/(?!opgen\/|templates\/|data\/)[^/]+\//.test(file)).sort()).toEqual(['dist/compile-cache.js', 'dist/lazy-lib-files.js']);
     for (const template of await filesUnder(join(repo, 'src/templates'))) expect(files).toContain(`dist/templates/${template}`);
     for (const data of await filesUnder(join(repo, 'src/data'))) expect(files).toContain(`dist/data/${data}`);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNode } from '../rest/client-node.js';
 
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
@@ -12,7 +13,7 @@ const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/tok
  * localhost:8080.
  */
 export function loadKubeConfig(path?: string): KubeConfig {
-  const config = new KubeConfig();
+  const config = new (clientNode().KubeConfig)();
   const fromEnv = process.env.KUBECONFIG;
   if (path) {
     config.loadFromFile(path);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNode } from '../rest/client-node.js';
 import { kubeConfigFor, writeKubeConfig } from './kubeconfig.js';
 
 /** A kubeconfig for one identity, in memory and on disk (inside the control plane's dir). */
@@ -27,7 +28,7 @@ export function identities(dir: string, server: string, caPem: string) {
       name: string,
       expirationSeconds: number,
     ): Promise<Identity> => {
-      const request = await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({
+      const request = await admin.makeApiClient(clientNode().CoreV1Api).createNamespacedServiceAccountToken({
         namespace,
         name,
         // No audiences: the API server's own, so the token works against it.

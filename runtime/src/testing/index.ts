@@ -24,7 +24,8 @@
  *
  * @module
  */
-export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './controlplane.js';
+export type { ControlPlane, ControlPlaneOptions } from './controlplane.js';
+export { startControlPlane } from './start-control-plane.js';
 // Time a test drives, a single reconcile outside the queue.
 export { createFakeClock, type FakeClock, type FakeClockOptions } from './memory/clock.js';
 export type { RunUntilIdleOptions } from './memory/idle.js';

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { clientNode } from '../rest/client-node.js';
 
 /** How to reach the API server as one identity. */
 export interface ClusterAccess {
@@ -14,7 +15,7 @@ const CLUSTER = 'opgen-test';
 
 /** A KubeConfig whose current context is `access`. */
 export function kubeConfigFor(access: ClusterAccess): KubeConfig {
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = new (clientNode().KubeConfig)();
   kubeConfig.loadFromOptions({
     clusters: [
       { name: CLUSTER, server: access.server, caData: Buffer.from(access.caPem).toString('base64'), skipTLSVerify: false },

@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createCluster, type Cluster } from '../rest/cluster.js';
 import type { Clock } from '../time/clock.js';
-import { startControlPlane } from './controlplane.js';
-import { installCRDs, readCRDs } from './crds.js';
+import { startControlPlane } from './start-control-plane.js';
+import { installCRDs, readCRDDocuments } from './crds.js';
 import { createMemoryCluster, type SeedObject } from './memory/cluster.js';
 import type { RunUntilIdleOptions } from './memory/idle.js';
 import { createObservedClock } from './observed-clock.js';
@@ -64,8 +64,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   const tier = options.tier ?? tierFromEnvironment();
   const paths = options.crds === undefined ? [] : [options.crds].flat();
   if (tier === 'memory') {
-    // readCRDs parses YAML into plain objects: the client-node type only describes them.
-    const memory = await createMemoryCluster({ crds: paths.length > 0 ? (readCRDs(paths) as unknown as SeedObject[]) : [] });
+    const memory = await createMemoryCluster({ crds: paths.length > 0 ? (readCRDDocuments(paths) as SeedObject[]) : [] });
     return {
       tier,
       cluster: memory.cluster,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiextensionsV1Api, KubernetesObjectApi, PatchStrategy, loadAllYaml, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject, KubernetesObjectApi } from '@kubernetes/client-node';
+import { clientNode } from '../rest/client-node.js';
 import { defaultingHandler, validatingHandler } from '../webhook/admission.js';
 import { deny } from '../webhook/deny.js';
 import { CONVERT_PATH } from '../webhook/paths.js';
@@ -39,7 +40,7 @@ function readConfigurations(source: string | string[] | KubernetesObject[]): Con
     } catch {
       throw new Error(`webhook configuration path ${path} does not exist`);
     }
-    return files.flatMap((file) => loadAllYaml(readFileSync(file, 'utf8')) as Configuration[]);
+    return files.flatMap((file) => clientNode().loadAllYaml(readFileSync(file, 'utf8')) as Configuration[]);
   });
   const configurations = found.filter((o) => CONFIGURATION_KINDS.has(o?.kind ?? ''));
   if (configurations.length === 0) throw new Error(`no webhook configuration found in ${paths.join(', ')}`);
@@ -82,6 +83,7 @@ export async function installWebhooks(kubeConfig: KubeConfig, options: InstallWe
   }
   const url = options.server.url;
   const caBundle = Buffer.from(options.server.certificatePem).toString('base64');
+  const { KubernetesObjectApi, PatchStrategy } = clientNode();
   const api = KubernetesObjectApi.makeApiClient(kubeConfig);
   const apply = (object: KubernetesObject) => api.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
 
@@ -153,7 +155,7 @@ function minimalValue(schema: Schema | undefined): unknown {
  * before storing, so the call proves `/convert` is used, whatever the conversion answers.
  */
 async function proveConversion(kubeConfig: KubeConfig, api: KubernetesObjectApi, server: InstallWebhooksOptions['server'], name: string, deadline: number): Promise<void> {
-  const crd = await kubeConfig.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name });
+  const crd = await kubeConfig.makeApiClient(clientNode().ApiextensionsV1Api).readCustomResourceDefinition({ name });
   const spoke = crd.spec.versions.find((v) => v.served && !v.storage);
   if (!spoke) throw new Error(`CRD ${name} has no served version besides its storage version: nothing to convert`);
   const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = minimalValue(spoke.schema?.openAPIV3Schema as Schema | undefined) as Record<string, unknown>;
