@@ -9,13 +9,11 @@
  */
 import type { CrdVersion, CustomResourceDefinition } from '../crd/types.js';
 import { generatedHeader, toYaml } from '../yaml.js';
+import { externalApiRoot } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
 import { emitGroupVersion, emitVersion } from './emit.js';
 import { quote } from './markers.js';
 import { versionTypes, type Problem } from './model.js';
-
-/** Where imported API folders live, relative to the project root. */
-export const externalRoot = 'src/external';
 
 /** Where the imported CRDs themselves are kept, for the test clusters to install. */
 export const externalCrdRoot = 'config/crd/external';
@@ -56,7 +54,7 @@ export function generateImport(inputs: readonly ImportInput[]): ImportResult {
     files.set(copy, { path: copy, content: toYaml([crd], { header: `${header[0]} ${header[1]}` }), ownership: 'generated' });
     crd.spec.versions.forEach((version, index) => {
       if (!version.served) return;
-      const dir = `${externalRoot}/${group}/${version.name}`;
+      const dir = `${externalApiRoot}/${group}/${version.name}`;
       const path = `spec.versions[${index}].schema.openAPIV3Schema`;
       const types = versionTypes(names.kind, version.schema.openAPIV3Schema, path, kindMarkers(crd, version, index, (p) => problems.push(located(p))));
       problems.push(...types.problems.map(located));

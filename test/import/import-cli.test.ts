@@ -74,6 +74,10 @@ describe('opgen import crd', () => {
     expect(project.imports).toEqual([{ file: certificates, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), crds: ['certificates.cert-manager.io'] }]);
     expect(parse(await readFile(join(dir, 'config/crd/external/certificates.cert-manager.io.yaml'), 'utf8'))).toEqual(parse(await readFile(certificates, 'utf8')));
 
+    // Its markers describe cert-manager's CRD: opgen manifests accepts them and writes no CRD of it.
+    await opgenOk(dir, 'manifests');
+    expect([...(await readTree(dir)).keys()].filter((path) => path.includes('cert-manager.io_'))).toEqual([]);
+
     // Running it again changes nothing.
     const before = await readTree(dir);
     expect((await opgenOk(dir, 'import', 'crd', certificates)).trim()).toBe('');
