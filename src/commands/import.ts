@@ -19,7 +19,9 @@ interface ImportCrdOptions {
 
 /** `opgen import crd`: typed API files for other projects' CRDs. */
 export function importCommand(): Command {
-  const command = new Command('import').description("generate typed API files from other projects' CRDs");
+  const command = new Command('import')
+    .description("generate typed API files from other projects' CRDs")
+    .addHelpText('after', '\nExample:\n  $ opgen import crd ./crds/cert-manager.crds.yaml');
   command
     .command('crd')
     .description('write TypeScript types, markers and a defineKind handle under src/external/<group>/<version>/ for every served version of each CRD in a file, URL or stdin')
