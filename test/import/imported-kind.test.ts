@@ -5,7 +5,7 @@ import { createClient, kinds, type Client } from '../../runtime/src/client/index
 import { controller } from '../../runtime/src/controller/index.js';
 import { createManager, type Manager } from '../../runtime/src/manager/index.js';
 import { startTestCluster, type TestCluster, type TestTier } from '../../runtime/src/testing/index.js';
-import type { Kind } from '../../runtime/src/api/index.js';
+import type { Kind, ObjectMeta } from '../../runtime/src/api/index.js';
 import { eventually } from '../../runtime/test/fixtures/eventually.js';
 import { opgenOk } from '../scaffold/run.js';
 
@@ -18,7 +18,7 @@ const certificates = new URL('../fixtures/corpus/cert-manager/cert-manager.io_ce
 const NS = 'default';
 
 interface Certificate {
-  metadata: { name: string; namespace?: string; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
+  metadata: ObjectMeta;
   spec?: { secretName: string; issuerRef: { name: string }; dnsNames?: string[]; privateKey?: { algorithm?: string } };
 }
 

@@ -42,7 +42,7 @@ export function comparable(crd: CustomResourceDefinition): Record<string, unknow
     .sort((a, b) => a.name.localeCompare(b.name));
   return {
     metadata: { name: crd.metadata.name, annotations: own, labels: labels ?? {} },
-    spec: { ...spec, names: { listKind: `${spec.names.kind}List`, singular: spec.names.kind.toLowerCase(), ...spec.names }, versions: served },
+    spec: { ...spec, names: { ...spec.names, listKind: spec.names.listKind ?? `${spec.names.kind}List`, singular: spec.names.singular ?? spec.names.kind.toLowerCase() }, versions: served },
   };
 }
 
