@@ -51,7 +51,7 @@ export function generateImport(inputs: readonly ImportInput[]): ImportResult {
     const located = (p: Problem): LocatedProblem => ({ ...p, source, ...(line !== undefined ? { line } : {}), crd: crd.metadata.name });
     problems.push(...crdProblems(crd).map(located));
     const copy = `${externalCrdRoot}/${crd.metadata.name}.yaml`;
-    files.set(copy, { path: copy, content: toYaml([crd], { header: `${header[0]} ${header[1]}` }), ownership: 'generated' });
+    files.set(copy, { path: copy, content: toYaml([installable(crd)], { header: `${header[0]} ${header[1]}` }), ownership: 'generated' });
     crd.spec.versions.forEach((version, index) => {
       if (!version.served) return;
       const dir = `${externalApiRoot}/${group}/${version.name}`;
@@ -64,6 +64,22 @@ export function generateImport(inputs: readonly ImportInput[]): ImportResult {
     });
   }
   return { files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)), problems };
+}
+
+/**
+ * The CRD as the project installs it: what its author wrote, without what an API server
+ * adds to the one `--from-cluster` reads (status, uid, managed fields, kubectl's
+ * last-applied annotation).
+ */
+function installable(crd: CustomResourceDefinition): CustomResourceDefinition {
+  const { name, annotations, labels } = crd.metadata;
+  const kept = Object.entries(annotations ?? {}).filter(([key]) => key !== 'kubectl.kubernetes.io/last-applied-configuration');
+  return {
+    apiVersion: crd.apiVersion,
+    kind: crd.kind,
+    metadata: { ...(kept.length ? { annotations: Object.fromEntries(kept) } : {}), name, ...(labels ? { labels } : {}) },
+    spec: crd.spec,
+  };
 }
 
 /** The CRD-wide and version markers of the Kind's interface. */

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { installCRDs, startControlPlane, type ControlPlane } from '../../runtime/src/testing/index.js';
 import { cleanUp, opgen, opgenOk, projectDir, readTree } from '../scaffold/run.js';
 
 const corpus = (path: string) => new URL(`../fixtures/corpus/${path}`, import.meta.url).pathname;
@@ -199,5 +200,40 @@ describe('opgen import crd refuses bad input with one line, exit 1, nothing writ
   it('no source, or two', async () => {
     await expectRefused([], /^error: missing the CRDs to import/);
     await expectRefused([certificates, '--from-cluster', 'a.b.c'], /import one source at a time/);
+  });
+});
+
+describe('opgen import crd --from-cluster', () => {
+  let controlPlane: ControlPlane;
+  beforeAll(async () => {
+    controlPlane = await startControlPlane();
+    await installCRDs(controlPlane.kubeConfig, certificates);
+  }, 300_000);
+  afterAll(async () => controlPlane?.stop());
+
+  it('reads the CRD of the current kubectl context, without what the API server added', async () => {
+    const env = { KUBECONFIG: process.env.KUBECONFIG, KUBECTL: process.env.KUBECTL };
+    process.env.KUBECONFIG = controlPlane.kubeconfigPath;
+    process.env.KUBECTL = join(process.env.KUBEBUILDER_ASSETS!, 'kubectl');
+    try {
+      const out = await opgenOk(dir, 'import', 'crd', '--from-cluster', 'certificates.cert-manager.io');
+      expect(out).toContain('CREATE src/external/cert-manager.io/v1/certificate_types.ts');
+      const project = parse(await readFile(join(dir, 'PROJECT'), 'utf8')) as { imports: unknown[] };
+      expect(project.imports).toEqual([{ cluster: 'certificates.cert-manager.io', sha256: expect.any(String), crds: ['certificates.cert-manager.io'] }]);
+      const kept = parse(await readFile(join(dir, 'config/crd/external/certificates.cert-manager.io.yaml'), 'utf8')) as { metadata: object; status?: unknown; spec: unknown };
+      expect(kept.status).toBeUndefined();
+      expect(kept.metadata).toEqual({ annotations: { 'controller-gen.kubebuilder.io/version': 'v0.21.0' }, name: 'certificates.cert-manager.io' });
+      // The API server's default conversion strategy comes along: it is part of the spec.
+      expect(kept.spec).toEqual({ ...(parse(await readFile(certificates, 'utf8')) as { spec: object }).spec, conversion: { strategy: 'None' } });
+
+      const missing = await opgen(dir, 'import', 'crd', '--from-cluster', 'nothings.example.com');
+      expect(missing.code).toBe(1);
+      expect(missing.stderr.trimEnd()).toMatch(/^error: kubectl get customresourcedefinition nothings\.example\.com: .*not found/);
+    } finally {
+      for (const [key, value] of Object.entries(env)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
   });
 });
