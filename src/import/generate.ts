@@ -18,8 +18,11 @@ import { versionTypes, type Problem } from './model.js';
 /** Where the imported CRDs themselves are kept, for the test clusters to install. */
 export const externalCrdRoot = 'config/crd/external';
 
-/** The annotations every generator writes on its CRDs; they describe the generator, not the API. */
-const generatorAnnotations = new Set(['controller-gen.kubebuilder.io/version', 'opgen.dev/version']);
+/** kubectl's copy of what it applied, on a CRD read from a cluster: not the author's. */
+const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** Annotations no marker writes back: the generators' own and kubectl's copy. */
+const unmarkedAnnotations = new Set(['controller-gen.kubebuilder.io/version', 'opgen.dev/version', lastApplied]);
 
 /** One CRD to import, with where it came from (shown in headers and warnings). */
 export interface ImportInput {
@@ -73,7 +76,7 @@ export function generateImport(inputs: readonly ImportInput[]): ImportResult {
  */
 function installable(crd: CustomResourceDefinition): CustomResourceDefinition {
   const { name, annotations, labels } = crd.metadata;
-  const kept = Object.entries(annotations ?? {}).filter(([key]) => key !== 'kubectl.kubernetes.io/last-applied-configuration');
+  const kept = Object.entries(annotations ?? {}).filter(([key]) => key !== lastApplied);
   return {
     apiVersion: crd.apiVersion,
     kind: crd.kind,
@@ -110,7 +113,7 @@ function kindMarkers(crd: CustomResourceDefinition, version: CrdVersion, index: 
   }
   for (const f of version.selectableFields ?? []) out.push(`+kubebuilder:selectablefield:JSONPath=${quote(f.jsonPath)}`);
   for (const [key, value] of Object.entries(crd.metadata.annotations ?? {})) {
-    if (!generatorAnnotations.has(key)) out.push(`+kubebuilder:metadata:annotations=${quote(`${key}=${value}`)}`);
+    if (!unmarkedAnnotations.has(key)) out.push(`+kubebuilder:metadata:annotations=${quote(`${key}=${value}`)}`);
   }
   for (const [key, value] of Object.entries(crd.metadata.labels ?? {})) out.push(`+kubebuilder:metadata:labels=${quote(`${key}=${value}`)}`);
   return out;

@@ -24,6 +24,14 @@ export function importRecords(project: ProjectConfig): ImportRecord[] {
   return value as ImportRecord[];
 }
 
+/** An origin as file headers and warnings name it: the recorded path, the URL, the cluster's CRD, or stdin. */
+export function originName(origin: Origin): string {
+  if ('url' in origin) return origin.url;
+  if ('file' in origin) return origin.file;
+  if ('cluster' in origin) return `cluster CRD ${origin.cluster}`;
+  return 'stdin';
+}
+
 function sameOrigin(a: Origin, b: Origin): boolean {
   if ('url' in a) return 'url' in b && a.url === b.url;
   if ('file' in a) return 'file' in b && a.file === b.file;
