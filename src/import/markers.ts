@@ -76,7 +76,7 @@ export function keywordMarkers(node: JSONSchemaProps, keys: readonly (keyof JSON
       case 'x-kubernetes-list-map-keys': for (const k of value as string[]) out.push(`+listMapKey=${k}`); break;
       case 'x-kubernetes-map-type': out.push(`${node.additionalProperties ? '+mapType' : '+structType'}=${value}`); break;
       case 'x-kubernetes-preserve-unknown-fields': if (value) out.push('+kubebuilder:pruning:PreserveUnknownFields'); break;
-      case 'x-kubernetes-embedded-resource': if (value) out.push(`${validation}EmbeddedResource`); break;
+      case 'x-kubernetes-embedded-resource': if (value) out.push(`${validation}XEmbeddedResource`); break;
     }
   }
   return out;

@@ -7,8 +7,10 @@
  *
  * @module
  */
+import { isDeepStrictEqual } from 'node:util';
 import { readComment } from '../markers/block.js';
 import { quantityPattern } from '../schema/builtins/known.js';
+import { typeMetaDescriptions } from '../schema/kind.js';
 import type { JSONSchemaProps } from '../schema/types.js';
 import { keywordMarkers, markedKeywords } from './markers.js';
 import { NameTable, pascalCase } from './names.js';
@@ -110,6 +112,12 @@ class Builder {
 
   root(schema: JSONSchemaProps, path: string, kindMarkers: string[]): void {
     this.checkKeys(schema, path);
+    for (const field of ['apiVersion', 'kind'] as const) {
+      const standard = { type: 'string', description: typeMetaDescriptions[field] };
+      if (!isDeepStrictEqual(schema.properties?.[field], standard)) {
+        this.problem(`${path}.properties.${field}`, `opgen manifests always writes ${field} as a string with Kubernetes' description of it`);
+      }
+    }
     const kind: InterfaceDecl = { kind: 'interface', name: this.kind, doc: this.doc(schema.description, path), markers: [], fields: [] };
     this.decls.push(kind);
     const shape = this.object(schema, this.kind, path, kind);
