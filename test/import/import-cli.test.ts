@@ -54,6 +54,9 @@ async function typeErrors(usage: string): Promise<string[]> {
 
 describe('opgen import crd', () => {
   it("writes cert-manager's Certificate as typed API files, its CRD and a PROJECT record", async () => {
+    const empty = await readTree(dir);
+    expect(await opgenOk(dir, 'import', 'crd', certificates, '--dry-run')).toContain('CREATE src/external/cert-manager.io/v1/groupversion_info.ts\n(dry run: nothing was written)');
+    expect(await readTree(dir)).toEqual(empty);
     const out = await opgenOk(dir, 'import', 'crd', certificates);
     expect(out.split('\n')).toEqual(
       expect.arrayContaining([
