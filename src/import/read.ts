@@ -24,7 +24,6 @@ export interface InputCrd {
 export function readCrds(text: string, file: string): InputCrd[] {
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines });
-  if (!Array.isArray(docs)) return [];
   const crds: InputCrd[] = [];
   for (const doc of docs) {
     const line = lines.linePos(doc.range[0]).line;

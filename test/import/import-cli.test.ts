@@ -154,6 +154,8 @@ describe('opgen import crd refuses bad input with one line, exit 1, nothing writ
   it('a file that is not a CRD', async () => {
     await writeFile(join(dir, '..', 'deploy.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: apps/v1\nkind: Deployment\n');
     await expectRefused([join(dir, '..', 'deploy.yaml')], /deploy\.yaml:1: error: not a CustomResourceDefinition: a ConfigMap$/);
+    await writeFile(join(dir, '..', 'empty.yaml'), '# nothing here\n');
+    await expectRefused([join(dir, '..', 'empty.yaml')], /empty\.yaml: error: no CustomResourceDefinition in the input$/);
   });
 
   it('a CRD after a good one that is not YAML', async () => {
