@@ -37,7 +37,7 @@ export function importCommand(): Command {
         'Examples:',
         '  $ opgen import crd https://github.com/cert-manager/cert-manager/releases/download/v1.19.1/cert-manager.crds.yaml',
         '  $ opgen import crd ./crds/gateway.networking.k8s.io_httproutes.yaml',
-        '  $ kubectl kustomize "github.com/kubernetes-sigs/gateway-api/config/crd?ref=v1.4.0" | opgen import crd -',
+        '  $ kubectl kustomize "github.com/kubernetes-sigs/gateway-api/config/crd?ref=v1.6.1" | opgen import crd -',
         '  $ opgen import crd --from-cluster certificates.cert-manager.io',
       ].join('\n'),
     )

@@ -1,7 +1,9 @@
 /**
  * The CRDs of an input text: every YAML document that is an `apiextensions.k8s.io/v1`
  * CustomResourceDefinition (or a List of them, as `kubectl get crd -o yaml` prints), each
- * served version with a structural schema. Anything else is a one-line error at its line.
+ * served version with a structural schema. Other objects beside CRDs are skipped (a
+ * release's bundle has a Namespace or an admission policy too); an input without any CRD,
+ * or a CRD that cannot be imported, is a one-line error at its line.
  *
  * @module
  */
@@ -25,24 +27,26 @@ export function readCrds(text: string, file: string): InputCrd[] {
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lines });
   const crds: InputCrd[] = [];
+  let other: { kind: string; line: number } | undefined;
   for (const doc of docs) {
-    const line = lines.linePos(doc.range[0]).line;
+    // The line of the object itself, not of the `---` before it.
+    const line = lines.linePos(doc.contents?.range[0] ?? doc.range[0]).line;
     const bad = doc.errors[0];
     if (bad) throw new UserError(`not YAML: ${bad.message.split('\n')[0]}`, { file, line: bad.linePos?.[0].line ?? line });
     const value = doc.toJS() as unknown;
     if (value === null || value === undefined) continue;
     const objects = isObject(value) && Array.isArray(value.items) && /List$/.test(String(value.kind)) ? value.items : [value];
-    for (const object of objects) crds.push({ crd: checkCrd(object, { file, line }), line });
+    for (const object of objects) {
+      if (isObject(object) && object.kind === 'CustomResourceDefinition') crds.push({ crd: checkCrd(object, { file, line }), line });
+      else other ??= { kind: isObject(object) && typeof object.kind === 'string' ? `a ${object.kind}` : 'no Kubernetes object', line };
+    }
   }
+  if (!crds.length && other) throw new UserError(`not a CustomResourceDefinition: ${other.kind}`, { file, line: other.line });
   if (!crds.length) throw new UserError('no CustomResourceDefinition in the input', { file });
   return crds;
 }
 
-function checkCrd(value: unknown, at: { file: string; line: number }): CustomResourceDefinition {
-  if (!isObject(value) || value.kind !== 'CustomResourceDefinition') {
-    const kind = isObject(value) && typeof value.kind === 'string' ? `a ${value.kind}` : 'no Kubernetes object';
-    throw new UserError(`not a CustomResourceDefinition: ${kind}`, at);
-  }
+function checkCrd(value: Record<string, unknown>, at: { file: string; line: number }): CustomResourceDefinition {
   const crd = value as unknown as CustomResourceDefinition;
   const name = (crd.metadata as { name?: string } | undefined)?.name ?? '(no name)';
   if (value.apiVersion !== 'apiextensions.k8s.io/v1') {

@@ -137,6 +137,11 @@ export function setup(mgr: Manager): void {
     ]);
   });
 
+  it("skips the other objects of a release's bundle", async () => {
+    await writeFile(join(dir, '..', 'bundle.yaml'), `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: cert-manager\n---\n${await readFile(certificates, 'utf8')}`);
+    expect(await opgenOk(dir, 'import', 'crd', join(dir, '..', 'bundle.yaml'))).toContain('CREATE src/external/cert-manager.io/v1/certificate_types.ts');
+  });
+
   it('reads stdin for -', async () => {
     const text = await readFile(certificates, 'utf8');
     const run = promisify(execFile);
@@ -152,8 +157,8 @@ describe('opgen import crd refuses bad input with one line, exit 1, nothing writ
   const expectRefused = (args: string[], message: RegExp) => refused(dir, ['import', 'crd', ...args], message);
 
   it('a file that is not a CRD', async () => {
-    await writeFile(join(dir, '..', 'deploy.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: apps/v1\nkind: Deployment\n');
-    await expectRefused([join(dir, '..', 'deploy.yaml')], /deploy\.yaml:1: error: not a CustomResourceDefinition: a ConfigMap$/);
+    await writeFile(join(dir, '..', 'deploy.yaml'), '# objects, no CRD\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: apps/v1\nkind: Deployment\n');
+    await expectRefused([join(dir, '..', 'deploy.yaml')], /deploy\.yaml:3: error: not a CustomResourceDefinition: a ConfigMap$/);
     await writeFile(join(dir, '..', 'empty.yaml'), '# nothing here\n');
     await expectRefused([join(dir, '..', 'empty.yaml')], /empty\.yaml: error: no CustomResourceDefinition in the input$/);
   });
