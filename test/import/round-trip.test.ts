@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { CustomResourceDefinition } from '../../src/crd/types.js';
 import { corpusCrds } from '../corpus/corpus.js';
@@ -38,6 +40,35 @@ describe('opgen import crd round trip on the corpus', () => {
   it('warns about exactly the expected constructs', () => {
     const warnings = results.flatMap(({ source, trip }) => trip.imported.problems.map((p) => `${source}: ${p.path}: ${p.message}`));
     expect(warnings).toEqual(expected);
+  });
+
+  it('writes types that type-check in strict mode against the runtime', () => {
+    // Inside the repository (a git-ignored .opgen-tmp-* folder), so the files resolve @opgen/runtime/api.
+    const dir = mkdtempSync(new URL('../../.opgen-tmp-import-', import.meta.url).pathname);
+    try {
+      const paths = new Set<string>();
+      for (const { trip } of results) {
+        for (const file of trip.imported.files.filter((f) => f.path.endsWith('.ts'))) {
+          const path = join(dir, file.path);
+          mkdirSync(dirname(path), { recursive: true });
+          writeFileSync(path, file.content);
+          paths.add(path);
+        }
+      }
+      const program = ts.createProgram([...paths], {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        noEmit: true,
+        skipLibCheck: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: [],
+      });
+      expect(ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives back every CEL rule and printer column of Gateway API', () => {
