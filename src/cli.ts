@@ -26,6 +26,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   bundle: async () => (await import('./commands/bundle.js')).bundleCommand(),
   scorecard: async () => (await import('./commands/scorecard.js')).scorecardCommand(),
   'setup-envtest': async () => (await import('./commands/setup-envtest.js')).setupEnvtestCommand(),
+  import: async () => (await import('./commands/import.js')).importCommand(),
   'migrate-storage': async () => (await import('./commands/migrate-storage.js')).migrateStorageCommand(),
 };
 

@@ -10,6 +10,7 @@ import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { currentScaffold } from '../upgrade/scaffold-version.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
+import { reimport } from '../import/reproduce.js';
 
 interface GenerateOptions {
   outputDir?: string;
@@ -56,12 +57,15 @@ export async function runAlphaGenerate(root: string, options: GenerateOptions): 
   refuseInHelmOperatorProject(project, 'opgen alpha generate', upgradeByHand, 'is not re-scaffolded by this opgen yet');
   if (!inPlace && !options.force) await ensureEmpty(out);
   const files = scaffold(project, currentScaffold, await readProjectSettings(dir));
+  // Elsewhere, the imported API types come along, generated again from the CRDs the project keeps.
+  const imported = inPlace ? [] : await reimport(dir, project);
   // In place, a file that differs is the user's unless --force; elsewhere, --force lets the writer overwrite.
   const ownership: GeneratedFile['ownership'] = options.force ? 'generated' : inPlace ? 'once' : 'user';
   // Elsewhere PROJECT says whose scaffold it is; in place it stays as it is, since the files that differ do too.
   const generated: GeneratedFile[] = [
     ...(inPlace ? [] : [{ path: projectFileName, content: serializeProject({ ...project, cliVersion: currentScaffold.version }), ownership }]),
     ...[...files].map(([path, file]) => ({ path, content: file.content, ownership, ...(file.executable ? { executable: true } : {}) })),
+    ...imported.map((file) => ({ ...file, ownership })),
   ];
   const changes = await planChanges(out, generated);
   if (!options.dryRun) await applyChanges(out, changes);

@@ -14,7 +14,7 @@ import { formatUpgrade } from '../upgrade/report.js';
 import { currentScaffold, firstRelease, scaffoldOf, type ScaffoldVersion } from '../upgrade/scaffold-version.js';
 import { readIfExists } from '../read-if-exists.js';
 import { readProjectSettings } from '../upgrade/settings.js';
-import { applyChanges, type PlannedChange } from '../writer/index.js';
+import { applyChanges, formatPlan, planChanges, type PlannedChange } from '../writer/index.js';
 
 export interface UpgradeOptions {
   to?: string;
@@ -136,10 +136,20 @@ function writerChange(step: UpgradeStep): PlannedChange[] {
   }
 }
 
+/** The imported API types, generated again by this opgen from the CRDs the project keeps. */
+async function runReimport(dir: string, project: ProjectConfig): Promise<void> {
+  const { reimport } = await import('../import/reproduce.js');
+  const changes = await planChanges(dir, await reimport(dir, project));
+  await applyChanges(dir, changes);
+  const report = formatPlan(changes);
+  if (report) process.stdout.write(`${report}\n`);
+}
+
 /** The generated files, through the commands that make them. */
 async function regenerate(dir: string, project: ProjectConfig): Promise<void> {
   const { runManifests } = await import('./manifests.js');
   try {
+    await runReimport(dir, project);
     await runManifests({ dir });
     const plugins = project.extra.plugins;
     if (typeof plugins === 'object' && plugins !== null && 'helm.opgen.dev/v1-alpha' in plugins) {

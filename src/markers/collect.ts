@@ -1,12 +1,13 @@
 /**
  * Collects the RBAC and webhook markers of a project: a cheap scan of every comment line
  * under `src/` that starts with `+kubebuilder:rbac`, `+kubebuilder:webhook` or
- * `+kubebuilder:webhookconfiguration`, read with the marker grammar; outside `src/api`,
- * other markers of opgen's are refused there.
+ * `+kubebuilder:webhookconfiguration`, read with the marker grammar; outside `src/api` (and
+ * the imported API types of `src/external`), other markers of opgen's are refused.
  *
  * @module
  */
 import { UserError, type Location } from '../errors.js';
+import { externalApiRoot } from '../project/model.js';
 import { findMarkerDef, parseMarker } from './parse.js';
 import type { JsonArg } from './scanner.js';
 import type { RbacMarker, WebhookMarker, WebhookRuleMarker } from './types.js';
@@ -37,7 +38,7 @@ export function collectPackageMarkers(files: ReadonlyMap<string, string>): Packa
       const m = candidate.exec(line);
       if (!m) continue;
       const location: Location = { file, line: i + 1, column: m[1]!.length + 1 };
-      const inApi = file.startsWith('src/api/');
+      const inApi = file.startsWith('src/api/') || file.startsWith(`${externalApiRoot}/`);
       if (inApi && !collected.test(m[2]!)) continue;
       // Outside src/api, every marker opgen knows is checked (`+optional` in a controller is
       // lost as surely as a misspelt `+kubebuilder:rbca`); others' markers are theirs.

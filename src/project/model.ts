@@ -11,6 +11,13 @@ export const opgenLayout = 'typescript.opgen.dev/v1';
 /** The file name, at the root of a project. */
 export const projectFileName = 'PROJECT';
 
+/**
+ * Where `opgen import crd` writes other projects' API types (`<group>/<version>/` folders
+ * laid out as src/api's): their markers describe those projects' CRDs, which `opgen
+ * manifests` reads but never writes.
+ */
+export const externalApiRoot = 'src/external';
+
 export interface ProjectConfig {
   /**
    * The opgen whose scaffold the project has (kubebuilder's `cliVersion`): written by `init`

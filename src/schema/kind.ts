@@ -28,9 +28,11 @@ export interface KindSchema {
   location: Location;
 }
 
-// Kubernetes' own descriptions of TypeMeta's fields, line breaks included, as controller-gen
-// writes them into every CRD: a project moving from Go sees no diff.
-const typeMetaDescriptions = {
+/**
+ * Kubernetes' own descriptions of TypeMeta's fields, line breaks included, as controller-gen
+ * writes them into every CRD: a project moving from Go sees no diff.
+ */
+export const typeMetaDescriptions = {
   apiVersion: [
     'APIVersion defines the versioned schema of this representation of an object.',
     'Servers should convert recognized schemas to the latest internal value, and',

@@ -43,6 +43,16 @@ export async function opgenOk(cwd: string, ...args: string[]): Promise<string> {
   return result.stdout;
 }
 
+/** Runs `opgen <args>` in `dir` and expects a refusal: exit 1, one line on stderr matching `message`, `dir` left as it was. */
+export async function expectRefused(dir: string, args: string[], message: RegExp): Promise<void> {
+  const before = await readTree(dir);
+  const result = await opgen(dir, ...args);
+  expect(result.code).toBe(1);
+  expect(result.stderr.trimEnd()).toMatch(message);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(await readTree(dir)).toEqual(before);
+}
+
 export async function projectDir(name: string): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), 'opgen-scaffold-'));
   const dir = join(parent, name);

@@ -177,6 +177,11 @@ describe('markers in the wrong place', () => {
 
   it('rejects patterns the API server cannot run', () => {
     expect(errorsOf('string', '+kubebuilder:validation:Pattern=^(?!x)')[0]).toContain('look-around assertions are not supported');
+    expect(errorsOf('string', '+kubebuilder:validation:Pattern=`^[a-z`')[0]).toContain('invalid regular expression');
+  });
+
+  it("accepts RE2's spellings JavaScript lacks, as the API server does (kueue's and prometheus-operator's `(?i)`)", () => {
+    expect(ok('string', '+kubebuilder:validation:Pattern=`^(?i)(abort|warn)?$`')).toEqual({ type: 'string', pattern: '^(?i)(abort|warn)?$' });
   });
 
   it('accepts +enum and +k8s:enum on a union of literals', () => {
