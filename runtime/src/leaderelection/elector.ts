@@ -8,6 +8,7 @@ import type { TokenBucket } from '../rest/token-bucket.js';
 import type { TransportObserver } from '../rest/transport.js';
 import { clusterOf, type Cluster } from '../rest/cluster.js';
 import { everyOn, sleepOn, systemClock, type Clock } from '../time/clock.js';
+import { withDeadline } from '../time/deadline.js';
 import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
 import type { LeaderElectionOptions } from './types.js';
@@ -168,12 +169,14 @@ export async function runLeaderElection(
   }
 
   async function attempt(deadlineMs: number): Promise<Attempt> {
-    const attemptSignal = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, Math.round(deadlineMs)))]);
+    const deadline = withDeadline(signal, Math.max(1, Math.round(deadlineMs)));
     try {
-      return await tryAcquireOrRenew(attemptSignal);
+      return await tryAcquireOrRenew(deadline.signal);
     } catch (error) {
       if (!signal.aborted) logger.warn({ ...where, err: error }, 'leader election: lease request failed');
       return REFUSED;
+    } finally {
+      deadline.clear();
     }
   }
 

@@ -5,6 +5,7 @@ import type { LoggerLike } from '../rest/logger.js';
 import { resourcePath } from '../rest/paths.js';
 import { sleep } from '../rest/sleep.js';
 import type { Transport } from '../rest/transport.js';
+import { withDeadline } from '../time/deadline.js';
 import { RING_LABEL, shardLeaseName } from './labels.js';
 
 /** Timing of a shard's Lease, as for leader election. */
@@ -92,9 +93,9 @@ export function createMembership(
     async run(signal) {
       let logged = false;
       while (!signal.aborted) {
-        const attempt = AbortSignal.any([signal, AbortSignal.timeout(timing.renewDeadlineMs)]);
+        const attempt = withDeadline(signal, timing.renewDeadlineMs);
         try {
-          if (await renew(attempt)) {
+          if (await renew(attempt.signal)) {
             if (!logged) log.info({ lease: name, shard }, 'Joined the shard ring');
             logged = true;
             markJoined();
@@ -102,6 +103,8 @@ export function createMembership(
         } catch (error) {
           last = undefined;
           if (!signal.aborted) log.error({ err: error, lease: name }, 'Could not renew the shard Lease');
+        } finally {
+          attempt.clear();
         }
         if (logged && !signal.aborted && performance.now() - renewedAt >= timing.renewDeadlineMs) {
           // Its objects may be reassigned once the Lease expires: stop, as a lost leader does.

@@ -4,6 +4,7 @@ import { createClient, kinds, type Client, type LoggerLike } from '../../src/cli
 import { runLeaderElection, type ElectionClock } from '../../src/leaderelection/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { memoryLogger, startNetworkCut } from '../cache/support.js';
+import { exposeGc } from '../fixtures/gc.js';
 
 let cp: ControlPlane;
 let client: Client;
@@ -138,6 +139,31 @@ describe('leader election on a Lease', () => {
       other.stop.abort();
       await other.done;
     } finally {
+      await network.close();
+    }
+  });
+
+  it('gives up leading at the renew deadline when its network freezes, also after a garbage collection', async () => {
+    // A frozen network answers nothing and resets nothing: only the renew attempt's own
+    // deadline ends the hung write. Composed with AbortSignal.any, Node's AbortSignal.timeout
+    // is collected and never fires (nodejs/node#57736): the leader then hung in the write
+    // until the transport's 20 s response timeout and its retries, still running, not leading.
+    const gc = exposeGc();
+    const network = await startNetworkCut(cp.kubeConfig);
+    const collecting = setInterval(gc, 100);
+    try {
+      const frozen = campaign('frozen', 'freeze', { kubeConfig: network.kubeConfig });
+      await vi.waitFor(() => expect(frozen.leading).toBe(true));
+      network.freeze();
+      const frozenAt = Date.now();
+      const boundMs = timing.renewDeadlineMs + 5_000;
+      const stopped = await Promise.race([frozen.done.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), boundMs))]);
+      expect(stopped, `stopped within ${boundMs} ms of the freeze`).toBe(true);
+      expect(frozen).toMatchObject({ leading: false, lost: true, leadershipAborted: true });
+      expect(frozen.stoppedAt! - frozenAt).toBeGreaterThanOrEqual(timing.renewDeadlineMs - timing.retryPeriodMs);
+    } finally {
+      clearInterval(collecting);
+      network.thaw();
       await network.close();
     }
   });
