@@ -11,7 +11,7 @@ import { resolveLiteral, type Literal } from '../markers/literal.js';
 import type { Marker } from '../markers/parse.js';
 import type { MarkerCheck } from './checks.js';
 import { hasJsonType } from './json-type.js';
-import { compilePattern } from '../validation/pattern.js';
+import { compileRe2 } from '@opgen/runtime/internal/cel';
 import type { JSONSchemaProps, ValidationRule } from './types.js';
 
 const validation = 'kubebuilder:validation:';
@@ -327,8 +327,8 @@ function patternProblem(pattern: string): string | undefined {
   if (/\(\?<?[=!]/.test(pattern)) return 'look-around assertions are not supported';
   if (/\\[1-9]/.test(pattern)) return 'back-references are not supported';
   // The API server compiles patterns with Go's RE2, which has spellings JavaScript lacks (`(?i)`).
-  const compiled = compilePattern(pattern);
-  return 'invalid' in compiled ? `invalid regular expression (${compiled.invalid})` : undefined;
+  const compiled = compileRe2(pattern);
+  return 'error' in compiled ? `invalid regular expression (${compiled.error})` : undefined;
 }
 
 function addRule(target: JSONSchemaProps, rule: ValidationRule | undefined): void {
