@@ -59,6 +59,10 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
       errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(actual), detail: `${inBody(body)} must be of type ${schema.type}: ${goQuote(actual)}` });
     }
   }
+  if (schema.type === 'integer' && schema.format === 'int32' && actual === 'integer' && ((value as number) < -(2 ** 31) || (value as number) >= 2 ** 31)) {
+    // A whole number out of int32's range is no int32: the type validator's format check, without a type error.
+    errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `Checked value must be of type integer with format int32 in ${body}` });
+  }
   if (typeof value === 'string') stringChecks(value, schema, fieldPath, body, errors);
   if (typeof value === 'number') numberChecks(value, schema, fieldPath, body, errors);
   if (Array.isArray(value)) arrayChecks(value, old, schema, path, body, errors);

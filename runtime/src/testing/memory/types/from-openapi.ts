@@ -44,6 +44,13 @@ export function toTypeRef(schema: OpenApiSchema, preserveUnknown = false): TypeR
       return objectType(schema, preserve);
     case 'array':
       return listType(schema, preserve);
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+      return 'numeric';
+    case 'boolean':
+      return 'boolean';
     default:
       return 'scalar';
   }
