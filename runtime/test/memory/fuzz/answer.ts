@@ -24,7 +24,18 @@ interface StatusBody {
   details?: { causes?: Array<{ reason?: string; field?: string; message?: string }> };
 }
 
-const mask = (text: string | undefined): string | undefined => text?.replace(COMPILER_TEXT, COMPILER_MASK);
+/**
+ * A message quoting an object (a Strict patch's refusal quotes the patched object) holds what
+ * each server assigns on its own, as the differential suite's normalize() replaces in objects:
+ * its uid, its resourceVersion and the instants it wrote. The CEL compiler's own words are masked
+ * (docs/memory-cluster-differences.md, cel-compile-error-text).
+ */
+const mask = (text: string | undefined): string | undefined =>
+  text
+    ?.replace(COMPILER_TEXT, COMPILER_MASK)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>')
+    .replace(/(\\"resourceVersion\\":\\")\d+/g, '$1<rv>')
+    .replace(/(\\")\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z(\\")/g, '$1<time>$2');
 
 /** Sends `request`; never throws for an API error. */
 export async function answer(transport: Transport, request: HttpRequest): Promise<Answer> {

@@ -54,6 +54,10 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
       const format = schema.format === 'int32' || schema.format === 'int64' ? schema.format : undefined;
       errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: format ? '"float64"' : '"number"', detail: `${inBody(body)} must be of type ${format ?? 'integer'}: ${format ? '"float64"' : '"number"'}` });
       errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `Checked value must be of type integer ${format ? `with format ${format}` : '(default format)'} in ${body}` });
+    } else if (schema.format && actual !== 'string' && actual !== 'array' && actual !== 'null' && dataFormat(actual) !== schema.format) {
+      // kube-openapi's type validator checks a formatted field's non-string value by format
+      // first: the field's format against the value's (int64, float64, or none).
+      errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(dataFormat(actual)), detail: `${inBody(body)} must be of type ${schema.format}: ${goQuote(dataFormat(actual))}` });
     } else {
       // The other validators still run, each on the kinds of value it checks (enum on any).
       errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(actual), detail: `${inBody(body)} must be of type ${schema.type}: ${goQuote(actual)}` });
@@ -71,6 +75,11 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
     const supported = schema.enum.map((allowed) => goQuote(typeof allowed === 'string' ? allowed : JSON.stringify(allowed))).join(', ');
     errors.push({ type: 'FieldValueNotSupported', field: fieldPath, value: goValue(value), detail: `supported values: ${supported}` });
   }
+}
+
+/** The format kube-openapi infers from a decoded value: a whole number is an int64, another a float64. */
+function dataFormat(actual: string): string {
+  return actual === 'integer' ? 'int64' : actual === 'number' ? 'float64' : '';
 }
 
 function typeMatches(type: string, actual: string): boolean {
