@@ -176,6 +176,7 @@ function scalarProblem(kind: ScalarKind, value: Json): string | undefined {
   if (kind === 'numeric' && typeof value !== 'number') return `expected numeric (int or float), got ${goType(value)}`;
   if (kind === 'string' && typeof value !== 'string') return `expected string, got ${goValueSharp(value)}`;
   if (kind === 'boolean' && typeof value !== 'boolean') return `expected boolean, got ${goValueV(value)}`;
+  if (kind === 'untyped' && typeof value === 'object') return `expected any scalar, got ${goValueV(value)}`;
   return undefined;
 }
 

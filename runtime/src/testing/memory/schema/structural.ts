@@ -49,6 +49,9 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
     intOrString(value, fieldPath, body, errors);
     // A value of either type is still checked by the validators of its kind (a pattern on the string).
     if (actual !== 'integer' && actual !== 'string') return;
+  } else if (schema.format && schema.type !== 'integer' && schema.type !== 'number' && actual === 'array') {
+    // kube-openapi's type validator passes a list in a formatted non-numeric field (a slice
+    // is taken for a formatted value); the other validators still run.
   } else if (schema.type !== undefined && !typeMatches(schema.type, actual)) {
     if (schema.type === 'integer' && actual === 'number') {
       const format = schema.format === 'int32' || schema.format === 'int64' ? schema.format : undefined;
@@ -75,6 +78,11 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
     const supported = schema.enum.map((allowed) => goQuote(typeof allowed === 'string' ? allowed : JSON.stringify(allowed))).join(', ');
     errors.push({ type: 'FieldValueNotSupported', field: fieldPath, value: goValue(value), detail: `supported values: ${supported}` });
   }
+}
+
+/** apimachinery's `field.TooMany`: "item" when the limit is one. */
+function tooMany(max: number): string {
+  return `must have at most ${max} ${max === 1 ? 'item' : 'items'}`;
 }
 
 /** The format kube-openapi infers from a decoded value: a whole number is an int64, another a float64. */
@@ -138,7 +146,7 @@ function arrayChecks(value: Json[], old: Json | undefined, schema: SchemaNode, p
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: String(value.length), detail: `${inBody(body)} should have at least ${schema.minItems} items` });
   }
   if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(value.length), detail: `must have at most ${schema.maxItems} items` });
+    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(value.length), detail: tooMany(schema.maxItems) });
   }
   const keys = schema['x-kubernetes-list-type'] === 'map' ? (schema['x-kubernetes-list-map-keys'] ?? []) : undefined;
   const previous = (item: Json): Json | undefined =>
@@ -153,7 +161,7 @@ function objectChecks(value: { [key: string]: Json }, old: Json | undefined, sch
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: String(count), detail: `${inBody(body)} should have at least ${schema.minProperties} properties` });
   }
   if (schema.maxProperties !== undefined && count > schema.maxProperties) {
-    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(count), detail: `must have at most ${schema.maxProperties} items` });
+    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(count), detail: tooMany(schema.maxProperties) });
   }
   for (const name of schema.required ?? []) {
     if (!(name in value)) errors.push({ type: 'FieldValueRequired', field: path === '' ? name : `${path}.${name}` });

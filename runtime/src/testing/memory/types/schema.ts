@@ -7,8 +7,8 @@
  * structural schema.
  *
  * A {@link TypeRef} is plain JSON so the generated table stays data:
- * - `'scalar'`: a string, number or boolean; one field. `'string'`, `'numeric'` and
- *   `'boolean'` are scalars of that kind (a custom resource's schema types its scalars, and an
+ * - `'scalar'`: a string, number or boolean; one field. `'string'`, `'numeric'`,
+ *   `'boolean'` and `'untyped'` (any scalar) are scalars of that kind (a custom resource's schema types its scalars, and an
  *   applied configuration is checked against them).
  * - `'any'`: anything, owned as one field (Quantity, RawExtension, an array without items).
  * - `'deduced'`: decided by the value (preserve-unknown-fields, an object without properties):
@@ -22,9 +22,9 @@
 export type TypeRef = 'scalar' | ScalarKind | 'any' | 'deduced' | string | ListType | MapType | RefType;
 
 /** structured-merge-diff's scalar types: an integer and a number are both `numeric`. */
-export type ScalarKind = 'string' | 'numeric' | 'boolean';
+export type ScalarKind = 'string' | 'numeric' | 'boolean' | 'untyped';
 
-const SCALAR_KINDS: ReadonlySet<string> = new Set<ScalarKind>(['string', 'numeric', 'boolean']);
+const SCALAR_KINDS: ReadonlySet<string> = new Set<ScalarKind>(['string', 'numeric', 'boolean', 'untyped']);
 
 /** What strategic merge patch reads from a field: `x-kubernetes-patch-strategy` and its merge key. */
 export interface PatchInfo {
