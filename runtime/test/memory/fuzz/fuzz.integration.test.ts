@@ -187,7 +187,8 @@ function table(tallies: Map<FuzzArea, Tally>): string {
 }
 
 function statusSection(tallies: Map<FuzzArea, Tally>, count: number, differ: number, knownCounts: Map<string, number>): string {
-  const known = KNOWN_FUZZ_DIFFERENCES.map((k) => `| ${k.id} | ${knownCounts.get(k.id) ?? 0} | ${k.scenario ?? '(not yet a scenario)'} | ${k.note.replaceAll('|', '\\|')} |`);
+  const cell = (text: string): string => text.replaceAll('|', '\\|');
+  const known = KNOWN_FUZZ_DIFFERENCES.map((k) => `| ${k.id} | ${knownCounts.get(k.id) ?? 0} | ${cell(k.scenario ?? '(not yet a scenario)')} | ${cell(k.note)} |`);
   return [
     FUZZ_HEADING,
     '',

@@ -17,7 +17,7 @@ export function singleTryTransport(kubeConfig: KubeConfig, fallback: Transport):
       const auth: https.RequestOptions = {};
       await kubeConfig.applyToHTTPSOptions(auth);
       const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
-      const query = new URLSearchParams(Object.entries(request.query ?? {}).map(([key, value]) => [key, String(value)])).toString();
+      const query = new URLSearchParams(Object.entries(request.query ?? {}).map(([key, value]): [string, string] => [key, String(value)])).toString();
       const describe = `${request.method} ${request.path}`;
       const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = https.request(
