@@ -78,7 +78,9 @@ describe('custom resource type information (from the structural schema)', () => 
     expect(root.fields!.apiVersion).toBe('scalar');
     const spec = root.fields!.spec as MapType;
     expect(spec.fields!.ports).toMatchObject({ listType: 'map', keys: ['port', 'protocol'], keyDefaults: { protocol: 'TCP' } });
-    expect(spec.fields!.labels).toEqual({ values: 'scalar', mapType: 'atomic' });
+    // Scalars keep their kind: an applied configuration is type-checked against it.
+    expect(spec.fields!.labels).toEqual({ values: 'string', mapType: 'atomic' });
+    expect(((spec.fields!.ports as { list: MapType }).list).fields).toEqual({ port: 'numeric', protocol: 'string' });
     expect(spec.fields!.config).toEqual({ values: 'deduced' });
   });
 });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { FUZZED_CRD } from './scenarios/fuzz.js';
 
 /**
  * The CRDs every scenario may use, installed once on the real control plane and given to
@@ -32,7 +33,7 @@ export function differentialCrds(): Array<Record<string, unknown>> {
       .map((document) => document.toJSON() as Record<string, unknown> | null)
       .filter((document): document is Record<string, unknown> => document?.kind === 'CustomResourceDefinition'),
   );
-  return [...crds, WIDGET_CRD, GIZMO_CRD];
+  return [...crds, WIDGET_CRD, GIZMO_CRD, FUZZED_CRD];
 }
 
 export const WIDGETS = '/apis/diff.opgen.dev/v1/namespaces/{ns}/widgets';

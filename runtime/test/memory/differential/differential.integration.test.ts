@@ -9,7 +9,7 @@ import { normalize } from './normalize.js';
 import { runRealSide, type RealSide } from './real-side.js';
 import { MEMORY_PATIENCE, createNamespace, runScenario, type Outcome } from './run.js';
 import { AREAS } from './scenarios/index.js';
-import { renderStatus, type Result } from './status.js';
+import { FUZZ_HEADING, renderStatus, sectionOf, type Result } from './status.js';
 
 /**
  * The differential suite (issue #25's proof): every scenario runs against the real
@@ -63,7 +63,11 @@ describe('the memory cluster answers like kube-apiserver 1.36.3', () => {
     memory?.close();
     await real?.controlPlane?.stop();
     if (process.env.DIFF_DUMP) writeFileSync(`${process.env.DIFF_DUMP}.memory.json`, JSON.stringify(memoryDump, null, 1));
-    if (process.env.DIFF_STATUS === '1') writeFileSync(STATUS, renderStatus(results, AREAS));
+    if (process.env.DIFF_STATUS === '1') {
+      // The fuzz run's table (its own part, written by runtime/test/memory/fuzz) stays.
+      const fuzz = sectionOf(readFileSync(STATUS, 'utf8'), FUZZ_HEADING);
+      writeFileSync(STATUS, fuzz ? `${renderStatus(results, AREAS)}\n${fuzz}` : renderStatus(results, AREAS));
+    }
   });
 
   it('lists each scenario once, and only existing scenarios as gaps and differences', () => {

@@ -15,6 +15,9 @@ import type { Outcome } from './run.js';
  *   plane is shared by all scenarios and its controllers) do not. A list's or a
  *   bookmark's resourceVersion is the store's current revision, which those writers move
  *   too: it becomes `<current>`;
+ * - an object quoted in a message (Strict field validation's 422 on a patch quotes the patched
+ *   object) gets the same: its resourceVersion's rank (`<rv>` when the scenario saw no such
+ *   version), `<time>` for its instants;
  * - a 422's causes, and the list in its message, are sorted: the API server's own order
  *   varies from one request to the next (it walks a schema's properties in Go's random map
  *   order), so only which errors there are compares;
@@ -72,6 +75,9 @@ const TIMESTAMP_KEYS = new Set(['creationTimestamp', 'deletionTimestamp', 'lastP
 const TOO_OLD = /too old resource version: (\d+) \((\d+)\)/g;
 /** A failed precondition names both versions. */
 const PRECONDITION = /(ResourceVersion in the precondition|ResourceVersion in record) \((\d+)\)/g;
+/** An object quoted in a message (a Strict patch's 422 quotes the patched object): its resourceVersion and its instants. */
+const QUOTED_VERSION = /(\\"resourceVersion\\":\\")(\d+)/g;
+const QUOTED_TIME = /(\\")\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z(\\")/g;
 const IP = /^[0-9a-f.:]+$/;
 /** `generateName` gets five random characters. */
 const GENERATED = /^[bcdfghjklmnpqrstvwxz2456789]{5}$/;
@@ -84,7 +90,9 @@ function walk(value: unknown, key: string | undefined, ranks: Map<string, string
     if (key === 'clusterIP' && IP.test(value)) return '<ip>';
     return replaceUids(value, uids)
       .replace(TOO_OLD, (_all, asked: string) => `too old resource version: ${asked} (<current>)`)
-      .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`);
+      .replace(PRECONDITION, (_all, which: string, version: string) => `${which} (${ranks.get(version) ?? version})`)
+      .replace(QUOTED_VERSION, (_all, open: string, version: string) => `${open}${ranks.get(version) ?? '<rv>'}`)
+      .replace(QUOTED_TIME, '$1<time>$2');
   }
   if (typeof value === 'number' && (key === 'nodePort' || key === 'healthCheckNodePort')) return '<port>';
   if (Array.isArray(value)) {

@@ -78,7 +78,7 @@ export async function runRealSide(scenarios: Array<{ scenario: Scenario; namespa
 }
 
 /** Creates the CRDs and waits until each is Established (served). */
-async function installCrds(transport: Transport, crds: Array<Record<string, unknown>>): Promise<void> {
+export async function installCrds(transport: Transport, crds: Array<Record<string, unknown>>): Promise<void> {
   const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
   await Promise.all(crds.map((crd) => transport.request({ method: 'POST', path, body: crd })));
   const deadline = Date.now() + 60_000;

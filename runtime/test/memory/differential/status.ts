@@ -64,3 +64,26 @@ export function renderStatus(results: Result[], areas: Area[]): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * `text` with the section under `heading` (to the next `## ` heading or the end) replaced
+ * by `section`, or `section` appended: the fuzz run and the scenarios each rewrite their own
+ * part of STATUS.md.
+ */
+export function replaceSection(text: string, heading: string, section: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) return `${text.trimEnd()}\n\n${section}`;
+  const end = text.indexOf('\n## ', start + heading.length);
+  return `${text.slice(0, start)}${section}${end < 0 ? '' : text.slice(end + 1)}`;
+}
+
+/** The section of `text` under `heading`, to the next `## ` heading or the end ('' when absent). */
+export function sectionOf(text: string, heading: string): string {
+  const start = text.indexOf(`${heading}\n`);
+  if (start < 0) return '';
+  const end = text.indexOf('\n## ', start + heading.length);
+  return text.slice(start, end < 0 ? undefined : end + 1);
+}
+
+/** The heading of the fuzz run's part of STATUS.md (runtime/test/memory/fuzz). */
+export const FUZZ_HEADING = '## Fuzzing: agreement per area';

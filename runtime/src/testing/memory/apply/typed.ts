@@ -3,7 +3,8 @@
  * fields a value sets, merging an applied configuration into the live object, comparing two
  * objects, and removing a set of fields. `undefined` is an absent value, `null` a null one.
  */
-import { resolve, type ListType, type MapType, type TypeRef, type TypeTable } from '../types/schema.js';
+import { resolve, type ListType, type MapType, type ScalarKind, type TypeRef, type TypeTable } from '../types/schema.js';
+import { goType, goValueSharp, goValueV } from './go-format.js';
 import { emptySet, has, insert, isEmpty, pathString, withPrefix, type FieldSet } from './fieldset.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -41,20 +42,33 @@ function fieldRef(type: MapType, name: string): TypeRef {
 /** Raised for a value the type cannot address: a list-map item without its key, duplicate keys. */
 export class TypedValueError extends Error {}
 
-/** The path element (FieldsV1 key) of a set or list-map item. */
+/**
+ * The path element (FieldsV1 key) of a set or list-map item. A list-map item keys by the key
+ * fields it has (or their defaults): structured-merge-diff refuses only an item without any.
+ */
 export function itemElement(type: ListType, item: Json, path: string): string {
   if (type.listType === 'map' && (type.keys?.length ?? 0) > 0) {
-    if (!isObject(item)) throw new TypedValueError(`${path}: associative list with keys has an element that is not a map type`);
+    if (item === null) throw new TypedValueError(`${path}: associative list with keys may not have a null element`);
+    if (!isObject(item)) throw new TypedValueError(`${path}: associative list with keys may not have non-map elements`);
     const key: Record<string, Json> = {};
     for (const name of [...type.keys!].sort()) {
       const value = item[name] ?? (type.keyDefaults?.[name] as Json | undefined);
-      if (value === undefined) throw new TypedValueError(`${path}: associative list with keys has an element that omits key field "${name}" (and doesn't have default value)`);
-      key[name] = value;
+      if (value !== undefined) key[name] = value;
+    }
+    if (Object.keys(key).length === 0) {
+      throw new TypedValueError(`${path}: associative list with keys has an element that omits all key fields ${goStrings(type.keys!)} (and doesn't have default values for any key fields)`);
     }
     return `k:${JSON.stringify(key)}`;
   }
-  if (isObject(item) || Array.isArray(item)) throw new TypedValueError(`${path}: associative list without keys has an element that's a map type`);
+  if (isObject(item)) throw new TypedValueError(`${path}: associative list without keys has an element that's a map type`);
+  if (Array.isArray(item)) throw new TypedValueError(`${path}: not supported: associative list with lists as elements`);
+  if (item === null) throw new TypedValueError(`${path}: associative list without keys has an element that's an explicit null`);
   return `v:${JSON.stringify(item)}`;
+}
+
+/** Go's %q of a []string. */
+function goStrings(items: readonly string[]): string {
+  return `[${items.map((item) => JSON.stringify(item)).join(' ')}]`;
 }
 
 /**
@@ -62,12 +76,19 @@ export function itemElement(type: ListType, item: Json, path: string): string {
  * list-map keys and undeclared fields are errors, as the API server's typed conversion of the patch.
  */
 export function toFieldSet(value: Json, ref: TypeRef, table: TypeTable, strict = false): FieldSet {
+  if (strict) {
+    const errors: string[] = [];
+    validateTyped(value, ref, table, [], errors);
+    // structured-merge-diff's ValidationErrors: one error alone, several under "errors:".
+    if (errors.length === 1) throw new TypedValueError(errors[0]);
+    if (errors.length > 1) throw new TypedValueError(['errors:', ...errors.map((error) => `  ${error}`)].join('\n'));
+  }
   const out = emptySet();
-  walkSet(value, ref, table, [], out, strict);
+  walkSet(value, ref, table, [], out);
   return out;
 }
 
-function walkSet(value: Json, ref: TypeRef, table: TypeTable, path: string[], out: FieldSet, strict: boolean): void {
+function walkSet(value: Json, ref: TypeRef, table: TypeTable, path: string[], out: FieldSet): void {
   const shape = shapeOf(ref, value, table);
   if (shape.kind === 'leaf') {
     if (path.length > 0) insert(out, path);
@@ -75,13 +96,9 @@ function walkSet(value: Json, ref: TypeRef, table: TypeTable, path: string[], ou
   }
   if (shape.kind === 'list') {
     if (!Array.isArray(value)) return;
-    const seen = new Set<string>();
     for (const item of value) {
-      const key = itemElement(shape.type, item, pathString(path));
-      if (strict && seen.has(key)) throw new TypedValueError(`${pathString(path)}: duplicate entries for key ${pathString([key])}`);
-      seen.add(key);
-      const itemPath = [...path, key];
-      walkSet(item, shape.type.list, table, itemPath, out, strict);
+      const itemPath = [...path, itemElement(shape.type, item, pathString(path))];
+      walkSet(item, shape.type.list, table, itemPath, out);
       insert(out, itemPath);
     }
     return;
@@ -89,13 +106,78 @@ function walkSet(value: Json, ref: TypeRef, table: TypeTable, path: string[], ou
   if (!isObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const childPath = [...path, `f:${key}`];
-    if (strict && shape.type.fields?.[key] === undefined && shape.type.values === undefined) {
-      throw new TypedValueError(`${pathString(childPath)}: field not declared in schema`);
-    }
-    walkSet(child, fieldRef(shape.type, key), table, childPath, out, strict);
+    walkSet(child, fieldRef(shape.type, key), table, childPath, out);
     // A null or empty value, or a key of a map (not a declared struct field), is itself owned.
     if (child === null || (isObject(child) && Object.keys(child).length === 0) || shape.type.fields?.[key] === undefined) insert(out, childPath);
   }
+}
+
+/**
+ * What the API server's typed conversion of an applied configuration refuses
+ * (structured-merge-diff's typed/validate.go), atomic parts included: a scalar of another
+ * kind, a value that is no list or map where the type has one, list items without keys or
+ * with duplicate keys (the rest of that list is not looked at), undeclared fields.
+ */
+function validateTyped(value: Json, ref: TypeRef, table: TypeTable, path: string[], errors: string[]): void {
+  const resolved = resolve(ref, table);
+  const at = pathString(path);
+  switch (resolved.kind) {
+    case 'any':
+    case 'deduced':
+      return;
+    case 'scalar': {
+      const problem = resolved.scalar ? scalarProblem(resolved.scalar, value) : undefined;
+      if (problem) errors.push(`${at}: ${problem}`);
+      return;
+    }
+    case 'list': {
+      if (value === null) return;
+      if (!Array.isArray(value)) {
+        errors.push(`${at}: expected list, got ${goValueV(value)}`);
+        return;
+      }
+      const type = resolved.type;
+      const seen = new Set<string>();
+      for (const [index, item] of value.entries()) {
+        let element = `i:${index}`;
+        if (type.listType === 'map' || type.listType === 'set') {
+          try {
+            element = itemElement(type, item, at);
+          } catch (error) {
+            if (!(error instanceof TypedValueError)) throw error;
+            errors.push(`${at}: element ${index}: ${error.message.slice(at.length + 2)}`);
+            return;
+          }
+          if (seen.has(element)) errors.push(`${at}: duplicate entries for key ${pathString([element])}`);
+          seen.add(element);
+        }
+        validateTyped(item, type.list, table, [...path, element], errors);
+      }
+      return;
+    }
+    case 'map': {
+      if (value === null) return;
+      if (!isObject(value)) {
+        errors.push(`${at}: expected map, got ${goValueV(value)}`);
+        return;
+      }
+      for (const [key, child] of Object.entries(value)) {
+        const declared = resolved.type.fields?.[key] ?? resolved.type.values;
+        if (declared === undefined) errors.push(`${pathString([...path, `f:${key}`])}: field not declared in schema`);
+        else validateTyped(child, declared, table, [...path, `f:${key}`], errors);
+      }
+    }
+  }
+}
+
+/** structured-merge-diff's validateScalar: null is any scalar; an integer and a float are both numeric. */
+function scalarProblem(kind: ScalarKind, value: Json): string | undefined {
+  if (value === null) return undefined;
+  if (kind === 'numeric' && typeof value !== 'number') return `expected numeric (int or float), got ${goType(value)}`;
+  if (kind === 'string' && typeof value !== 'string') return `expected string, got ${goValueSharp(value)}`;
+  if (kind === 'boolean' && typeof value !== 'boolean') return `expected boolean, got ${goValueV(value)}`;
+  if (kind === 'untyped' && typeof value === 'object') return `expected any scalar, got ${goValueV(value)}`;
+  return undefined;
 }
 
 /** Merges `rhs` (the applied configuration) into `lhs` (the live object), as typed.Merge. */

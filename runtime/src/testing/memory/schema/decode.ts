@@ -16,6 +16,12 @@ export interface DecodeOptions {
   version: string;
   /** The request body (or the result of a patch); not modified. */
   object: JsonObject;
+  /**
+   * The result of a server-side apply: the field manager defaults it, and nothing drops a
+   * null it holds (the codec's pruning of non-nullable nulls runs on decoded bodies only), so
+   * validation refuses the null.
+   */
+  applied?: boolean;
 }
 
 export interface Decoded {
@@ -30,11 +36,11 @@ export interface Decoded {
  * @example
  * const { object, unknownFields } = decodeCustomObject({ crd, version: 'v1', object: body });
  */
-export function decodeCustomObject({ crd, version, object }: DecodeOptions): Decoded {
+export function decodeCustomObject({ crd, version, object, applied = false }: DecodeOptions): Decoded {
   const schema = versionSchema(crd, version);
   const copy = structuredClone(object);
   const unknownFields = prune(copy, schema);
-  applyDefaults(copy, schema);
+  applyDefaults(copy, schema, !applied);
   return { object: copy, unknownFields };
 }
 

@@ -9,15 +9,17 @@
 import { isObject, type Json, type SchemaNode } from './types.js';
 
 /**
- * Applies `schema`'s defaults to `value` in place.
+ * Applies `schema`'s defaults to `value` in place. `dropNulls` false keeps a non-nullable
+ * null that has no default (structural defaulting alone, without the codec's pruning of
+ * such nulls: what an applied object gets).
  *
  * @example
  * applyDefaults(object, schema); // spec.replicas: 1 where it was missing
  */
-export function applyDefaults(value: Json, schema: SchemaNode | undefined): void {
+export function applyDefaults(value: Json, schema: SchemaNode | undefined, dropNulls = true): void {
   if (!schema) return;
   if (Array.isArray(value)) {
-    if (schema.items) for (const item of value) applyDefaults(item, schema.items);
+    if (schema.items) for (const item of value) applyDefaults(item, schema.items, dropNulls);
     return;
   }
   if (!isObject(value)) return;
@@ -25,7 +27,7 @@ export function applyDefaults(value: Json, schema: SchemaNode | undefined): void
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (value[name] === null && property.nullable !== true) {
       if (property.default !== undefined) value[name] = structuredClone(property.default) as Json;
-      else delete value[name];
+      else if (dropNulls) delete value[name];
     } else if (!(name in value) && property.default !== undefined) {
       value[name] = structuredClone(property.default) as Json;
     }
@@ -35,9 +37,9 @@ export function applyDefaults(value: Json, schema: SchemaNode | undefined): void
     if (!property) continue;
     if (child === null && additional && property === additional && additional.nullable !== true) {
       if (additional.default !== undefined) value[name] = structuredClone(additional.default) as Json;
-      else delete value[name];
+      else if (dropNulls) delete value[name];
       continue;
     }
-    applyDefaults(child, property);
+    applyDefaults(child, property, dropNulls);
   }
 }

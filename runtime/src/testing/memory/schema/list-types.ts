@@ -1,7 +1,7 @@
 /**
  * `x-kubernetes-list-type` uniqueness, checked by the API server after the OpenAPI
  * validation: a `set` holds no value twice, a `map` no two items with the same keys. The
- * second occurrence is the one reported: `spec.tags[1]: Duplicate value: "a"`.
+ * second occurrence is the one reported, once per value: `spec.tags[1]: Duplicate value: "a"`.
  *
  * @module
  */
@@ -28,7 +28,12 @@ function walk(value: Json, schema: SchemaNode | undefined, path: string, errors:
     if (listType === 'set') duplicates(value, (item) => item, path, errors);
     if (listType === 'map') {
       const keys = schema['x-kubernetes-list-map-keys'] ?? [];
-      duplicates(value, (item) => (isObject(item) ? Object.fromEntries([...keys].sort().filter((k) => k in item).map((k) => [k, item[k]!])) : item), path, errors);
+      value.forEach((item, i) => {
+        if (!isObject(item)) errors.push({ type: 'FieldValueInvalid', field: `${path}[${i}]`, value: goValue(item), detail: 'must be an object for an array of list-type map' });
+      });
+      // An item that is no object has no key: it is reported above, and never a duplicate.
+      const key = (item: Json, i: number): Json => (isObject(item) ? Object.fromEntries([...keys].sort().filter((k) => k in item).map((k) => [k, item[k]!])) : { '<no object>': i });
+      duplicates(value, key, path, errors);
     }
     value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, errors));
     return;
@@ -38,11 +43,16 @@ function walk(value: Json, schema: SchemaNode | undefined, path: string, errors:
   for (const [name, child] of Object.entries(value)) walk(child, schema.properties?.[name] ?? additional, path === '' ? name : `${path}.${name}`, errors);
 }
 
-function duplicates(items: Json[], identity: (item: Json) => Json, path: string, errors: FieldError[]): void {
+/** Each value or key repeated is reported once, at its second occurrence (kube-apiserver 1.36.3; the fuzz run found it). */
+function duplicates(items: Json[], identity: (item: Json, index: number) => Json, path: string, errors: FieldError[]): void {
   const seen: Json[] = [];
+  const reported: Json[] = [];
   items.forEach((item, i) => {
-    const id = identity(item);
-    if (seen.some((other) => deepEqual(other, id))) errors.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, value: goValue(id) });
-    else seen.push(id);
+    const id = identity(item, i);
+    if (!seen.some((other) => deepEqual(other, id))) seen.push(id);
+    else if (!reported.some((other) => deepEqual(other, id))) {
+      reported.push(id);
+      errors.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, value: goValue(id) });
+    }
   });
 }

@@ -49,15 +49,26 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
     intOrString(value, fieldPath, body, errors);
     // A value of either type is still checked by the validators of its kind (a pattern on the string).
     if (actual !== 'integer' && actual !== 'string') return;
+  } else if (schema.format && schema.type !== 'integer' && schema.type !== 'number' && actual === 'array') {
+    // kube-openapi's type validator passes a list in a formatted non-numeric field (a slice
+    // is taken for a formatted value); the other validators still run.
   } else if (schema.type !== undefined && !typeMatches(schema.type, actual)) {
     if (schema.type === 'integer' && actual === 'number') {
       const format = schema.format === 'int32' || schema.format === 'int64' ? schema.format : undefined;
       errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: format ? '"float64"' : '"number"', detail: `${inBody(body)} must be of type ${format ?? 'integer'}: ${format ? '"float64"' : '"number"'}` });
       errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `Checked value must be of type integer ${format ? `with format ${format}` : '(default format)'} in ${body}` });
+    } else if (schema.format && actual !== 'string' && actual !== 'array' && actual !== 'null' && dataFormat(actual) !== schema.format) {
+      // kube-openapi's type validator checks a formatted field's non-string value by format
+      // first: the field's format against the value's (int64, float64, or none).
+      errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(dataFormat(actual)), detail: `${inBody(body)} must be of type ${schema.format}: ${goQuote(dataFormat(actual))}` });
     } else {
       // The other validators still run, each on the kinds of value it checks (enum on any).
       errors.push({ type: 'FieldValueTypeInvalid', field: fieldPath, value: goQuote(actual), detail: `${inBody(body)} must be of type ${schema.type}: ${goQuote(actual)}` });
     }
+  }
+  if (schema.type === 'integer' && schema.format === 'int32' && actual === 'integer' && ((value as number) < -(2 ** 31) || (value as number) >= 2 ** 31)) {
+    // A whole number out of int32's range is no int32: the type validator's format check, without a type error.
+    errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `Checked value must be of type integer with format int32 in ${body}` });
   }
   if (typeof value === 'string') stringChecks(value, schema, fieldPath, body, errors);
   if (typeof value === 'number') numberChecks(value, schema, fieldPath, body, errors);
@@ -67,6 +78,16 @@ function node(value: Json, old: Json | undefined, schema: SchemaNode, path: stri
     const supported = schema.enum.map((allowed) => goQuote(typeof allowed === 'string' ? allowed : JSON.stringify(allowed))).join(', ');
     errors.push({ type: 'FieldValueNotSupported', field: fieldPath, value: goValue(value), detail: `supported values: ${supported}` });
   }
+}
+
+/** apimachinery's `field.TooMany`: "item" when the limit is one. */
+function tooMany(max: number): string {
+  return `must have at most ${max} ${max === 1 ? 'item' : 'items'}`;
+}
+
+/** The format kube-openapi infers from a decoded value: a whole number is an int64, another a float64. */
+function dataFormat(actual: string): string {
+  return actual === 'integer' ? 'int64' : actual === 'number' ? 'float64' : '';
 }
 
 function typeMatches(type: string, actual: string): boolean {
@@ -125,7 +146,7 @@ function arrayChecks(value: Json[], old: Json | undefined, schema: SchemaNode, p
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: String(value.length), detail: `${inBody(body)} should have at least ${schema.minItems} items` });
   }
   if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(value.length), detail: `must have at most ${schema.maxItems} items` });
+    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(value.length), detail: tooMany(schema.maxItems) });
   }
   const keys = schema['x-kubernetes-list-type'] === 'map' ? (schema['x-kubernetes-list-map-keys'] ?? []) : undefined;
   const previous = (item: Json): Json | undefined =>
@@ -140,7 +161,7 @@ function objectChecks(value: { [key: string]: Json }, old: Json | undefined, sch
     errors.push({ type: 'FieldValueInvalid', field: fieldPath, value: String(count), detail: `${inBody(body)} should have at least ${schema.minProperties} properties` });
   }
   if (schema.maxProperties !== undefined && count > schema.maxProperties) {
-    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(count), detail: `must have at most ${schema.maxProperties} items` });
+    errors.push({ type: 'FieldValueTooMany', field: fieldPath, value: String(count), detail: tooMany(schema.maxProperties) });
   }
   for (const name of schema.required ?? []) {
     if (!(name in value)) errors.push({ type: 'FieldValueRequired', field: path === '' ? name : `${path}.${name}` });

@@ -4,8 +4,9 @@
  * `None` only `apiVersion` differs), and the content types the runtime asks for (JSON, and
  * `PartialObjectMetadata` for metadata-only informers).
  */
-import { decodeCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
+import { decodeCustomObject, pruneCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
 import { badRequest, notAcceptable } from './errors.js';
+import { storageVersion } from './registry.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 
@@ -72,16 +73,23 @@ export function negotiate(accept: string | undefined, list: boolean): Representa
 
 /**
  * The stored object as the request's version shows it, whole or as `PartialObjectMetadata`.
- * A custom object is decoded from storage as apiextensions-apiserver does: in the request's
- * version, pruned and defaulted by that version's schema (a field only another version has
- * is not shown; a default added to the CRD later shows at once).
+ * A custom object is decoded from storage as apiextensions-apiserver does: pruned and
+ * defaulted by the storage version's schema (a default added to the CRD later shows at
+ * once), then converted to the request's version and pruned by its schema (a field only
+ * another version has is not shown).
  */
 export function encodeObject(info: ResourceInfo, stored: Obj, representation: Representation): Obj {
   if (representation === 'metadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: structuredClone(stored.metadata) };
   if (!info.crd) return { ...structuredClone(stored), apiVersion: apiVersionOf(info) };
   let decoded = decodedReads.get(stored);
   if (decoded?.crd !== info.crd || decoded.version !== info.version) {
-    const object = decodeCustomObject({ crd: info.crd as CrdLike, version: info.version, object: { ...stored, apiVersion: apiVersionOf(info) } as JsonObject }).object as Obj;
+    const crd = info.crd as CrdLike;
+    const storage = storageVersion(info);
+    // Read from storage: pruned and defaulted by the storage version's schema; converted to
+    // another version, pruned by that one's (its defaults are not applied: a field only the
+    // request's version defaults is not shown).
+    const fromStorage = decodeCustomObject({ crd, version: storage, object: { ...stored, apiVersion: `${info.group}/${storage}` } as JsonObject }).object;
+    const object = (storage === info.version ? fromStorage : pruneCustomObject({ crd, version: info.version, object: { ...fromStorage, apiVersion: apiVersionOf(info) } })) as Obj;
     decodedReads.set(stored, (decoded = { crd: info.crd, version: info.version, object }));
   }
   return structuredClone(decoded.object);
@@ -93,3 +101,16 @@ export function encodeObject(info: ResourceInfo, stored: Obj, representation: Re
  * decode it once, not on every read.
  */
 const decodedReads = new WeakMap<Obj, { crd: object; version: string; object: Obj }>();
+
+/**
+ * Go's `json.Marshal` of a decoded JSON value (map keys sorted; `<`, `>`, `&`, U+2028 and
+ * U+2029 escaped), as the API server quotes an object in a message.
+ */
+export function goJson(value: unknown): string {
+  const sorted = (item: unknown): unknown => {
+    if (Array.isArray(item)) return item.map(sorted);
+    if (item === null || typeof item !== 'object') return item;
+    return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])]));
+  };
+  return JSON.stringify(sorted(value)).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

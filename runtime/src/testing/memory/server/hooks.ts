@@ -16,6 +16,13 @@ import type { Obj } from './storage.js';
 export type Operation = 'CREATE' | 'UPDATE';
 
 /** What every hook is told about the request. */
+/**
+ * Where a custom object being decoded came from, besides a request body: a server-side
+ * apply's result, or a JSON or merge patch's (`patched`, the patched object as JSON, which
+ * a Strict refusal of unknown fields quotes).
+ */
+export type DecodedFrom = { applied: true } | { patched: unknown };
+
 export interface WriteContext {
   resource: ResourceInfo;
   operation: Operation;
@@ -39,7 +46,7 @@ export interface PipelineHooks {
    * codec does. Returns the object to continue with, or throws a StatusError (e.g. Strict
    * field validation refusing unknown fields).
    */
-  pruneAndDefault(context: WriteContext, object: Obj): Obj;
+  pruneAndDefault(context: WriteContext, object: Obj, from?: DecodedFrom): Obj;
   /**
    * Custom resources only, after the strategy prepared the object: structural schema and
    * `x-kubernetes-validations` (CEL, with `live` as oldSelf on updates). Field errors make

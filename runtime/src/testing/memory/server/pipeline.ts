@@ -154,11 +154,11 @@ export function update(state: ServerState, target: Target, body: unknown, query:
  * Steps 2 and 4–8 for an object that exists. `patched`: the body came from a patch, whose
  * resourceVersion is the live one unless the patch set another.
  */
-function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live: Obj, query: WriteQuery, applied: boolean): Reply {
+function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live: Obj, query: WriteQuery, applied: boolean, patched?: unknown): Reply {
   const info = ctx.resource;
   let object = decoded;
   if (!info.crd) object = decodeBuiltin(info, object, ctx.warnings);
-  if (info.crd && !applied) object = state.hooks.pruneAndDefault(ctx, object);
+  if (info.crd && !applied) object = state.hooks.pruneAndDefault(ctx, object, patched === undefined ? undefined : { patched });
   if (!applied) object = state.hooks.updateManagedFields(ctx, object);
   const sent = object.metadata.resourceVersion;
   if (!sent) {
@@ -243,7 +243,7 @@ export function patch(state: ServerState, target: Target, body: unknown, content
   const object = decodeBody(info, patched);
   checkNameAndNamespace(info, object, namespace, name);
   const ctx = context(state, target, 'UPDATE', live, query);
-  return updateDecoded(state, ctx, object, live, query, false);
+  return updateDecoded(state, ctx, object, live, query, false, patched);
 }
 
 /** Server-side apply: the merge is the apply part's (`hooks.serverSideApply`); creating a missing object is allowed. */
@@ -260,7 +260,7 @@ function apply(state: ServerState, target: Target, body: unknown, live: Obj | un
   if (!live && sentUid) throw conflict(groupResource(info), name!, `uid mismatch: the provided object specified uid ${String(sentUid)}, and no existing object was found`);
   let merged = decodeBody(info, state.hooks.serverSideApply(ctx, applied, query.force === 'true'));
   checkNameAndNamespace(info, merged, namespace, name);
-  if (info.crd) merged = state.hooks.pruneAndDefault(ctx, merged);
+  if (info.crd) merged = state.hooks.pruneAndDefault(ctx, merged, { applied: true });
   if (!live) return createDecoded(state, target, merged, query, 'APPLY');
   return updateDecoded(state, ctx, merged, live, query, true);
 }

@@ -6,19 +6,26 @@
  * default) drops them with a warning for each.
  */
 import { admitCrd, decodeCustomObject, validateCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
-import { badRequest, type FieldError } from './errors.js';
-import type { WriteContext } from './hooks.js';
+import { goQuote } from '../schema/paths.js';
+import { goJson } from './codec.js';
+import { badRequest, invalid, type FieldError } from './errors.js';
+import type { DecodedFrom, WriteContext } from './hooks.js';
 import type { Obj } from './storage.js';
 
 function crdOf(context: WriteContext): CrdLike {
   return context.resource.crd as CrdLike;
 }
 
-export function pruneAndDefault(context: WriteContext, object: Obj): Obj {
-  const { object: decoded, unknownFields } = decodeCustomObject({ crd: crdOf(context), version: context.resource.version, object: object as unknown as JsonObject });
+export function pruneAndDefault(context: WriteContext, object: Obj, from?: DecodedFrom): Obj {
+  const applied = from !== undefined && 'applied' in from;
+  const { object: decoded, unknownFields } = decodeCustomObject({ crd: crdOf(context), version: context.resource.version, object: object as unknown as JsonObject, applied });
   if (unknownFields.length > 0 && context.fieldValidation !== 'Ignore') {
     const texts = unknownFields.map((field) => `unknown field "${field}"`);
     const { kind, version } = context.resource;
+    if (context.fieldValidation === 'Strict' && from && 'patched' in from) {
+      // The patch handler's own strict decoding of the patched object (patch.go): a 422 that quotes it.
+      throw invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', value: goQuote(goJson(from.patched)), detail: `strict decoding error: ${texts.join(', ')}` }]);
+    }
     if (context.fieldValidation === 'Strict') throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${texts.join(', ')}`);
     context.warnings.push(...texts);
   }

@@ -137,8 +137,10 @@ function bumpGeneration(info: ResourceInfo, object: Obj, old: Obj): void {
       if (!isEqual(object.spec, old.spec) || !isEqual(object.metadata.annotations, old.metadata.annotations)) object.metadata.generation = gen;
       return;
     case 'non-metadata': {
-      const { metadata: _new, ...restNew } = object;
-      const { metadata: _old, ...restOld } = old;
+      // Both sides are compared in one version on the API server (its hub): a write through
+      // another version than the stored object's is no change by its apiVersion alone.
+      const { metadata: _new, apiVersion: _newVersion, ...restNew } = object;
+      const { metadata: _old, apiVersion: _oldVersion, ...restOld } = old;
       if (!isEqual(restNew, restOld)) object.metadata.generation = gen;
       return;
     }

@@ -3,6 +3,7 @@ import type { ListType, MapType, PatchInfo, RefType, TypeRef } from './schema.js
 /** The parts of an OpenAPI v3 schema (or a CRD's JSONSchemaProps) the type conversion reads. */
 export interface OpenApiSchema {
   type?: string;
+  format?: string;
   $ref?: string;
   allOf?: OpenApiSchema[];
   properties?: Record<string, OpenApiSchema>;
@@ -44,6 +45,14 @@ export function toTypeRef(schema: OpenApiSchema, preserveUnknown = false): TypeR
       return objectType(schema, preserve);
     case 'array':
       return listType(schema, preserve);
+    case 'string':
+      // kube-openapi's schemaconv types a formatted string (a date-time) as an untyped scalar.
+      return schema.format === undefined || schema.format === '' || schema.format === 'byte' ? 'string' : 'untyped';
+    case 'integer':
+    case 'number':
+      return 'numeric';
+    case 'boolean':
+      return 'boolean';
     default:
       return 'scalar';
   }

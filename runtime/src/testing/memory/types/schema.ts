@@ -7,7 +7,9 @@
  * structural schema.
  *
  * A {@link TypeRef} is plain JSON so the generated table stays data:
- * - `'scalar'`: a string, number or boolean; one field.
+ * - `'scalar'`: a string, number or boolean; one field. `'string'`, `'numeric'`,
+ *   `'boolean'` and `'untyped'` (any scalar) are scalars of that kind (a custom resource's schema types its scalars, and an
+ *   applied configuration is checked against them).
  * - `'any'`: anything, owned as one field (Quantity, RawExtension, an array without items).
  * - `'deduced'`: decided by the value (preserve-unknown-fields, an object without properties):
  *   an object is a granular map of deduced values, an array is atomic, the rest is a scalar.
@@ -17,7 +19,12 @@
  * @example
  * const ref: TypeRef = { list: 'io.k8s.api.core.v1.Container', listType: 'map', keys: ['name'] };
  */
-export type TypeRef = 'scalar' | 'any' | 'deduced' | string | ListType | MapType | RefType;
+export type TypeRef = 'scalar' | ScalarKind | 'any' | 'deduced' | string | ListType | MapType | RefType;
+
+/** structured-merge-diff's scalar types: an integer and a number are both `numeric`. */
+export type ScalarKind = 'string' | 'numeric' | 'boolean' | 'untyped';
+
+const SCALAR_KINDS: ReadonlySet<string> = new Set<ScalarKind>(['string', 'numeric', 'boolean', 'untyped']);
 
 /** What strategic merge patch reads from a field: `x-kubernetes-patch-strategy` and its merge key. */
 export interface PatchInfo {
@@ -67,7 +74,7 @@ export interface KindType {
 
 /** A type with references resolved one level, and the atomic override a field may carry. */
 export type Resolved =
-  | { kind: 'scalar' }
+  | { kind: 'scalar'; scalar?: ScalarKind }
   | { kind: 'any' }
   | { kind: 'deduced' }
   | { kind: 'list'; type: ListType }
@@ -79,6 +86,7 @@ export function resolve(ref: TypeRef, table: TypeTable): Resolved {
   let current: TypeRef = ref;
   for (let depth = 0; depth < 64; depth++) {
     if (current === 'scalar' || current === 'any' || current === 'deduced') return { kind: current };
+    if (typeof current === 'string' && SCALAR_KINDS.has(current)) return { kind: 'scalar', scalar: current as ScalarKind };
     if (typeof current === 'string') {
       const next = table[current];
       if (next === undefined) throw new Error(`type ${current} is not in the type table`);

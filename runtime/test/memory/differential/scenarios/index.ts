@@ -7,6 +7,7 @@ import { crdAdmission } from './crd-admission.js';
 import { crud } from './crud.js';
 import { deletion } from './deletion.js';
 import { examples } from './examples.js';
+import { fuzzFindings } from './fuzz.js';
 import { gc } from './gc.js';
 import { namespaces } from './namespaces.js';
 import { patches } from './patches.js';
@@ -32,4 +33,5 @@ export const AREAS: Area[] = [
   crdAdmission,
   examples,
   conformance,
+  fuzzFindings,
 ];

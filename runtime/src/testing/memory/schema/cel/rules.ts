@@ -63,7 +63,7 @@ function evaluate(rule: ValidationRule, self: unknown, oldSelf: unknown, update:
     if (program instanceof Error) throw program;
     result = program(variables);
   } catch (error) {
-    errors.push({ type: 'FieldValueInvalid', field: at, value: goValue(typeName(schema, value)), detail: `${celGoMessage(error)} evaluating rule: ${rule.rule}` });
+    errors.push({ type: 'FieldValueInvalid', field: at, value: goValue(typeName(schema, value)), detail: `${celGoMessage(error)} evaluating rule: ${ruleErrorString(rule)}` });
     return;
   }
   if (result === true) return;
@@ -118,3 +118,7 @@ function appendFieldPath(path: string, fieldPath: string): string {
   return out === '' ? '<nil>' : out;
 }
 
+/** How an evaluation error names its rule (apiextensions' `ruleErrorString`): the rule's message when it has one, else the rule. */
+function ruleErrorString(rule: ValidationRule): string {
+  return rule.message?.trim() ? rule.message.trim() : rule.rule.trim();
+}
