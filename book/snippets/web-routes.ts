@@ -3,8 +3,7 @@
 // CRDs with `opgen import crd` into ./external/, type-checks this file and runs it on the memory
 // cluster with the imported CRDs.
 // #region imports
-import { controller, createManager, kinds, type Client, type Manager } from '@opgen/runtime';
-import { startTestCluster, type TestCluster } from '@opgen/runtime/testing';
+import { controller, kinds, type Client, type Manager } from '@opgen/runtime';
 import { Certificate } from './external/cert-manager.io/v1/certificate_types.js';
 import { HTTPRoute } from './external/gateway.networking.k8s.io/v1/httproute_types.js';
 
@@ -15,6 +14,7 @@ export const GATEWAY = { name: 'public', namespace: 'gateway-system' };
 /** The issuer of every certificate, also the cluster's. */
 export const ISSUER = { kind: 'ClusterIssuer', name: 'letsencrypt' };
 // #endregion imports
+import { startControllerTest } from './widget-memory.js';
 
 // #region rbac
 // +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch
@@ -70,32 +70,8 @@ export async function refusedByTheCompiler(client: Client): Promise<void> {
 // #endregion type-errors
 
 // #region test-cluster
-export interface WebRoutesTest {
-  cluster: TestCluster;
-  mgr: Manager;
-  stop(): Promise<void>;
-}
-
-/**
- * The memory cluster with the imported CRDs (`crds` is the project's config/crd/external/),
- * and a manager running the controller on it.
- */
-export async function startWebRoutesTest(crds: string): Promise<WebRoutesTest> {
-  const cluster = await startTestCluster({ crds });
-  const mgr = createManager({ cluster: cluster.cluster, handleSignals: false, logLevel: 'warn' });
-  setupWebRoutes(mgr);
-  const running = mgr.start();
-  await mgr.elected();
-  return {
-    cluster,
-    mgr,
-    async stop() {
-      mgr.stop();
-      await running;
-      await cluster.stop();
-    },
-  };
-}
+/** The "Testing" chapter's setup, with the imported CRDs (`crds`: the project's config/crd/external/) and this controller. */
+export const startWebRoutesTest = (crds: string) => startControllerTest(crds, setupWebRoutes);
 // #endregion test-cluster
 
 // #region issue

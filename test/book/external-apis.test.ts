@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kinds, type Client, type Kind } from '@opgen/runtime';
 import type { ObjectMeta } from '@opgen/runtime/api';
-import type { TestCluster } from '@opgen/runtime/testing';
+import type { ControllerTest } from '../../book/snippets/widget-memory.js';
 import { importBookApis, importWarnings, type BookImport } from './external-apis.js';
 
 /** What the test uses of book/snippets/web-routes.ts, which imports files this test generates first. */
 interface WebRoutesSnippet {
-  startWebRoutesTest(crds: string): Promise<{ cluster: TestCluster; mgr: { client: Client }; stop(): Promise<void> }>;
+  startWebRoutesTest(crds: string): Promise<ControllerTest>;
   issue(client: Client, name: string, namespace: string): Promise<void>;
   HOST: string;
 }
