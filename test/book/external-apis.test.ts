@@ -53,7 +53,7 @@ describe('"Working with other projects\' APIs": what the chapter shows opgen pri
 });
 
 describe('"Working with other projects\' APIs": the Service controller on the memory cluster with the imported CRDs', () => {
-  let test: Awaited<ReturnType<WebRoutesSnippet['startWebRoutesTest']>>;
+  let test: ControllerTest;
   let client: Client;
 
   beforeAll(async () => {
