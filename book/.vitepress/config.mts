@@ -28,6 +28,7 @@ export default defineConfig({
           { text: 'Upgrading', link: '/upgrading' },
           { text: 'Running at scale', link: '/scale' },
           { text: 'Many clusters', link: '/multicluster' },
+          { text: "Working with other projects' APIs", link: '/external-apis' },
           { text: 'Tutorial: the CronJob operator', link: '/cronjob' },
           { text: 'Coming from kubebuilder', link: '/kubebuilder' },
           { text: 'The commands', link: '/commands' },

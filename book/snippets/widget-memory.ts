@@ -3,24 +3,24 @@
 import { createManager, kinds, type Client, type Manager } from '@opgen/runtime';
 import { startTestCluster, type TestCluster } from '@opgen/runtime/testing';
 import { expect } from 'vitest';
-import { setupWidgetController } from './widget-controller.js';
 import { Widget } from './widget-types.js';
 
-export interface WidgetTest {
+export interface ControllerTest {
   cluster: TestCluster;
   mgr: Manager;
   stop(): Promise<void>;
 }
 
 /**
- * The memory cluster with the Widget CRD (or, with OPGEN_TEST_TIER=controlplane, a real
- * API server and etcd) and a manager running the Widget controller on it.
+ * The memory cluster with the CRDs of `crds`, a file or folder (or, with
+ * OPGEN_TEST_TIER=controlplane, a real API server and etcd), and a manager running the
+ * controllers `setup` registers, e.g. `setupWidgetController`.
  */
-export async function startWidgetTest(crds: string): Promise<WidgetTest> {
+export async function startControllerTest(crds: string, setup: (mgr: Manager) => void): Promise<ControllerTest> {
   const cluster = await startTestCluster({ crds });
   // The cluster carries its clock: the manager's queues and requeues run on the test's time.
   const mgr = createManager({ cluster: cluster.cluster, handleSignals: false, logLevel: 'warn' });
-  setupWidgetController(mgr);
+  setup(mgr);
   const running = mgr.start();
   await mgr.elected();
   return {

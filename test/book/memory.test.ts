@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anHourLater, expectWidgetReadyWhenIdle, startWidgetTest, type WidgetTest } from '../../book/snippets/widget-memory.js';
+import { setupWidgetController } from '../../book/snippets/widget-controller.js';
+import { anHourLater, expectWidgetReadyWhenIdle, startControllerTest, type ControllerTest } from '../../book/snippets/widget-memory.js';
 
 /** The "Testing" chapter's memory-cluster patterns, with the book's Widget controller. */
 describe('the book’s Widget controller on the memory cluster', () => {
-  let test: WidgetTest;
+  let test: ControllerTest;
 
   beforeAll(async () => {
-    test = await startWidgetTest(new URL('./widget-crd.yaml', import.meta.url).pathname);
+    test = await startControllerTest(new URL('./widget-crd.yaml', import.meta.url).pathname, setupWidgetController);
     expect(test.cluster.tier).toBe('memory');
   });
 

@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidFields } from '@opgen/runtime/webhook';
 import { defaultWidget, fromHub, toHub, validateWidget } from '../../book/snippets/widget-webhook.js';
 import type { Widget } from '../../book/snippets/widget-types.js';
+import { importBookApis, type BookImport } from './external-apis.js';
 
 const book = new URL('../../book/', import.meta.url).pathname;
 const pages = readdirSync(book).filter((f) => f.endsWith('.md'));
@@ -23,6 +24,13 @@ function snippetImports(): { page: string; line: number; file: string; region?: 
 }
 
 describe('the book’s code samples', () => {
+  // web-routes.ts imports what `opgen import crd` writes: book/snippets/external/.
+  let imported: BookImport;
+  beforeAll(async () => {
+    imported = await importBookApis();
+  });
+  afterAll(async () => imported?.remove());
+
   it('type-check against the built runtime', async () => {
     const tsc = new URL('../../node_modules/typescript/bin/tsc', import.meta.url).pathname;
     const run = promisify(execFile)(process.execPath, [tsc, '-p', join(book, 'snippets/tsconfig.json')]);
