@@ -13,6 +13,16 @@ import { createLeaseLock, type LeaseLock } from './lease-lock.js';
 import { nextLeaseSpec, releasedLeaseSpec, sameRecord } from './lease-record.js';
 import type { LeaderElectionOptions } from './types.js';
 
+/** How this process came to lead, for work that must pick up where the last holder stopped. */
+export interface Takeover {
+  /**
+   * When (on the election clock's `now()`) this process last saw another holder's record
+   * change, its last renewal seen; undefined when the Lease was free or released. That
+   * holder may have stopped any time after it, so changes since then may be unserved.
+   */
+  previousHolderSeenAt?: number;
+}
+
 /** What the elector tells its user. */
 export interface LeaderCallbacks {
   /**
@@ -21,7 +31,7 @@ export interface LeaderCallbacks {
    * monotonic clock (and aborts `signal` when the answer turns false): call it right
    * before a write, since after an event-loop stall no timer may have run yet.
    */
-  onStartedLeading(signal: AbortSignal, stillLeading: () => boolean): void;
+  onStartedLeading(signal: AbortSignal, stillLeading: () => boolean, takeover: Takeover): void;
   /**
    * Leading ended: `lost` when the lease could not be renewed within the renew deadline
    * or another holder was seen (another process may lead now: exit), not when it was
@@ -126,6 +136,7 @@ export async function runLeaderElection(
 
   let lease: Lease | undefined;
   let observedAt = 0;
+  const takeover: Takeover = {};
   let reportedHolder: string | undefined;
 
   function observe(next: Lease | undefined): void {
@@ -165,6 +176,7 @@ export async function runLeaderElection(
     if (leading && holder !== identity) return { outcome: 'other-holder' };
     const spec = nextSpec(current);
     if (!spec) return REFUSED;
+    if (!leading) takeover.previousHolderSeenAt = holder && holder !== identity ? observedAt : undefined;
     return writeLease(() => (current ? lock.update(current, spec, attemptSignal) : lock.create(spec, attemptSignal)));
   }
 
@@ -221,7 +233,7 @@ export async function runLeaderElection(
     },
     watchdog.signal,
   );
-  callbacks.onStartedLeading(leadership.signal, stillLeading);
+  callbacks.onStartedLeading(leadership.signal, stillLeading, takeover);
 
   // Renew every retryPeriod; each try may last only until the renew deadline.
   try {

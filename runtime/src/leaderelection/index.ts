@@ -23,5 +23,5 @@
  *
  * @module
  */
-export { runLeaderElection, type ElectionClock, type LeaderCallbacks, type LeaderElectionRun } from './elector.js';
+export { runLeaderElection, type ElectionClock, type LeaderCallbacks, type LeaderElectionRun, type Takeover } from './elector.js';
 export type { LeaderElectionOptions } from './types.js';

@@ -1,4 +1,4 @@
-import { runLeaderElection } from '../leaderelection/index.js';
+import { runLeaderElection, type Takeover } from '../leaderelection/index.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { Logger } from '../log/index.js';
 import type { Metrics } from '../metrics/index.js';
@@ -17,7 +17,7 @@ export interface Campaign {
   /** Stops renewing without releasing the lease (shutdown timed out with work running). */
   abandon: AbortSignal;
   /** This process leads; `leaseSignal` aborts when it stops leading; `stillLeading` is the synchronous fence. */
-  onLeading(leaseSignal: AbortSignal, stillLeading: () => boolean): void;
+  onLeading(leaseSignal: AbortSignal, stillLeading: () => boolean, takeover: Takeover): void;
   /** The lease could not be renewed in time: another replica may be leading already. */
   onLost(): void;
 }
@@ -43,9 +43,9 @@ export function campaign(c: Campaign): Promise<void> {
       logger: c.log,
     },
     {
-      onStartedLeading(leaseSignal, stillLeading) {
+      onStartedLeading(leaseSignal, stillLeading, takeover) {
         metrics.leaderStatus(leaseName, true);
-        c.onLeading(leaseSignal, stillLeading);
+        c.onLeading(leaseSignal, stillLeading, takeover);
       },
       onStoppedLeading({ lost }) {
         metrics.leaderStatus(leaseName, false);

@@ -230,9 +230,14 @@ export function createManager(options: ManagerOptions = {}): Manager {
             metrics,
             signal: electionStop.signal,
             abandon: electionAbandon.signal,
-            onLeading: (leaseSignal, fence) => {
+            onLeading: (leaseSignal, fence, { previousHolderSeenAt }) => {
               stillLeading = fence;
-              changesSince = clock.now() - (options.leaseDurationMs ?? 15_000) - 2.2 * (options.retryPeriodMs ?? 2_000);
+              // The last holder may have stopped right after its last renewal this process saw
+              // (seen up to a jittered retry period late), or, failing that, a Lease duration
+              // before now. A takeover slowed by load comes later than the Lease duration after
+              // that renewal: the changes between them were missed too.
+              const slack = 2.2 * (options.retryPeriodMs ?? 2_000);
+              changesSince = Math.min(clock.now() - (options.leaseDurationMs ?? 15_000), previousHolderSeenAt ?? Infinity) - slack;
               leaseSignal.addEventListener(
                 'abort',
                 () => {

@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, kinds, type Client, type LoggerLike } from '../../src/client/index.js';
-import { runLeaderElection, type ElectionClock } from '../../src/leaderelection/index.js';
+import { runLeaderElection, type ElectionClock, type Takeover } from '../../src/leaderelection/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { memoryLogger, startNetworkCut } from '../cache/support.js';
 import { exposeGc } from '../fixtures/gc.js';
@@ -29,6 +29,9 @@ interface Candidate {
   lost?: boolean;
   /** What onStartedLeading's signal did. */
   leadershipAborted?: boolean;
+  /** What onStartedLeading was told of the previous holder, and when (performance.now()). */
+  takeover?: Takeover;
+  startedAtMono?: number;
   leaders: string[];
   stop: AbortController;
   done: Promise<void>;
@@ -41,9 +44,11 @@ function campaign(identity: string, id: string, options: { kubeConfig?: KubeConf
     options.kubeConfig ?? cp.kubeConfig,
     { id, namespace: 'default', identity, ...timing, releaseOnCancel: options.releaseOnCancel, signal: stop.signal, clock: options.clock, logger: options.logger },
     {
-      onStartedLeading(signal) {
+      onStartedLeading(signal, _stillLeading, takeover) {
         candidate.leading = true;
         candidate.startedAt = Date.now();
+        candidate.startedAtMono = performance.now();
+        candidate.takeover = takeover;
         signal.addEventListener('abort', () => (candidate.leadershipAborted = true));
       },
       onStoppedLeading({ lost }) {
@@ -87,8 +92,10 @@ describe('leader election on a Lease', () => {
     expect(second.leading).toBe(false);
 
     first.stop.abort();
+    const stoppedAt = performance.now();
     await first.done;
     expect(first).toMatchObject({ leading: false, lost: false, leadershipAborted: true });
+    expect(first.takeover).toEqual({ previousHolderSeenAt: undefined });
     const abandoned = (await lease('takeover'))!.spec!;
     expect(abandoned.holderIdentity).toBe('first');
 
@@ -97,6 +104,14 @@ describe('leader election on a Lease', () => {
     expect(taken).toMatchObject({ holderIdentity: 'second', leaseTransitions: 1 });
     expect(Date.parse(taken.acquireTime!) - Date.parse(abandoned.renewTime!)).toBeGreaterThanOrEqual(timing.leaseDurationMs);
     expect(second.leaders).toEqual(['first', 'second']);
+    // The new leader knows when it last saw the old one renew: within a jittered retry
+    // period (and a request) of the old one's stop, each polls that often; a Lease duration
+    // or more before the takeover. The manager serves the changes made since then first.
+    const seenAt = second.takeover?.previousHolderSeenAt;
+    const polling = 1.2 * timing.retryPeriodMs + 1_000;
+    expect(seenAt).toBeGreaterThan(stoppedAt - polling);
+    expect(seenAt).toBeLessThan(stoppedAt + polling);
+    expect(second.startedAtMono! - seenAt!).toBeGreaterThanOrEqual(timing.leaseDurationMs);
 
     second.stop.abort();
     await second.done;
