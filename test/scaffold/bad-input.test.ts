@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUp, opgen, projectDir, readTree } from './run.js';
+import { cleanUp, opgen, projectDir, expectRefused as expectRefusedIn } from './run.js';
 
 // Every bad input gets one line on stderr that names the problem (and the file, where there
 // is one), a non-zero exit code, and leaves the directory exactly as it was.
@@ -11,14 +11,7 @@ afterEach(async () => {
   if (dir) await cleanUp(dir);
 });
 
-async function expectRefused(args: string[], message: RegExp): Promise<void> {
-  const before = await readTree(dir);
-  const result = await opgen(dir, ...args);
-  expect(result.code).toBe(1);
-  expect(result.stderr.trimEnd()).toMatch(message);
-  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(await readTree(dir)).toEqual(before);
-}
+const expectRefused = (args: string[], message: RegExp): Promise<void> => expectRefusedIn(dir, args, message);
 
 /** A project with the Civo tutorial's DemoVolume kind. */
 async function civoProject(): Promise<void> {

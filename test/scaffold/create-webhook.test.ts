@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookOptions, runCreateWebhook } from '../../src/commands/create-webhook.js';
 import { parseProject } from '../../src/project/parse.js';
 import { helm } from '../helm/project.js';
-import { cleanUp, opgen, projectDir, readTree } from './run.js';
+import { cleanUp, opgen, projectDir, readTree, expectRefused as expectRefusedIn } from './run.js';
 
 // `opgen create webhook`: kubebuilder's flags and rules, PROJECT as kubebuilder records it,
 // the handler files, the registration in src/main.ts and the config/ wiring.
@@ -25,14 +25,7 @@ async function run(...args: string[]): Promise<string> {
   return result.stdout;
 }
 
-async function expectRefused(args: string[], message: RegExp): Promise<void> {
-  const before = await readTree(dir);
-  const result = await opgen(dir, ...args);
-  expect(result.code).toBe(1);
-  expect(result.stderr.trimEnd()).toMatch(message);
-  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(await readTree(dir)).toEqual(before);
-}
+const expectRefused = (args: string[], message: RegExp): Promise<void> => expectRefusedIn(dir, args, message);
 
 const read = (path: string) => readFile(join(dir, path), 'utf8');
 
