@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sortKeys, writeOrCheck } from '../lib/generated-file.mjs';
 import { toTypeRef, UNTYPED_DEFINITIONS } from '../../runtime/dist/testing/memory/types/from-openapi.js';
+import { TYPE_KEYWORDS as keywords } from '../../runtime/dist/testing/memory/types/schema.js';
 
 const path = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 const { kubernetesVersion, schemas } = JSON.parse(readFileSync(path('hack/openapi/kubernetes-openapi.json'), 'utf8'));
@@ -24,8 +25,6 @@ for (const [name, schema] of Object.entries(schemas)) {
   const { group, version, kind } = gvks[0];
   kinds[`${group ? `${group}/` : ''}${version}/${kind}`] = name;
 }
-
-const keywords = new Set(['scalar', 'any', 'deduced']);
 
 // Every named type a kind reaches, converted.
 const converted = {};

@@ -17,8 +17,8 @@ function typeAt(apiVersion: string, kind: string, path: string): TypeRef {
 describe('built-in type information (from the pinned OpenAPI)', () => {
   it('gives list types, keys and strategic merge patch tags', () => {
     expect(typeAt('v1', 'Pod', 'spec.containers')).toEqual({ list: 'io.k8s.api.core.v1.Container', listType: 'map', keys: ['name'], keyDefaults: { name: '' }, patchStrategy: 'merge', patchMergeKey: 'name' });
-    expect(typeAt('v1', 'Pod', 'spec.containers.args')).toEqual({ list: 'scalar', listType: 'atomic' });
-    expect(typeAt('v1', 'Pod', 'metadata.finalizers')).toEqual({ list: 'scalar', listType: 'set', patchStrategy: 'merge' });
+    expect(typeAt('v1', 'Pod', 'spec.containers.args')).toEqual({ list: 'string', listType: 'atomic' });
+    expect(typeAt('v1', 'Pod', 'metadata.finalizers')).toEqual({ list: 'string', listType: 'set', patchStrategy: 'merge' });
     expect(typeAt('apps/v1', 'Deployment', 'spec.strategy')).toEqual({ ref: 'io.k8s.api.apps.v1.DeploymentStrategy', patchStrategy: 'retainKeys' });
   });
 

@@ -26,6 +26,9 @@ export type ScalarKind = 'string' | 'numeric' | 'boolean' | 'untyped';
 
 const SCALAR_KINDS: ReadonlySet<string> = new Set<ScalarKind>(['string', 'numeric', 'boolean', 'untyped']);
 
+/** The {@link TypeRef} strings that name no table entry: a scalar, `any` or `deduced`. */
+export const TYPE_KEYWORDS: ReadonlySet<string> = new Set(['scalar', ...SCALAR_KINDS, 'any', 'deduced']);
+
 /** What strategic merge patch reads from a field: `x-kubernetes-patch-strategy` and its merge key. */
 export interface PatchInfo {
   /** `merge`, `retainKeys`, `merge,retainKeys` or `replace`, as the OpenAPI writes it. */
