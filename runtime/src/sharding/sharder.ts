@@ -196,6 +196,13 @@ async function assign(o: SharderOptions, leading: AbortSignal, stillLeading: () 
     } else if (move.type === 'drain') {
       await patchLabels(kind, object, { [D]: 'true' });
       o.metrics.moved('drain');
+    } else if (current && liveness.isLive(current)) {
+      // Held where it belongs. A child that arrived while this label was on its way here
+      // found its owner unlabelled and was left alone: it follows now.
+      for (const [i, informer] of informers.entries()) {
+        if (i === 0) continue;
+        for (const child of informer.list({ index: { name: 'placement', value: placement } })) if (child.metadata.labels?.[S] !== current) enqueue(i, child);
+      }
     }
   };
 
