@@ -261,10 +261,20 @@ export async function runLeaderElection(
 }
 
 async function release(lock: LeaseLock, lease: Lease | undefined, timeoutMs: number, logger: LoggerLike, where: object, clock: ElectionClock): Promise<void> {
-  if (!lease?.spec) return;
+  const holder = lease?.spec?.holderIdentity;
+  if (!lease?.spec || !holder) return;
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const released = await lock.update(lease, releasedLeaseSpec(lease.spec, clock.wall()), AbortSignal.timeout(timeoutMs));
+    let released = await lock.update(lease, releasedLeaseSpec(lease.spec, clock.wall()), signal);
+    if (!released) {
+      // The stop cut short a renewal the server had applied: this copy is one version
+      // behind. Still ours, it is released from the current one; else the next candidate
+      // would wait out the Lease duration.
+      const current = await lock.get(signal);
+      if (current?.spec && current.spec.holderIdentity === holder) released = await lock.update(current, releasedLeaseSpec(current.spec, clock.wall()), signal);
+    }
     if (released) logger.info(where, 'released the lease');
+    else logger.warn(where, 'leader election: the lease changed before it could be released');
   } catch (error) {
     logger.warn({ ...where, err: error }, 'leader election: could not release the lease');
   }
