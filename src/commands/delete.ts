@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readdir, rmdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { UserError } from '../errors.js';
@@ -13,7 +12,7 @@ import { kindNames } from '../generators/scaffold/names.js';
 import { loadProject } from '../project/load.js';
 import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { fullGroup, projectFileName } from '../project/model.js';
-import { applyChanges, formatPlan, planChanges, type PlannedChange } from '../writer/index.js';
+import { applyChanges, formatPlan, planChanges, removeEmptyFolders, type PlannedChange } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
 
 interface DeleteApiOptions {
@@ -110,14 +109,5 @@ export async function runDeleteApi(root: string, options: DeleteApiOptions): Pro
   // The chart is built from config/ as `npm run manifests` leaves it, so it follows after.
   const chart = existsSync(join(dir, chartDir, 'Chart.yaml')) ? `, then opgen edit --plugins helm, to take it out of ${chartDir}` : '';
   if (!dryRun) process.stdout.write(`\nNext: npm run manifests, to bring ${stale} up to date without ${resource.kind} (${fullGroup(resource) || 'core'})${chart}.\n`);
-}
-
-/** The folders the deleted files leave empty (src/api/v1, src/controllers/<group>), up to the project root. */
-async function removeEmptyFolders(root: string, deleted: readonly string[]): Promise<void> {
-  const folders = new Set(deleted.flatMap((path) => path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
-  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
-    const entries = await readdir(join(root, folder)).catch(() => undefined);
-    if (entries?.length === 0) await rmdir(join(root, folder));
-  }
 }
 

@@ -4,11 +4,12 @@ import { formatUserWarning, UserError } from '../errors.js';
 import { generateImport, type LocatedProblem } from '../import/generate.js';
 import { readCrds } from '../import/read.js';
 import { checkChecksum, originName, withImport } from '../import/record.js';
+import { staleImportFiles } from '../import/stale.js';
 import { readClusterCrd, readSource, type Source } from '../import/source.js';
 import { loadProject } from '../project/load.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
-import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { applyChanges, formatPlan, planChanges, removeEmptyFolders, type PlannedChange } from '../writer/index.js';
 
 interface ImportCrdOptions {
   fromCluster?: string;
@@ -57,8 +58,13 @@ async function runImport(input: string | undefined, options: ImportCrdOptions): 
   const crds = readCrds(source.text, name);
   const { files, problems } = generateImport(crds.map(({ crd, line }) => ({ crd, source: name, line })));
   files.push({ path: projectFileName, content: serializeProject(withImport(project, source, crds.map(({ crd }) => crd.metadata.name))), ownership: 'generated' });
-  const changes = await planChanges(root, files);
-  if (!options.dryRun) await applyChanges(root, changes);
+  // A CRD or version the source no longer has leaves no file behind: one plan, all or nothing.
+  const stale = (await staleImportFiles(root, name, files)).map((path): PlannedChange => ({ path, action: 'DELETE', file: { path, content: '', ownership: 'generated' } }));
+  const changes = [...(await planChanges(root, files)), ...stale].sort((a, b) => a.path.localeCompare(b.path));
+  if (!options.dryRun) {
+    await applyChanges(root, changes);
+    await removeEmptyFolders(root, stale.map((c) => c.path));
+  }
   for (const problem of problems) process.stderr.write(`${warning(problem)}\n`);
   process.stdout.write(`${formatPlan(changes, { dryRun: options.dryRun })}\n`);
 }

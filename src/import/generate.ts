@@ -18,6 +18,9 @@ import { versionTypes, type Problem } from './model.js';
 /** Where the imported CRDs themselves are kept, for the test clusters to install. */
 export const externalCrdRoot = 'config/crd/external';
 
+/** The header line naming where an imported file came from: how a re-import finds its own files. */
+export const importedFromLine = (source: string, crd: string): string => `Imported from ${source}: CustomResourceDefinition ${crd}`;
+
 /** kubectl's copy of what it applied, on a CRD read from a cluster: not the author's. */
 const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -50,7 +53,7 @@ export function generateImport(inputs: readonly ImportInput[]): ImportResult {
   const problems: LocatedProblem[] = [];
   for (const { crd, source, line } of inputs) {
     const { group, names } = crd.spec;
-    const header = [generatedHeader.replace('opgen', 'opgen import crd'), `Imported from ${source}: CustomResourceDefinition ${crd.metadata.name}.`];
+    const header = [generatedHeader.replace('opgen', 'opgen import crd'), `${importedFromLine(source, crd.metadata.name)}.`];
     const located = (p: Problem): LocatedProblem => ({ ...p, source, ...(line !== undefined ? { line } : {}), crd: crd.metadata.name });
     problems.push(...crdProblems(crd).map(located));
     const copy = `${externalCrdRoot}/${crd.metadata.name}.yaml`;

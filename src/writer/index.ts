@@ -6,4 +6,5 @@
 export { planChanges } from './plan.js';
 export { applyChanges } from './apply.js';
 export { formatPlan } from './report.js';
+export { removeEmptyFolders } from './remove-empty-folders.js';
 export type { Action, GeneratedFile, PlannedChange } from './types.js';

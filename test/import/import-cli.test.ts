@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { installCRDs, startControlPlane, type ControlPlane } from '../../runtime/src/testing/index.js';
 import { cleanUp, expectRefused as refused, opgen, opgenOk, projectDir, readTree } from '../scaffold/run.js';
 
@@ -124,6 +124,36 @@ export function setup(mgr: Manager): void {
 
     await opgenOk(dir, 'import', 'crd', `${base}/crds.yaml`, '--update');
     expect(await readFile(join(dir, 'src/external/cert-manager.io/v1/certificate_types.ts'), 'utf8')).toContain('Changed: a Certificate');
+  });
+
+  it("removes, on a re-import, the files of a CRD or version the source no longer has, and nobody else's", async () => {
+    const issuers = await readFile(corpus('cert-manager/cert-manager.io_issuers.yaml'), 'utf8');
+    const certificate = parse(await readFile(certificates, 'utf8')) as { spec: { versions: { name: string; storage: boolean }[] } };
+    const [v1] = certificate.spec.versions;
+    const twoVersions = { ...certificate, spec: { ...certificate.spec, versions: [v1, { ...v1, name: 'v1beta1', storage: false }] } };
+    const bundle = join(dir, 'crds.yaml');
+    await writeFile(bundle, `${stringify(twoVersions)}---\n${issuers}`);
+    await opgenOk(dir, 'import', 'crd', corpus('cert-manager/cert-manager.io_certificaterequests.yaml'));
+    await opgenOk(dir, 'import', 'crd', bundle);
+    expect(await readFile(join(dir, 'src/external/cert-manager.io/v1beta1/certificate_types.ts'), 'utf8')).toContain('export interface Certificate ');
+
+    await writeFile(bundle, stringify(certificate));
+    const out = await opgenOk(dir, 'import', 'crd', bundle);
+    expect(out.split('\n').filter((line) => line.startsWith('DELETE'))).toEqual([
+      'DELETE config/crd/external/issuers.cert-manager.io.yaml',
+      'DELETE src/external/cert-manager.io/v1/issuer_types.ts',
+      'DELETE src/external/cert-manager.io/v1beta1/certificate_types.ts',
+      'DELETE src/external/cert-manager.io/v1beta1/groupversion_info.ts',
+    ]);
+    const tree = [...(await readTree(dir)).keys()].filter((path) => path.startsWith('src/external/') || path.startsWith('config/crd/external/'));
+    expect(tree.sort()).toEqual([
+      'config/crd/external/certificaterequests.cert-manager.io.yaml',
+      'config/crd/external/certificates.cert-manager.io.yaml',
+      'src/external/cert-manager.io/v1/certificate_types.ts',
+      'src/external/cert-manager.io/v1/certificaterequest_types.ts',
+      'src/external/cert-manager.io/v1/groupversion_info.ts',
+    ]);
+    await expect(readdir(join(dir, 'src/external/cert-manager.io'))).resolves.toEqual(['v1']);
   });
 
   it('warns, at the file and JSON path, about what will not come back through opgen manifests', async () => {
