@@ -55,9 +55,11 @@ export function checkChecksum(project: ProjectConfig, source: Source, update: bo
   }
 }
 
-/** The project with `source`'s import recorded (replacing an earlier import of the same origin). */
+/** The project with `source`'s import recorded: an earlier import of the same origin is replaced where it stands, so PROJECT changes only in that entry. */
 export function withImport(project: ProjectConfig, source: Source, crds: readonly string[]): ProjectConfig {
   const record: ImportRecord = { ...source.origin, sha256: source.sha256, crds: [...crds].sort() };
-  const others = importRecords(project).filter((r) => !sameOrigin(r, source.origin));
-  return { ...project, extra: { ...project.extra, [key]: [...others, record] } };
+  const records = importRecords(project);
+  const at = records.findIndex((r) => sameOrigin(r, source.origin));
+  const updated = at < 0 ? [...records, record] : records.map((r, i) => (i === at ? record : r));
+  return { ...project, extra: { ...project.extra, [key]: updated } };
 }

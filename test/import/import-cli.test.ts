@@ -133,8 +133,8 @@ export function setup(mgr: Manager): void {
     const twoVersions = { ...certificate, spec: { ...certificate.spec, versions: [v1, { ...v1, name: 'v1beta1', storage: false }] } };
     const bundle = join(dir, 'crds.yaml');
     await writeFile(bundle, `${stringify(twoVersions)}---\n${issuers}`);
-    await opgenOk(dir, 'import', 'crd', corpus('cert-manager/cert-manager.io_certificaterequests.yaml'));
     await opgenOk(dir, 'import', 'crd', bundle);
+    await opgenOk(dir, 'import', 'crd', corpus('cert-manager/cert-manager.io_certificaterequests.yaml'));
     expect(await readFile(join(dir, 'src/external/cert-manager.io/v1beta1/certificate_types.ts'), 'utf8')).toContain('export interface Certificate ');
 
     await writeFile(bundle, stringify(certificate));
@@ -154,6 +154,9 @@ export function setup(mgr: Manager): void {
       'src/external/cert-manager.io/v1/groupversion_info.ts',
     ]);
     await expect(readdir(join(dir, 'src/external/cert-manager.io'))).resolves.toEqual(['v1']);
+    // The re-imported source's record changes where it stands: PROJECT's order is the imports' first order.
+    const project = parse(await readFile(join(dir, 'PROJECT'), 'utf8')) as { imports: { file: string; crds: string[] }[] };
+    expect(project.imports.map((r) => r.crds)).toEqual([['certificates.cert-manager.io'], ['certificaterequests.cert-manager.io']]);
   });
 
   it('warns, at the file and JSON path, about what will not come back through opgen manifests', async () => {
