@@ -55,10 +55,18 @@ export function checkChecksum(project: ProjectConfig, source: Source, update: bo
   }
 }
 
-/** The project with `source`'s import recorded: an earlier import of the same origin is replaced where it stands, so PROJECT changes only in that entry. */
+/**
+ * The project with `source`'s import recorded: an earlier import of the same origin is
+ * replaced where it stands, and its CRDs leave any other origin's record (dropped when empty).
+ */
 export function withImport(project: ProjectConfig, source: Source, crds: readonly string[]): ProjectConfig {
   const record: ImportRecord = { ...source.origin, sha256: source.sha256, crds: [...crds].sort() };
-  const records = importRecords(project);
+  // A CRD now imported from here (a release's new URL) is no longer another record's.
+  const records = importRecords(project).flatMap((r) => {
+    if (sameOrigin(r, source.origin)) return [r];
+    const left = r.crds.filter((crd) => !record.crds.includes(crd));
+    return left.length === 0 ? [] : [{ ...r, crds: left }];
+  });
   const at = records.findIndex((r) => sameOrigin(r, source.origin));
   const updated = at < 0 ? [...records, record] : records.map((r, i) => (i === at ? record : r));
   return { ...project, extra: { ...project.extra, [key]: updated } };

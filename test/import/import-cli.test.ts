@@ -124,6 +124,12 @@ export function setup(mgr: Manager): void {
 
     await opgenOk(dir, 'import', 'crd', `${base}/crds.yaml`, '--update');
     expect(await readFile(join(dir, 'src/external/cert-manager.io/v1/certificate_types.ts'), 'utf8')).toContain('Changed: a Certificate');
+
+    // The next release's URL takes the CRD over: one record, the new one.
+    served.set('/v2/crds.yaml', [200, text]);
+    await opgenOk(dir, 'import', 'crd', `${base}/v2/crds.yaml`);
+    const moved = parse(await readFile(join(dir, 'PROJECT'), 'utf8')) as { imports: { url: string }[] };
+    expect(moved.imports).toEqual([{ url: `${base}/v2/crds.yaml`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), crds: ['certificates.cert-manager.io'] }]);
   });
 
   it("removes, on a re-import, the files of a CRD or version the source no longer has, and nobody else's", async () => {
