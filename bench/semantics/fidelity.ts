@@ -33,6 +33,7 @@ interface GoError {
 interface GoAnswer {
   errors: GoError[];
   unknown?: string[];
+  badRequest?: string;
   object?: Obj;
   id?: number;
   failed?: string;
@@ -62,6 +63,7 @@ const memory = await createMemoryCluster({ crds: [] });
  */
 function goAnswer(res: GoAnswer, strict?: 'decode' | 'patch'): Answer {
   if (res.failed) return { code: -1, message: res.failed };
+  if (res.badRequest) return { code: 400, reason: 'BadRequest' };
   if (strict && res.unknown?.length) return strict === 'patch' ? { code: 422, reason: 'Invalid' } : { code: 400, reason: 'BadRequest' };
   if (res.errors.length) {
     const causes = res.errors.map((e) => `${e.type} ${e.field}: ${e.detail.replace(COMPILER_TEXT, COMPILER_MASK)}`).sort();

@@ -54,10 +54,12 @@ type fieldError struct {
 type response struct {
 	Errors []fieldError `json:"errors"`
 	// Unknown lists the fields pruning dropped, as fieldValidation=Strict and Warn report them.
-	Unknown []string               `json:"unknown,omitempty"`
-	ID      int                    `json:"id,omitempty"`
-	Object  map[string]interface{} `json:"object,omitempty"`
-	Failed  string                 `json:"failed,omitempty"`
+	Unknown []string `json:"unknown,omitempty"`
+	// BadRequest is a decoding error (400 "cannot be handled as"), answered before validation.
+	BadRequest string                 `json:"badRequest,omitempty"`
+	ID         int                    `json:"id,omitempty"`
+	Object     map[string]interface{} `json:"object,omitempty"`
+	Failed     string                 `json:"failed,omitempty"`
 }
 
 var scheme = runtime.NewScheme()
@@ -103,6 +105,9 @@ func handle(in []byte) (out []byte) {
 		res.ID, err = loadCRD(req.Crd)
 	case "validateObject":
 		res.Object, res.Unknown, res.Errors, err = validateObject(req)
+		if bad, ok := err.(badRequest); ok {
+			res.BadRequest, err = string(bad), nil
+		}
 	default:
 		err = fmt.Errorf("unknown op %q", req.Op)
 	}
@@ -209,7 +214,7 @@ func validateObject(req request) (map[string]interface{}, []string, []fieldError
 	unknown := structuralpruning.PruneWithOptions(obj, s, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, s)
 	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, obj, s, false, schemaobjectmeta.CoerceOptions{}); err != nil {
-		return nil, unknown, causes(field.ErrorList{err}), nil
+		return nil, unknown, nil, badRequest(err.Error())
 	}
 	structuraldefaulting.Default(obj, s)
 	if l.status[req.Version] {
@@ -243,7 +248,7 @@ func validateObject(req request) (map[string]interface{}, []string, []fieldError
 	// A version without rules has no CEL validator (NewValidator answers nil), and then no
 	// "not checked" error either.
 	if l.cel[req.Version] == nil {
-		return obj, unknown, causes(errs), nil
+		return l.readBack(obj, req.Version), unknown, causes(errs), nil
 	}
 	if blocking(errs) {
 		errs = append(errs, field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
@@ -256,8 +261,30 @@ func validateObject(req request) (map[string]interface{}, []string, []fieldError
 		celErrs, _ := l.cel[req.Version].Validate(context.Background(), nil, s, obj, old, celconfig.RuntimeCELCostBudget, celOpts...)
 		errs = append(errs, celErrs...)
 	}
-	return obj, unknown, causes(errs), nil
+	return l.readBack(obj, req.Version), unknown, causes(errs), nil
 }
+
+// readBack is the object as the API server answers a write with it: stored in the storage
+// version (None conversion relabels it), read from storage (pruned, nulls dropped and defaulted
+// with the storage version's schema) and converted back to the requested version, defaulted again.
+func (l *loaded) readBack(obj map[string]interface{}, version string) map[string]interface{} {
+	for _, v := range l.crd.Spec.Versions {
+		if s := l.structural[v.Name]; v.Storage && s != nil {
+			structuralpruning.PruneWithOptions(obj, s, true, structuralschema.UnknownFieldPathOptions{})
+			structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, s)
+			structuraldefaulting.Default(obj, s)
+		}
+	}
+	if s := l.structural[version]; s != nil {
+		structuraldefaulting.Default(obj, s)
+	}
+	return obj
+}
+
+// badRequest is a decoding error: the request is answered 400 before any validation.
+type badRequest string
+
+func (b badRequest) Error() string { return string(b) }
 
 // blocking mirrors customresource.hasBlockingErr (unexported there): these errors make the
 // object unfit for CEL rules.
