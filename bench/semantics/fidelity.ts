@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { createMemoryCluster } from '../../runtime/src/testing/index.js';
-import { mergePatch, type Json } from '../../runtime/src/testing/memory/server/patch.js';
+import { mergePatch } from '../../runtime/src/testing/memory/server/patch.js';
 import { corpusCrds, corpusExamples } from '../../test/corpus/corpus.js';
 import { answer, requestOf, type Answer } from '../../runtime/test/memory/fuzz/answer.js';
 import { NAMESPACE, baseName, baseObject, fuzzCase, targetsOf, type FuzzCase, type Target } from '../../runtime/test/memory/fuzz/cases.js';
@@ -217,7 +217,7 @@ function goRequest(fuzz: FuzzCase, base: Obj | undefined): { object: Obj; oldObj
   if (fuzz.operation === 'update') return { object: { ...object, metadata: base.metadata }, oldObject: base };
   if (fuzz.operation === 'merge patch') {
     const { apiVersion: _apiVersion, kind: _kind, ...fields } = object;
-    return { object: mergePatch(structuredClone(base) as Json, fields as Json) as Obj, oldObject: base };
+    return { object: mergePatch(structuredClone(base), fields) as Obj, oldObject: base };
   }
   return undefined; // apply: structured-merge-diff is not in the prototype
 }
