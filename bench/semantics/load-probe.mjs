@@ -1,13 +1,11 @@
 // One cold start, in a fresh process, as a test file pays it: the time to the first answer
 // (loadMs) and the RSS then; then the rest of a 10-test file's semantics work: create the
 // fixture CRD, load it, validate 10 objects (fileMs, from the start).
-// Usage: node bench/semantics/load-probe.mjs wasm|native|ts ARTEFACT_DIR  (prints one JSON line)
+// Usage: node bench/semantics/load-probe.mjs wasm|native|ts ARTEFACT  (prints one JSON line)
 import { readFileSync } from 'node:fs';
-import { arch, platform } from 'node:os';
-import { join } from 'node:path';
 
 const start = performance.now();
-const [kind, dir] = process.argv.slice(2);
+const [kind, artefact] = process.argv.slice(2);
 const empty = { metadata: { name: 'x' }, spec: { versions: [] } };
 const { fixtureCases, fixtureCrd } = await import('./fixtures.mjs');
 const cases = fixtureCases([]).slice(0, 10);
@@ -32,7 +30,7 @@ if (kind === 'ts') {
   }
 } else {
   const { wasmClient, nativeClient } = await import('./clients.mjs');
-  const client = kind === 'wasm' ? await wasmClient(join(dir, 'semantics.wasm')) : await nativeClient(join(dir, `semantics-${platform()}-${arch() === 'x64' ? 'amd64' : arch()}`));
+  const client = kind === 'wasm' ? await wasmClient(artefact) : await nativeClient(artefact);
   await client.call({ op: 'validateCRD', crd: empty });
   loaded();
   if (client.pid) helperRssMB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${client.pid}/status`, 'utf8'))[1]) / 1024;

@@ -4,14 +4,15 @@
 // a pipe; the memory cluster's schema module (runtime/src/testing/memory/schema) answers the
 // same calls. Printed: what npm would fetch, cold load in a fresh Node process, time per call,
 // memory, and where the TypeScript answers differ from the Go ones (fidelity).
-// Usage: bash hack/semantics-wasm/build.sh && npx tsc -b runtime && npx tsc -p tsconfig.build.json
-//        bash bench/semantics/corpus.sh GATEWAY_API_GIT_DIR CROSSPLANE_GIT_DIR
+// The corpus is the suite's own (test/fixtures/corpus); bench/semantics/fidelity.ts compares the Go
+// answers with kube-apiserver's recorded ones.
+// Usage: bash hack/semantics-wasm/build.sh && npm run build
 //        node bench/semantics/run.mjs [--loads 5] [--objects 300] [--rounds 5] [--seed 1] [--show 8]
 // Timings are wall-clock on a shared machine: the load average is printed beside them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { arch, loadavg, platform } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parseAllDocuments } from 'yaml';
@@ -33,17 +34,11 @@ const { values } = parseArgs({
   },
 });
 const root = new URL('../..', import.meta.url).pathname;
-const out = execFileSync('bash', [join(root, 'hack/semantics-wasm/build.sh'), '--print'], { encoding: 'utf8' }).trim();
-const helper = join(out, `semantics-${platform()}-${arch() === 'x64' ? 'amd64' : arch()}`);
-const wasm = join(out, 'semantics.wasm');
-const corpus = join(root, 'bench/out/semantics-corpus');
-for (const [file, how] of [
-  [wasm, 'bash hack/semantics-wasm/build.sh'],
-  [helper, 'bash hack/semantics-wasm/build.sh'],
-  [corpus, 'bash bench/semantics/corpus.sh GATEWAY_API_GIT_DIR CROSSPLANE_GIT_DIR'],
-]) {
-  if (!existsSync(file)) throw new Error(`${file} is missing: run ${how}`);
-}
+// --print fails with its own message when the build is missing.
+const wasm = execFileSync('bash', [join(root, 'hack/semantics-wasm/build.sh'), '--print'], { encoding: 'utf8' }).trim();
+const out = dirname(wasm);
+const helper = join(out, 'semantics-native');
+const corpus = join(root, 'test/fixtures/corpus');
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
@@ -65,9 +60,10 @@ function yamlFiles(dir) {
 }
 const docs = (file) => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJSON()).filter((d) => d && typeof d === 'object');
 const crdsIn = (dir) => yamlFiles(dir).flatMap(docs).filter((d) => d.kind === 'CustomResourceDefinition');
-const gatewayCrds = crdsIn(join(corpus, 'gateway-api/config/crd/standard'));
-const crossplaneCrds = crdsIn(join(corpus, 'crossplane/cluster/crds'));
-const examples = yamlFiles(join(corpus, 'gateway-api/examples/standard')).flatMap(docs);
+const gatewayCrds = crdsIn(join(corpus, 'gateway-api'));
+const crossplaneCrds = crdsIn(join(corpus, 'crossplane'));
+const allCrds = crdsIn(corpus);
+const examples = yamlFiles(join(corpus, 'gateway-api/examples')).flatMap(docs);
 
 /** The CRD that serves `object`'s apiVersion and kind, and the version. */
 function servingCrd(crds, object) {
@@ -155,7 +151,7 @@ const sizes = [wasm, helper].map((f) => {
 });
 table('What npm would fetch (one artefact; a native helper is one package per platform)', ['artefact', 'raw', 'gzip -9'], sizes);
 
-const probe = (kind, flags) => JSON.parse(execFileSync(process.execPath, ['--no-warnings', ...flags, join(root, 'bench/semantics/load-probe.mjs'), kind, out], { encoding: 'utf8' }));
+const probe = (kind, flags) => JSON.parse(execFileSync(process.execPath, ['--no-warnings', ...flags, join(root, 'bench/semantics/load-probe.mjs'), kind, kind === 'wasm' ? wasm : helper], { encoding: 'utf8' }));
 const loads = [];
 // V8 tiers Go's very large wasm functions up to TurboFan while Go's package inits run; with
 // --liftoff-only it keeps the baseline code, which starts far sooner on a busy machine.
@@ -275,6 +271,7 @@ const sortKeys = (v) => (Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 
 
 await crdFidelity('Gateway API CRDs', gatewayCrds);
 await crdFidelity('Crossplane CRDs', crossplaneCrds);
+await crdFidelity(`all ${allCrds.length} corpus CRDs`, allCrds);
 await crdFidelity('fixture CRD', [fixtureCrd]);
 const fidelityHead = ['corpus', 'n', 'Go refuses', 'TS differs', 'CLI refuses valid / decoded differs', 'wasm≠native'];
 await objectFidelity('Gateway API objects', objectCases);

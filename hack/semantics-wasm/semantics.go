@@ -52,10 +52,14 @@ type fieldError struct {
 }
 
 type response struct {
-	Errors []fieldError           `json:"errors"`
-	ID     int                    `json:"id,omitempty"`
-	Object map[string]interface{} `json:"object,omitempty"`
-	Failed string                 `json:"failed,omitempty"`
+	Errors []fieldError `json:"errors"`
+	// Unknown lists the fields pruning dropped, as fieldValidation=Strict and Warn report them.
+	Unknown []string `json:"unknown,omitempty"`
+	// BadRequest is a decoding error (400 "cannot be handled as"), answered before validation.
+	BadRequest string                 `json:"badRequest,omitempty"`
+	ID         int                    `json:"id,omitempty"`
+	Object     map[string]interface{} `json:"object,omitempty"`
+	Failed     string                 `json:"failed,omitempty"`
 }
 
 var scheme = runtime.NewScheme()
@@ -69,6 +73,8 @@ type loaded struct {
 	structural map[string]*structuralschema.Structural
 	openapi    map[string]schemavalidation.SchemaValidator
 	cel        map[string]*cel.Validator
+	// status: the versions that serve a status subresource.
+	status map[string]bool
 }
 
 var crds []*loaded
@@ -98,7 +104,10 @@ func handle(in []byte) (out []byte) {
 	case "loadCRD":
 		res.ID, err = loadCRD(req.Crd)
 	case "validateObject":
-		res.Object, res.Errors, err = validateObject(req)
+		res.Object, res.Unknown, res.Errors, err = validateObject(req)
+		if bad, ok := err.(badRequest); ok {
+			res.BadRequest, err = string(bad), nil
+		}
 	default:
 		err = fmt.Errorf("unknown op %q", req.Op)
 	}
@@ -146,8 +155,11 @@ func loadCRD(data []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	l := &loaded{crd: crd, structural: map[string]*structuralschema.Structural{}, openapi: map[string]schemavalidation.SchemaValidator{}, cel: map[string]*cel.Validator{}}
+	l := &loaded{crd: crd, structural: map[string]*structuralschema.Structural{}, openapi: map[string]schemavalidation.SchemaValidator{}, cel: map[string]*cel.Validator{}, status: map[string]bool{}}
 	for _, v := range crd.Spec.Versions {
+		if sub := v.Subresources; sub != nil && sub.Status != nil || v.Subresources == nil && crd.Spec.Subresources != nil && crd.Spec.Subresources.Status != nil {
+			l.status[v.Name] = true
+		}
 		props := v.Schema
 		if props == nil && crd.Spec.Validation != nil {
 			props = crd.Spec.Validation
@@ -177,32 +189,41 @@ func loadCRD(data []byte) (int, error) {
 
 // validateObject decodes Object as the handler does (prune, drop nulls, coerce metadata,
 // default) and validates it as customResourceStrategy.Validate / ValidateUpdate do, with
-// ratcheting on update. It answers the decoded object and the field errors.
-func validateObject(req request) (map[string]interface{}, []fieldError, error) {
+// ratcheting on update, after the strategy's PrepareForCreate/PrepareForUpdate keep status out
+// of a write to the main resource. It answers the decoded object, the pruned fields and the
+// field errors.
+func validateObject(req request) (map[string]interface{}, []string, []fieldError, error) {
 	if req.ID < 1 || req.ID > len(crds) {
-		return nil, nil, fmt.Errorf("no CRD loaded as %d", req.ID)
+		return nil, nil, nil, fmt.Errorf("no CRD loaded as %d", req.ID)
 	}
 	l := crds[req.ID-1]
 	s, ok := l.structural[req.Version]
 	if !ok {
-		return nil, nil, fmt.Errorf("no schema for version %q", req.Version)
+		return nil, nil, nil, fmt.Errorf("no schema for version %q", req.Version)
 	}
 	// The API server decodes custom objects with integers as int64, not encoding/json's float64.
 	var obj, oldObj map[string]interface{}
 	if err := utiljson.Unmarshal(req.Object, &obj); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if req.OldObject != nil {
 		if err := utiljson.Unmarshal(req.OldObject, &oldObj); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	structuralpruning.PruneWithOptions(obj, s, true, structuralschema.UnknownFieldPathOptions{})
+	unknown := structuralpruning.PruneWithOptions(obj, s, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, s)
 	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, obj, s, false, schemaobjectmeta.CoerceOptions{}); err != nil {
-		return nil, causes(field.ErrorList{err}), nil
+		return nil, unknown, nil, badRequest(err.Error())
 	}
 	structuraldefaulting.Default(obj, s)
+	if l.status[req.Version] {
+		status, had := oldObj["status"]
+		delete(obj, "status")
+		if had {
+			obj["status"] = status
+		}
+	}
 
 	u := &unstructured.Unstructured{Object: obj}
 	namespaced := l.crd.Spec.Scope == apiextensions.NamespaceScoped
@@ -224,6 +245,11 @@ func validateObject(req request) (map[string]interface{}, []fieldError, error) {
 			errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, s, obj)...)
 		}
 	}
+	// A version without rules has no CEL validator (NewValidator answers nil), and then no
+	// "not checked" error either.
+	if l.cel[req.Version] == nil {
+		return l.readBack(obj, req.Version), unknown, causes(errs), nil
+	}
 	if blocking(errs) {
 		errs = append(errs, field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
 	} else {
@@ -235,8 +261,30 @@ func validateObject(req request) (map[string]interface{}, []fieldError, error) {
 		celErrs, _ := l.cel[req.Version].Validate(context.Background(), nil, s, obj, old, celconfig.RuntimeCELCostBudget, celOpts...)
 		errs = append(errs, celErrs...)
 	}
-	return obj, causes(errs), nil
+	return l.readBack(obj, req.Version), unknown, causes(errs), nil
 }
+
+// readBack is the object as the API server answers a write with it: stored in the storage
+// version (None conversion relabels it), read from storage (pruned, nulls dropped and defaulted
+// with the storage version's schema) and converted back to the requested version, defaulted again.
+func (l *loaded) readBack(obj map[string]interface{}, version string) map[string]interface{} {
+	for _, v := range l.crd.Spec.Versions {
+		if s := l.structural[v.Name]; v.Storage && s != nil {
+			structuralpruning.PruneWithOptions(obj, s, true, structuralschema.UnknownFieldPathOptions{})
+			structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, s)
+			structuraldefaulting.Default(obj, s)
+		}
+	}
+	if s := l.structural[version]; s != nil {
+		structuraldefaulting.Default(obj, s)
+	}
+	return obj
+}
+
+// badRequest is a decoding error: the request is answered 400 before any validation.
+type badRequest string
+
+func (b badRequest) Error() string { return string(b) }
 
 // blocking mirrors customresource.hasBlockingErr (unexported there): these errors make the
 // object unfit for CEL rules.
