@@ -48,7 +48,7 @@ interface ClientNodeKubeConfig extends KubeConfig {
 export function credentialsFor(kubeConfig: KubeConfig, now: () => number = () => performance.now()): Credentials {
   const { cluster, user } = currentContextOf(kubeConfig);
   const provider = user.authProvider;
-  if ((provider && provider.name !== 'tokenFile') || cluster.proxyUrl) return throughClientNode(kubeConfig);
+  if ((provider && provider.name !== 'tokenFile') || cluster.proxyUrl) return throughClientNode(kubeConfig, Boolean(cluster.proxyUrl));
   if (cluster.skipTLSVerify && (cluster.caData || cluster.caFile)) {
     throw new Error(`kubeconfig: cluster "${cluster.name}" sets both a certificate authority and insecure-skip-tls-verify; keep one`);
   }
@@ -102,16 +102,20 @@ function basicAuth(user: KubeConfigUser): string | undefined {
   return `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
 }
 
-/** Credentials opgen does not implement, served by `@kubernetes/client-node` (loaded here, once). */
-function throughClientNode(kubeConfig: KubeConfig): Credentials {
+/**
+ * Credentials opgen does not implement, served by `@kubernetes/client-node` (loaded here,
+ * once). Its agent is kept only for a proxy: it builds one per call, a TLS handshake each.
+ */
+function throughClientNode(kubeConfig: KubeConfig, proxied: boolean): Credentials {
   const foreign: ClientNodeKubeConfig =
     typeof (kubeConfig as Partial<ClientNodeKubeConfig>).applyToHTTPSOptions === 'function' ? (kubeConfig as ClientNodeKubeConfig) : loadIntoClientNode(kubeConfig);
   return {
     async apply() {
       const options: Record<string, unknown> & { headers?: Record<string, string> } = {};
       await foreign.applyToHTTPSOptions(options);
-      const auth: RequestAuth = { headers: { ...options.headers }, rejectUnauthorized: options.rejectUnauthorized !== false };
-      for (const key of ['ca', 'cert', 'key', 'servername', 'agent'] as const) if (options[key] !== undefined) (auth as unknown as Record<string, unknown>)[key] = options[key];
+      const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+      const auth: RequestAuth = { headers, rejectUnauthorized: options.rejectUnauthorized !== false };
+      for (const key of ['ca', 'cert', 'key', 'servername', ...(proxied ? (['agent'] as const) : [])] as const) if (options[key] !== undefined) (auth as unknown as Record<string, unknown>)[key] = options[key];
       return auth;
     },
     rejected() {},

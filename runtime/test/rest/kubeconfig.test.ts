@@ -186,4 +186,13 @@ describe('credentials of a kubeconfig', () => {
     expect({ authorization: auth.headers.authorization, ca: String(auth.ca) }).toEqual({ authorization: 'Bearer sa-token', ca: 'CA' });
     expect(createCluster(foreign).host).toBe('10.0.0.1');
   });
+
+  it('serves an auth-provider through client-node, on the transport\'s own pooled connections', async () => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const idToken = `${part({ alg: 'none' })}.${part({ exp: Math.floor(Date.now() / 1000) + 3600 })}.c2ln`;
+    const config = readKubeConfigFile(write('oidc', kubeconfig('x', 'https://x.example', `auth-provider: {name: oidc, config: {id-token: "${idToken}", client-id: opgen}}`)));
+    const auth = await credentialsFor(config).apply();
+    expect(auth.headers.authorization).toBe(`Bearer ${idToken}`);
+    expect(auth.agent).toBeUndefined();
+  });
 });
