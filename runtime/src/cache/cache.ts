@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { Kind } from '../api/kind.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import { apiVersionOf, type Kind } from '../api/kind.js';
 import type { Cache, Informer } from '../cache/types.js';
 import type { DeepReadonly, KubeObject, Stored } from '../object.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { Lease } from '../client/kinds.js';
 import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import type { TokenBucket } from '../rest/token-bucket.js';

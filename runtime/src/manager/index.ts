@@ -7,8 +7,8 @@
  *   kubebuilder's flags (`--leader-elect`, `--metrics-bind-address`, `--kube-api-qps`, …).
  * - `mgr.addRunnable(run, { needLeaderElection? })`, `mgr.addHealthzCheck` /
  *   `addReadyzCheck`: work and checks of your own.
- * - `loadKubeConfig(path?)`: the kubeconfig as the manager finds it (flag, `KUBECONFIG`,
- *   in-cluster, `~/.kube/config`).
+ * - `loadKubeConfig(path?, { context? })`: the kubeconfig as the manager finds it (flag,
+ *   `KUBECONFIG`, in-cluster, `~/.kube/config`), opgen's own {@link KubeConfig}.
  *
  * Imported as `@opgen/runtime/manager`; `createManager`, `managerOptionsFromArgs`,
  * `Manager` and `ManagerOptions` are also in the root export.
@@ -26,6 +26,7 @@
 export { createManager } from './manager.js';
 export type { Manager, Runnable, RunnableOptions } from './types.js';
 export { managerOptionsFromArgs } from './args.js';
-export { loadKubeConfig } from './kubeconfig.js';
+export { loadKubeConfig, type LoadKubeConfigOptions } from '../rest/load-kubeconfig.js';
+export type { KubeConfig } from '../rest/kubeconfig.js';
 export type { ManagerOptions } from './options.js';
 export type { Check } from './probes.js';

@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '../log/index.js';
 import { createMetrics } from '../metrics/index.js';
 import { parseBindAddress } from '../http/bind-address.js';
 import { listen, type HttpServer } from '../http/http-server.js';
-import { loadKubeConfig } from './kubeconfig.js';
+import { loadKubeConfig } from '../rest/load-kubeconfig.js';
 import { campaign } from './leader.js';
 import { metricsSecurity, serveMetrics } from './metrics-server.js';
 import type { ManagerOptions } from './options.js';

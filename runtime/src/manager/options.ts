@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { LevelWithSilent } from 'pino';
 import type { KindCache } from '../cache/index.js';
 import type { Cluster } from '../rest/cluster.js';

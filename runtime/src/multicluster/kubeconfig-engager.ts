@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { KubeConfig } from '@kubernetes/client-node';
+import { parseKubeConfig } from '../rest/kubeconfig-file.js';
+import { currentContextOf, type KubeConfig } from '../rest/kubeconfig.js';
 import type { Cluster } from '../rest/cluster.js';
 import type { ClusterTarget, FleetAccess } from './provider.js';
 
@@ -27,9 +28,8 @@ export function kubeconfigEngager(fleet: FleetAccess, connect: Connect | undefin
   };
   const connection = (text: string, name: string): ClusterTarget | Error => {
     try {
-      const kubeConfig = new KubeConfig();
-      kubeConfig.loadFromString(text);
-      if (!kubeConfig.getCurrentCluster()) return new Error('its kubeconfig names no current cluster');
+      const kubeConfig = parseKubeConfig(text);
+      currentContextOf(kubeConfig);
       return connect ? connect(kubeConfig, name) : kubeConfig;
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import { createCache, type Cache } from '../cache/index.js';
 import { createClient, type Client } from '../client/index.js';
 import { createEventRecorder, type EventRecorder } from '../events/index.js';

@@ -6,9 +6,11 @@ let loaded: ClientNode | undefined;
 
 /**
  * `@kubernetes/client-node`, loaded on first use: importing it reads some 800 modules
- * (most of a second), which a test on the memory cluster, given its connection rather than
- * a kubeconfig, never needs. Synchronous because `loadKubeConfig` is (Node ≥ 20.19 can
- * `require()` an ES module without top-level await, as this one is).
+ * (most of a second) and holds some 25 MB of heap, which an operator needs only for what
+ * opgen does not implement itself: a kubeconfig's `auth-provider` or `proxy-url` (see
+ * `credentialsFor`), and the control-plane test harness. Synchronous because building a
+ * transport is (Node ≥ 20.19 can `require()` an ES module without top-level await, as
+ * this one is).
  *
  * @example
  * const kubeConfig = new (clientNode().KubeConfig)();

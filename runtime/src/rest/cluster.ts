@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import { currentContextOf, type KubeConfig } from './kubeconfig.js';
 import type { LoggerLike } from './logger.js';
 import { tokenBucketFor, type TokenBucket } from './token-bucket.js';
 import { createTransport, type HttpRequest, type Transport, type TransportObserver } from './transport.js';
@@ -125,10 +125,9 @@ export function createCluster(first: KubeConfig | ClusterOnTransportOptions, sec
 
 /** The `host:port` of a kubeconfig's current server; undefined without one. */
 function serverHost(kubeConfig: KubeConfig | undefined): string | undefined {
-  const server = kubeConfig?.getCurrentCluster()?.server;
-  if (!server) return undefined;
+  if (!kubeConfig) return undefined;
   try {
-    return new URL(server).host;
+    return new URL(currentContextOf(kubeConfig).cluster.server).host;
   } catch {
     return undefined;
   }

@@ -15,6 +15,10 @@
  * - `createTransport(kubeConfig, options)` → {@link Transport}, the HTTP one a kubeconfig's
  *   cluster uses; `createTokenBucket(qps, burst)`; {@link ApiError}, what a transport throws
  *   for a non-2xx answer.
+ * - {@link KubeConfig}: opgen's kubeconfig (plain data; a `@kubernetes/client-node`
+ *   `KubeConfig` fits it too); `loadKubeConfig(path?, { context? })` finds one as
+ *   controller-runtime does, `readKubeConfigFile` / `parseKubeConfig` read one,
+ *   `mergeKubeConfigs` merges as `KUBECONFIG` does, `inClusterKubeConfig()` is a pod's.
  *
  * Imported as `@opgen/runtime/rest`. A separate subpath rather than `/client`: the client,
  * the cache and leader election are built on it, and an in-process transport needs only this.
@@ -36,5 +40,10 @@ export { createTransport, type Transport, type TransportOptions, type TransportO
 export { createTokenBucket, type TokenBucket } from './token-bucket.js';
 export { ApiError, type ApiStatus } from './errors.js';
 export type { LoggerLike } from './logger.js';
+export { currentContextOf, withContext, type KubeConfig, type KubeConfigCluster, type KubeConfigUser, type KubeConfigContext, type ExecConfig, type CurrentContext } from './kubeconfig.js';
+export { readKubeConfigFile, parseKubeConfig } from './kubeconfig-file.js';
+export { mergeKubeConfigs } from './kubeconfig-merge.js';
+export { inClusterKubeConfig, type InClusterSource } from './in-cluster.js';
+export { loadKubeConfig, type LoadKubeConfigOptions } from './load-kubeconfig.js';
 // A cluster's time (`Cluster.clock`): real time, or a test's memory cluster's fake clock.
 export type { Clock, ClockTimer } from '../time/clock.js';

@@ -1,8 +1,9 @@
 import http, { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { credentialsFor } from './credentials.js';
 import { ApiError, type ApiStatus } from './errors.js';
+import { currentContextOf, type KubeConfig } from './kubeconfig.js';
 import { notSent, parseRetryAfter, retryDelayMs, type TryOutcome } from './retry-policy.js';
 import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
 import { sleep } from './sleep.js';
@@ -120,15 +121,14 @@ const RETRY_WARNING_INTERVAL_MS = 30_000;
 const FREE_SOCKET_TIMEOUT_MS = 15_000;
 
 /**
- * Builds the transport. Credentials are applied per request through client-node's
- * KubeConfig, so rotating tokens (in-cluster token files, exec plugins, OIDC) stay fresh;
- * connections come from one keep-alive agent, which Node pools per TLS identity, so a
- * rotated client certificate opens new connections by itself. client-node's own request
- * path builds a new agent per call, which means a TLS handshake per request.
+ * Builds the transport. Credentials are applied per request (see `credentialsFor`), so
+ * rotating token files and exec plugins' credentials stay fresh; connections come from one
+ * keep-alive agent, which Node pools per TLS identity, so a rotated client certificate
+ * opens new connections by itself.
  */
 export function createTransport(kubeConfig: KubeConfig, options: TransportOptions = {}): HttpTransport {
-  const cluster = kubeConfig.getCurrentCluster();
-  if (!cluster) throw new Error('kubeconfig has no current cluster: check its current-context');
+  const { cluster } = currentContextOf(kubeConfig);
+  const credentials = credentialsFor(kubeConfig);
   const server = new URL(cluster.server);
   const secure = server.protocol === 'https:';
   const prefix = server.pathname.replace(/\/$/, '');
@@ -138,7 +138,6 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
   const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const defaultTimeoutMs = options.timeoutMs ?? 60_000;
   const responseTimeoutMs = options.responseTimeoutMs ?? 20_000;
-  const proxied = Boolean(cluster.proxyUrl);
   const bucket = options.rateLimiter;
   const observer = options.observer;
 
@@ -149,11 +148,10 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
 
   /** Sends one try of `request`; resolves once the response headers are in. */
   async function send(request: HttpRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
-    const auth: https.RequestOptions = {};
-    await kubeConfig.applyToHTTPSOptions(auth);
+    const auth = await credentials.apply();
     const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
     const headers: http.OutgoingHttpHeaders = {
-      ...(auth.headers as http.OutgoingHttpHeaders | undefined),
+      ...auth.headers,
       accept: request.accept ?? 'application/json',
       'user-agent': USER_AGENT,
     };
@@ -169,17 +167,14 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       method: request.method,
       headers,
       // A proxy agent from client-node carries the proxy settings; keep it then.
-      agent: proxied ? auth.agent : agent,
+      agent: auth.agent ?? agent,
       ca: auth.ca,
       cert: auth.cert,
       key: auth.key,
-      pfx: auth.pfx,
-      passphrase: auth.passphrase,
       servername: auth.servername,
-      auth: auth.auth,
+      rejectUnauthorized: auth.rejectUnauthorized,
       signal,
     };
-    if (auth.rejectUnauthorized !== undefined) requestOptions.rejectUnauthorized = auth.rejectUnauthorized;
     request.precondition?.();
     signal?.throwIfAborted();
     return new Promise<IncomingMessage>((resolve, reject) => {
@@ -248,6 +243,7 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
         const response = await send(request, signal);
         const code = response.statusCode ?? 0;
         observer?.response(request.method, String(code));
+        if (code === 401) credentials.rejected();
         if (code >= 200 && code <= 299) return await read(response, describe);
         const retryAfterSeconds = parseRetryAfter(response.headers['retry-after']);
         failure = apiError(code, await readText(response), describe, retryAfterSeconds);

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { Kind } from '../api/kind.js';

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import { createCluster, type Cluster } from '../rest/cluster.js';
 import type { Clock } from '../time/clock.js';
 import { startControlPlane } from './start-control-plane.js';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { defineKind } from '../api/kind.js';
 import { createClient, isAlreadyExists, isConflict, kinds, retryOnConflict, type Client } from '../client/index.js';
 import type { Cluster } from '../rest/cluster.js';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { Logger } from '../log/index.js';
 import { CLOCK_SKEW_MS, issueCertificate, type CertificateKeyPair, type ServingCertificate } from '../certs/index.js';
 

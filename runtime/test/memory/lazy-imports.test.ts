@@ -9,8 +9,8 @@ import { readCRDs } from '../../src/testing/index.js';
 
 // A project's `npm test` on the memory tier waits for what its test file imports: the built
 // runtime (as a user installs it) must not load @kubernetes/client-node (some 800 modules)
-// nor the control plane's code there; both load when a kubeconfig or the control plane is
-// asked for. Needs `npx tsc -b runtime` first.
+// nor the control plane's code there; the control plane's code loads when it is asked for,
+// client-node only for an auth-provider or proxy-url kubeconfig. Needs `npx tsc -b runtime` first.
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const crds = fileURLToPath(new URL('../../../bench/testing/gadget-crd.yaml', import.meta.url));
@@ -58,7 +58,7 @@ describe('what a memory-tier test loads', () => {
     expect(loaded.filter((url) => /\/dist\/testing\/(controlplane|apiserver|etcd|identities|kubeconfig)\.js$/.test(url))).toEqual([]);
   });
 
-  it('loadKubeConfig loads client-node when it is called, and reads the kubeconfig', async () => {
+  it('a client on a kubeconfig, its token sent to a server, loads no client-node', async () => {
     const kubeconfig = join(scratch, 'kubeconfig');
     writeFileSync(
       kubeconfig,
@@ -71,8 +71,22 @@ describe('what a memory-tier test loads', () => {
         'current-context': 'x',
       }),
     );
-    const { stdout } = await loading('kubeconfig', `import { loadKubeConfig } from ${runtime('manager/index.js')};\nconsole.log(loadKubeConfig(${JSON.stringify(kubeconfig)}).getCurrentCluster().server);\n`);
-    expect(stdout).toBe('https://127.0.0.1:6443\n');
+    // A server on loopback that answers every request with the Authorization header it got.
+    const body =
+      `import { createServer } from 'node:http';\nimport { createRequire } from 'node:module';\n` +
+      `import { loadKubeConfig } from ${runtime('manager/index.js')};\n` +
+      `import { createClient, kinds } from ${runtime('client/index.js')};\n` +
+      `const server = createServer((req, res) => res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: req.headers.authorization } })));\n` +
+      `await new Promise((r) => server.listen(0, '127.0.0.1', r));\n` +
+      `const config = loadKubeConfig(${JSON.stringify(kubeconfig)});\n` +
+      `const local = { ...config, clusters: [{ name: 'c', server: 'http://127.0.0.1:' + server.address().port, skipTLSVerify: true }] };\n` +
+      `console.log((await createClient(local).get(kinds.Namespace, 'default')).metadata.name);\n` +
+      `server.close();\n` +
+      // The runtime loads client-node with require(), which the load hook does not see.
+      `console.log(Object.keys(createRequire(import.meta.url).cache).filter((p) => p.includes('@kubernetes/client-node')).length);\n`;
+    const { loaded, stdout } = await loading('kubeconfig', body);
+    expect(stdout).toBe('Bearer t\n0\n');
+    expect(loaded.filter((url) => url.includes('@kubernetes/client-node'))).toEqual([]);
   });
 });
 

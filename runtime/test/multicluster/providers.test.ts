@@ -1,8 +1,8 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controller, createClient, createManager, kinds, type Manager } from '../../src/index.js';
 import { defineKind } from '../../src/api/kind.js';
 import { clusterApiClusters, clusterProfileClusters, kubeconfigSecretClusters, namespaceClusters, type ClusterProvider } from '../../src/multicluster/index.js';
+import { currentContextOf, type KubeConfig } from '../../src/rest/index.js';
 import { createFakeClock } from '../../src/testing/memory/clock.js';
 import { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions } from '../../src/testing/memory/cluster.js';
 import { widgetCRD } from '../memory/support.js';
@@ -119,7 +119,7 @@ describe('kubeconfig Secrets', () => {
       ['https://east.example:6443', east],
       ['https://west.example:6443', west],
     ]);
-    const connect = (kubeConfig: KubeConfig) => servers.get(kubeConfig.getCurrentCluster()!.server)!.cluster;
+    const connect = (kubeConfig: KubeConfig) => servers.get(currentContextOf(kubeConfig).cluster.server)!.cluster;
     await start(host, kubeconfigSecretClusters({ namespace: 'fleet', connect }));
     const client = clientOf(host);
 
