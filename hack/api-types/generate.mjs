@@ -48,7 +48,7 @@ function kindRoots(byGroupVersion) {
   return Object.entries(byGroupVersion).flatMap(([groupVersion, kinds]) => kinds.map((kind) => `io.k8s.api.${groupVersion}.${kind}`));
 }
 
-/** Definitions @opgen/runtime/api already declares by hand (runtime/src/api/index.ts). */
+/** Definitions @opgen/runtime/api already declares by hand (runtime/src/api/meta.ts). */
 const handWritten = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': 'ObjectMeta',
   'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta': 'ListMeta',
@@ -164,7 +164,7 @@ const typesContent = `${generated}/**
  *
  * @module
  */
-import type { ${imports.join(', ')} } from './index.js';
+import type { ${imports.join(', ')} } from './meta.js';
 
 ${declarations.join('\n')}`;
 
