@@ -14,6 +14,7 @@ import { schemaTypes, type SchemaTypes } from './schema-types.js';
  * cache keeps it compiled between runs; as an ES module (dist/, tests) there is no `require`.
  */
 function celJs(): typeof import('@marcbachmann/cel-js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the literal `require` is what esbuild bundles (above).
   const load = typeof require === 'function' ? () => require('@marcbachmann/cel-js') as unknown : () => createRequire(import.meta.url)('@marcbachmann/cel-js') as unknown;
   return load() as typeof import('@marcbachmann/cel-js');
 }
@@ -25,6 +26,7 @@ let declared: Environment | undefined;
  * a value, and without a constructor cel-js defines a conversion class per type, a third of
  * the time a schema's check took.
  */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a constructor, never instantiated (above).
 class SchemaObject {}
 
 /** The handler of the operators declared for the checker, which never evaluates. */
@@ -36,6 +38,7 @@ function unreachable(): never {
 function libraries(): Environment {
   if (declared) return declared;
   declared = new (celJs().Environment)({ enableOptionalTypes: true, unlistedVariablesAreDyn: false });
+  // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a constructor per library type, never instantiated.
   for (const name of libraryTypes) declared.registerType(name, { ctor: class {}, fields: {} });
   for (const signature of librarySignatures) declared.registerFunction(signature, () => undefined);
   return declared;
