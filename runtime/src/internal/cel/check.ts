@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
 import type { CelProblemCode, CelTypeProblem } from './problem.js';
-import type { CelRule, CelSchema } from './schema.js';
+import type { CelSchema } from './schema.js';
 import { type CelNode } from './cost.js';
 import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
