@@ -17,6 +17,7 @@ export interface ScalarContext {
 export const indentStep = '  ';
 
 /** Characters that only a double-quoted string can carry: C0/C1 controls and lone surrogates. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job.
 const needsEscapes = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
 
 /** A plain scalar may not start with an indicator, hold `: ` or ` #`, or end with a space or colon. */

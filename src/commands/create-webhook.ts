@@ -56,8 +56,8 @@ export function createWebhookCommand(): Command {
     .option('--defaulting', 'a defaulting (mutating) webhook')
     .option('--programmatic-validation', 'a validating webhook')
     .option('--conversion', 'a conversion webhook; this version is the hub, --spoke names the others')
-    .option('--spoke <versions>', 'with --conversion: the versions converted to and from the hub, comma-separated, e.g. v1,v1beta1', (value: string, previous: string[] = []) => [
-      ...previous,
+    .option('--spoke <versions>', 'with --conversion: the versions converted to and from the hub, comma-separated, e.g. v1,v1beta1', (value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
       ...value.split(',').map((v) => v.trim()).filter(Boolean),
     ])
     .option('--defaulting-path <path>', 'with --defaulting: serve it on this path instead of /mutate-<group>-<version>-<kind>')

@@ -41,7 +41,7 @@ export async function applyChanges(root: string, changes: readonly PlannedChange
     await rollBack(staged, createdDirs);
     throw asUserError(error);
   }
-  await Promise.all(staged.map((s) => (s.backup ? rm(s.backup, { force: true }) : undefined)));
+  await Promise.all(staged.flatMap((s) => (s.backup ? [rm(s.backup, { force: true })] : [])));
 }
 
 /** A filesystem refusal is the user's to fix (permissions, a file where a folder goes). */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-/** One folder-level edge and the file imports behind it, for a message that says where to look. */
+/** One edge of an import graph (between folders or files) and the file imports behind it, for a message that says where to look. */
 export interface FolderEdge {
   from: string;
   to: string;
@@ -16,11 +16,17 @@ export interface FolderEdge {
  * in the design.
  */
 export function folderGraph(root: string): FolderEdge[] {
+  return importGraph(root, (path) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : path));
+}
+
+/** The file-level import graph of the TypeScript sources under `root` (tests left out): each file a node. */
+export function fileGraph(root: string): FolderEdge[] {
+  return importGraph(root, (path) => path);
+}
+
+function importGraph(root: string, nodeOfPath: (path: string) => string): FolderEdge[] {
   const edges = new Map<string, FolderEdge>();
-  const nodeOf = (file: string) => {
-    const path = relative(root, file);
-    return path.includes('/') ? path.slice(0, path.indexOf('/')) : path;
-  };
+  const nodeOf = (file: string) => nodeOfPath(relative(root, file));
   for (const file of sources(root)) {
     const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     for (const { fileName } of info.importedFiles) {

@@ -47,7 +47,7 @@ export async function serveSite(dir: string): Promise<{ url: string; close: () =
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const candidates = [path, `${path}.html`, join(path, 'index.html')].map((p) => join(dir, p));
-    const file = candidates.find((f) => relative(dir, f).startsWith('..') === false && existsSync(f) && statSync(f).isFile());
+    const file = candidates.find((f) => !relative(dir, f).startsWith('..') && existsSync(f) && statSync(f).isFile());
     if (!file) {
       res.writeHead(404).end('not found');
       return;

@@ -47,7 +47,7 @@ describe('the book’s code samples', () => {
     }
     // Code in a page's own text would not be compiled: only shell commands may be written there.
     for (const page of pages) {
-      const fences = [...readFileSync(join(book, page), 'utf8').matchAll(/^```(\w*)/gm)].map((m) => m[1]).filter((lang, i) => i % 2 === 0);
+      const fences = [...readFileSync(join(book, page), 'utf8').matchAll(/^```(\w*)/gm)].map((m) => m[1]).filter((_lang, i) => i % 2 === 0);
       expect(fences.filter((lang) => lang !== 'sh'), `${page}: a fenced block that is not sh`).toEqual([]);
     }
   });

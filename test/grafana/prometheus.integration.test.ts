@@ -151,7 +151,7 @@ describe('the Grafana dashboards against a real Prometheus scraping a real opera
     expect(queries.length).toBeGreaterThan(30);
     // Rates need two scrapes after the work above; give Prometheus until then.
     const deadline = Date.now() + 90_000;
-    let empty: string[] = [];
+    let empty: string[];
     do {
       empty = [];
       for (const { where, expr } of queries) {

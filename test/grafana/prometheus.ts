@@ -65,8 +65,8 @@ export async function startPrometheus(job: string, targets: string[], labels: Re
     await exited;
     await rm(dir, { recursive: true, force: true });
   };
-  const api = async <T>(pathAndQuery: string): Promise<{ status: string; data?: T; error?: string }> =>
-    (await (await fetch(`${url}${pathAndQuery}`)).json()) as { status: string; data?: T; error?: string };
+  const api = async (pathAndQuery: string): Promise<{ status: string; data?: unknown; error?: string }> =>
+    (await (await fetch(`${url}${pathAndQuery}`)).json()) as { status: string; data?: unknown; error?: string };
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}:\n${output()}`);
@@ -83,12 +83,12 @@ export async function startPrometheus(job: string, targets: string[], labels: Re
     output,
     stop,
     async query(expr) {
-      const body = await api<{ result: unknown[] }>(`/api/v1/query?query=${encodeURIComponent(expr)}`);
-      return body.status === 'success' ? { series: body.data!.result } : { series: [], error: body.error ?? body.status };
+      const body = await api(`/api/v1/query?query=${encodeURIComponent(expr)}`);
+      return body.status === 'success' ? { series: (body.data as { result: unknown[] }).result } : { series: [], error: body.error ?? body.status };
     },
     async labelValues(label, match) {
-      const body = await api<string[]>(`/api/v1/label/${label}/values?match[]=${encodeURIComponent(match)}`);
-      return body.data ?? [];
+      const body = await api(`/api/v1/label/${label}/values?match[]=${encodeURIComponent(match)}`);
+      return (body.data as string[] | undefined) ?? [];
     },
   };
 }

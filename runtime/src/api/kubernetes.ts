@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Bytes, Condition, int32, int64, integer, IntOrString, JSONValue, LocalObjectReference, MicroTime, ObjectMeta, ObjectReference, Quantity, Time } from './index.js';
+import type { Bytes, Condition, int32, int64, IntOrString, JSONValue, LocalObjectReference, MicroTime, ObjectMeta, ObjectReference, Quantity, Time } from './meta.js';
 
 /**
  * Represents a Persistent Disk resource in AWS.

@@ -260,7 +260,7 @@ export function controller(mgr: ControllerHost, options: ControllerOptions = {})
     return built;
   };
 
-  const builder: ControllerBuilder<KubeObject> = {
+  const builder: ControllerBuilder = {
     for(kind, watchOptions) {
       if (primary) throw new Error(`controller: .for() was already called with ${primary.kind.kind}`);
       primary = { kind: kind as Kind<KubeObject>, map: enqueueObject(), predicates: [...((watchOptions?.predicates ?? []) as Predicate[])], indexes: watchOptions?.indexes as Indexes };

@@ -8,10 +8,6 @@ import { isConflict } from '../client/index.js';
  */
 export class TerminalError extends Error {
   override readonly name = 'TerminalError';
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** Wraps `error` as a {@link TerminalError}, keeping it as the cause: `throw terminal(err)`. */

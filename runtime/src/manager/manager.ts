@@ -291,6 +291,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
     await Promise.all(servers.map((s) => s.close()));
     removeSignals();
     log.info('Manager stopped');
+    // What a runnable threw, as it threw it: the caller's `catch` sees the original.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (failure !== undefined) throw failure;
   }
 

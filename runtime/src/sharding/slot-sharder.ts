@@ -5,7 +5,7 @@ import { sleep } from '../rest/sleep.js';
 import { createDeathConfirmer } from './confirm.js';
 import { RING_LABEL, slotsLeaseName } from './labels.js';
 import { createLiveness } from './liveness.js';
-import type { SharderOptions } from './sharder.js';
+import type { SharderOptions } from './sharder-options.js';
 import { APPLIED_ANNOTATION, nextTable, parseTable, SLOTS_ANNOTATION, type SlotTable } from './slot-table.js';
 
 /**

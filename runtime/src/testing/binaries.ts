@@ -114,7 +114,7 @@ function notFound(missing: Role[], dirs: string[], unreachable: DownloadError | 
   const mirror =
     `point OPGEN_ENVTEST_INDEX at a mirror of ${sources.envtestIndex}` +
     (missing.includes('kubeControllerManager') ? ` and OPGEN_K8S_RELEASE_URL at a mirror of ${sources.kubernetesReleases}` : '');
-  const why = unreachable ? `${unreachable.message}` : `looked in ${dirs.join(', ')}`;
+  const why = unreachable ? unreachable.message : `looked in ${dirs.join(', ')}`;
   if (built) return `control plane binaries not found after the Go build: ${list} (${why}); see the build's output above`;
   return (
     `control plane binaries not found: ${list}; ${why}. Either set KUBEBUILDER_ASSETS to a directory holding them ` +

@@ -28,8 +28,11 @@ export interface Kubectl {
    * One object as the API server stores it (`-o json`, managedFields included), or
    * `undefined` when it does not exist.
    */
+  // A test reads what it asserts on without declaring the API server's whole object first.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   get<T = any>(resource: string, name: string, options?: KubectlOptions & { namespace?: string }): Promise<T | undefined>;
   /** The objects of a `kubectl get <resource>`, optionally in one namespace and by label selector. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as get()
   list<T = any>(resource: string, options?: KubectlOptions & { namespace?: string; selector?: string }): Promise<T[]>;
   /** `kubectl apply --server-side` of objects given as plain data; resolves to kubectl's output. */
   apply(objects: object | object[], options?: KubectlOptions): Promise<string>;
@@ -80,7 +83,8 @@ export function kubectlFor(
     list: async (resource: string, options: KubectlOptions & { namespace?: string; selector?: string } = {}) => {
       const selector = options.selector === undefined ? [] : ['--selector', options.selector];
       const args = ['get', resource, ...scope(options.namespace), ...selector, '--show-managed-fields', '-o', 'json'];
-      return (JSON.parse(await kubectl(args, options)) as { items: any[] }).items;
+      // `never[]`: the list is whatever element type the caller asked for (`list<T>`).
+      return (JSON.parse(await kubectl(args, options)) as { items: never[] }).items;
     },
     apply: (objects: object | object[], options: KubectlOptions = {}) => {
       const list = { apiVersion: 'v1', kind: 'List', items: Array.isArray(objects) ? objects : [objects] };

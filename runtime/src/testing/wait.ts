@@ -12,7 +12,7 @@ export async function waitUntilReady<T>(
   deadline: number,
   probe: () => Promise<T>,
 ): Promise<T> {
-  let lastProblem = 'no answer yet';
+  let lastProblem: string;
   for (;;) {
     const exit = process.exit();
     if (exit) throw startError(process, `${process.name} exited (${describeExit(exit)}) while waiting for ${what}`);

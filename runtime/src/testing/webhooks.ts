@@ -214,7 +214,7 @@ async function proveReachable(api: KubernetesObjectApi, server: InstallWebhooksO
   });
   const configurations = [webhook('Mutating'), webhook('Validating')];
   for (const configuration of configurations) await api.create(configuration as KubernetesObject);
-  let last = 'the API server did not call the webhooks';
+  let last: string;
   try {
     for (;;) {
       try {

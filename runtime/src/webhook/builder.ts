@@ -94,6 +94,7 @@ export function conversion(mgr: WebhookHost): ConversionFor {
           const key = conversionKey(kind.group, kind.kind);
           if (hub.group !== kind.group || hub.kind !== kind.kind) throw new Error(`the hub of ${kind.kind} must be a version of it, not ${hub.kind}`);
           if (server.conversions.has(key)) throw new Error(`${kind.kind} of ${kind.group} already has a hub`);
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each spoke converts its own pair of types.
           const spokes = new Map<string, SpokeConversion<any, any>>();
           server.conversions.set(key, { hub, spokes });
           const builder: ConversionSpokes<H> = {

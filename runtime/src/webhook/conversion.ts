@@ -19,6 +19,7 @@ export interface SpokeConversion<S, H> {
 /** The conversions of one group and kind: a hub version and its spokes by `apiVersion`. */
 export interface KindConversions {
   hub: Kind;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each spoke converts its own pair of types.
   spokes: Map<string, SpokeConversion<any, any>>;
 }
 

@@ -67,7 +67,7 @@ describe('streaming lists where the API server serves them', () => {
     const cache = createCache(cluster, { namespace: ns });
     const informer = cache.informerFor(kinds.ConfigMap);
     const adds: Array<[string, boolean]> = [];
-    informer.addHandler({ add: (o, initial) => adds.push([o.metadata!.name!, initial === true]) });
+    informer.addHandler({ add: (o, initial) => adds.push([o.metadata!.name!, initial]) });
     cache.start(stop.signal);
     expect(await cache.waitForSync(60_000)).toBe(true);
     expect(informer.list()).toHaveLength(OBJECTS);

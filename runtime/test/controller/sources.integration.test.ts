@@ -33,9 +33,9 @@ it('reconciles what a channel and an async generator send, every object once per
   const count = (counts: Map<string, number>, name: string) => counts.set(name, (counts.get(name) ?? 0) + 1);
   const pushedCounts = new Map<string, number>();
   const periodicCounts = new Map<string, number>();
-  const pushes = channel<Request>();
+  const pushes = channel();
   let generatorStopped = false;
-  const fromGenerator = channel<Request>();
+  const fromGenerator = channel();
   async function* external(): AsyncGenerator<Request> {
     try {
       for await (const request of fromGenerator) yield request;

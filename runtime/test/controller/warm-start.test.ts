@@ -176,7 +176,7 @@ describe('reconcile all', () => {
     const order: string[] = [];
     let release!: () => void;
     const busy = new Promise<void>((resolve) => (release = resolve));
-    const rounds = channel<Request>();
+    const rounds = channel();
     const ctrl = controller(host)
       .for(Widget)
       .reconcileAllOn(rounds)

@@ -84,7 +84,7 @@ describe('the events recorder', () => {
     const ns = await createNamespace(client, 'cluster');
     const namespace = (await client.get(kinds.Namespace, ns))!;
     const recorder = createEventRecorder(client, { reportingController: 'test.opgen.dev/cluster' });
-    recorder.event(namespace, 'Normal', 'Seen', `${'é'.repeat(600)}`);
+    recorder.event(namespace, 'Normal', 'Seen', 'é'.repeat(600));
     await recorder.flush();
     const event = (await eventsIn('default')).find((e) => e.regarding?.name === ns);
     expect(event?.regarding).toMatchObject({ kind: 'Namespace', name: ns });

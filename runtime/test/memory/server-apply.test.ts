@@ -15,7 +15,7 @@ async function start() {
   return api(memory.transport);
 }
 
-const fieldsOf = (object: Record<string, any>) => object.metadata.managedFields.map((e: Record<string, any>) => [e.manager, e.operation, e.subresource, e.fieldsV1]); // eslint-disable-line @typescript-eslint/no-explicit-any
+const fieldsOf = (object: Record<string, any>) => object.metadata.managedFields.map((e: Record<string, any>) => [e.manager, e.operation, e.subresource, e.fieldsV1]);
 
 describe('PATCH application/apply-patch+yaml on the memory cluster', () => {
   test('a uid in an apply names an object that must exist: none there is a 409, as kube-apiserver answers', async () => {

@@ -30,7 +30,7 @@ export function widgetCRD(options: { status?: boolean; selectableFields?: string
  * API server refuses a selectable field its schema does not declare.
  */
 function declaring(paths: string[]): Record<string, unknown> {
-  const root: Record<string, any> = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const root: Record<string, any> = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   for (const path of paths) {
     const fields = path.replace(/^\./, '').split('.');
     let node = root;
@@ -54,7 +54,7 @@ export async function statusOf(promise: Promise<unknown>): Promise<ApiStatus & {
   throw new Error('the request succeeded; it was expected to fail');
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** Shorthands over a transport. */
 export function api(transport: Transport) {

@@ -58,7 +58,10 @@ async function settle(shards: string[]): Promise<SlotTable> {
         // A full list of every widget is heavy on the API server: not more than every 2 s.
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         const t = await table();
-        if (!settledTable(t, shards)) return (lastWrong = [`table not settled: ${JSON.stringify(t)}`]) && false;
+        if (!settledTable(t, shards)) {
+          lastWrong = [`table not settled: ${JSON.stringify(t)}`];
+          return false;
+        }
         const list = await admin.list(Widget, { namespace: NS });
         const wrong = list.filter((w) => w.status?.reconciledBy !== (t.slots[slotOf(w.metadata.uid)] as { owner: string }).owner);
         lastWrong = wrong.slice(0, 5).map((w) => `${w.metadata.name} slot ${slotOf(w.metadata.uid)} ${JSON.stringify(w.status)}`);

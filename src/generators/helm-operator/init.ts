@@ -1,5 +1,6 @@
 import { isMap, isSeq, parseAllDocuments, type YAMLMap } from 'yaml';
-import { imageContext, initFiles, leaderElectionId, type InitScaffold } from '../scaffold/init.js';
+import { imageContext, initFiles, leaderElectionId } from '../scaffold/init.js';
+import type { InitScaffold } from '../scaffold/init-scaffold.js';
 import { render } from '../scaffold/render.js';
 import { yamlFile } from '../scaffold/yaml-file.js';
 import type { GeneratedFile } from '../../writer/index.js';

@@ -9,7 +9,8 @@ import { crdKustomization, samplesKustomization } from './config/kustomize.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
 import { packageJson, tsconfigFiles } from './package.js';
-import { packagedTemplates, type Templates } from './render.js';
+import type { InitScaffold } from './init-scaffold.js';
+import { packagedTemplates } from './render.js';
 import { workflowFiles } from './workflows.js';
 
 /** Where the license header of new source files lives; `create api` reads it back. */
@@ -17,24 +18,6 @@ export const boilerplatePath = 'hack/boilerplate.txt';
 
 /** What the image build reads from the project, the only entries its include-only .dockerignore lets through. */
 export const imageContext: readonly string[] = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'src/'];
-
-/** What `opgen init` scaffolds. */
-export interface InitScaffold {
-  project: ProjectConfig;
-  license: 'apache2' | 'none';
-  owner: string | undefined;
-  /** The copyright year of the license header. */
-  year: number;
-  /** npm specs of the dependencies on opgen's own packages. */
-  runtimeSpec: string;
-  cliSpec: string;
-  /** Versions of the generated project's dev tools, e.g. `{ typescript: '^5.9.3' }`. */
-  devTools: Record<string, string>;
-  /** The template set to render (default: the packaged one). */
-  templates?: Templates;
-  /** The license header as the project has it, instead of one rendered from `license`, `owner` and `year`. */
-  boilerplate?: string;
-}
 
 /** What the project's README.md is rendered from; `edit --namespaced` renders it again. */
 export function readmeData(project: ProjectConfig): object {

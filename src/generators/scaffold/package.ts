@@ -1,5 +1,5 @@
 import { nodeVersions } from './node-versions.js';
-import type { InitScaffold } from './init.js';
+import type { InitScaffold } from './init-scaffold.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Environment } from '@marcbachmann/cel-js';
-import type { CelRule, CelSchema } from './schema.js';
+import type { CelProblemCode, CelTypeProblem } from './problem.js';
+import type { CelSchema } from './schema.js';
 import { type CelNode } from './cost.js';
 import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
@@ -13,6 +14,7 @@ import { schemaTypes, type SchemaTypes } from './schema-types.js';
  * cache keeps it compiled between runs; as an ES module (dist/, tests) there is no `require`.
  */
 function celJs(): typeof import('@marcbachmann/cel-js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the literal `require` is what esbuild bundles (above).
   const load = typeof require === 'function' ? () => require('@marcbachmann/cel-js') as unknown : () => createRequire(import.meta.url)('@marcbachmann/cel-js') as unknown;
   return load() as typeof import('@marcbachmann/cel-js');
 }
@@ -24,6 +26,7 @@ let declared: Environment | undefined;
  * a value, and without a constructor cel-js defines a conversion class per type, a third of
  * the time a schema's check took.
  */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a constructor, never instantiated (above).
 class SchemaObject {}
 
 /** The handler of the operators declared for the checker, which never evaluates. */
@@ -35,33 +38,10 @@ function unreachable(): never {
 function libraries(): Environment {
   if (declared) return declared;
   declared = new (celJs().Environment)({ enableOptionalTypes: true, unlistedVariablesAreDyn: false });
+  // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a constructor per library type, never instantiated.
   for (const name of libraryTypes) declared.registerType(name, { ctor: class {}, fields: {} });
   for (const signature of librarySignatures) declared.registerFunction(signature, () => undefined);
   return declared;
-}
-
-/**
- * What is wrong: `type` an expression the checker refuses (message from cel-js), `result` one
- * of the wrong result type (a rule not a bool, a messageExpression not a string), `oldSelf`
- * on a node without old values, `fieldPath` naming no field, `cost` over the API server's budget.
- */
-export type CelProblemCode = 'type' | 'result' | 'oldSelf' | 'fieldPath' | 'cost';
-
-/** A CEL rule the API server would refuse for its types. */
-export interface CelTypeProblem {
-  code: CelProblemCode;
-  /** Data path of the node the rule is on (`spec.ports[*]`), '' for the root. */
-  path: string;
-  /** The schema node the rule is on. */
-  node: CelSchema;
-  rule: CelRule;
-  /** Which expression is wrong. */
-  field: 'rule' | 'messageExpression' | 'fieldPath';
-  message: string;
-  /** 1-based column in that expression, when known. */
-  column?: number;
-  /** What to change, when the problem says more than "the API server would reject this". */
-  hint?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CelRule, CelSchema } from './schema.js';
-import type { CelTypeProblem } from './check.js';
+import type { CelTypeProblem } from './problem.js';
 import { type CelNode, estimateCost } from './cost.js';
 import { type SizeNode, sizeModel, unboundedCardinality } from './cost-model.js';
 

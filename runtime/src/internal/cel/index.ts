@@ -12,7 +12,8 @@
  *
  * @module
  */
-export { analyzeCel, checkCelTypes, type CelProblemCode, type CelTypeProblem } from './check.js';
+export { analyzeCel, checkCelTypes } from './check.js';
+export type { CelProblemCode, CelTypeProblem } from './problem.js';
 export { exceedFactor, perCrdCostLimit, perRuleCostLimit, type CostReport, type ExpressionCost } from './cost-budget.js';
 export { celName, schemaTypes, type SchemaTypes } from './schema-types.js';
 export type { CelRule, CelSchema } from './schema.js';

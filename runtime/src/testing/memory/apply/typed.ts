@@ -4,10 +4,11 @@
  * objects, and removing a set of fields. `undefined` is an absent value, `null` a null one.
  */
 import { resolve, type ListType, type MapType, type ScalarKind, type TypeRef, type TypeTable } from '../types/schema.js';
+import type { Json } from '../schema/types.js';
 import { goType, goValueSharp, goValueV } from './go-format.js';
 import { emptySet, has, insert, isEmpty, pathString, withPrefix, type FieldSet } from './fieldset.js';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 /** A value's shape under its type: deduced types take the value's shape, atomic lists and maps are leaves. */
 type Shape = { kind: 'leaf' } | { kind: 'list'; type: ListType } | { kind: 'map'; type: MapType };

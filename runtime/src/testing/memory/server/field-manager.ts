@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { apply, ApplyBadRequestError, ApplyConflictError, managerFromRequest, trackUpdate } from '../apply/index.js';
 import { builtinKindType, crdKindType, type CrdLike, type KindType } from '../types/index.js';
 import { badRequest, formatValue, invalid, notImplemented, StatusError, type FieldError, type StatusBody } from './errors.js';
-import type { WriteContext } from './hooks.js';
+import type { WriteContext } from './write-context.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 

@@ -9,35 +9,9 @@
  */
 import type { FieldError } from './errors.js';
 import { serverSideApply, updateManagedFields } from './field-manager.js';
-import type { ResourceInfo } from './resources.js';
 import { pruneAndDefault, validateCustomResource, validateCustomResourceDefinition } from './schema-hooks.js';
 import type { Obj } from './storage.js';
-
-export type Operation = 'CREATE' | 'UPDATE';
-
-/** What every hook is told about the request. */
-/**
- * Where a custom object being decoded came from, besides a request body: a server-side
- * apply's result, or a JSON or merge patch's (`patched`, the patched object as JSON, which
- * a Strict refusal of unknown fields quotes).
- */
-export type DecodedFrom = { applied: true } | { patched: unknown };
-
-export interface WriteContext {
-  resource: ResourceInfo;
-  operation: Operation;
-  /** `''` for the main resource, `'status'` for `/status`, `'scale'` for a write of `/scale` (an update of the main resource's replicas). */
-  subresource: '' | 'status' | 'scale';
-  /** The stored object an update or patch starts from; undefined on create. */
-  live: Obj | undefined;
-  /** The request's `fieldManager` query parameter, if given. */
-  fieldManager: string | undefined;
-  /** The request's `fieldValidation` (`Strict`, `Warn`, `Ignore`); undefined: the default (`Warn`). */
-  fieldValidation: string | undefined;
-  /** Warnings to send back (`Warning` headers), e.g. unknown fields dropped under `Warn`. */
-  warnings: string[];
-  nowMs: number;
-}
+import type { DecodedFrom, WriteContext } from './write-context.js';
 
 export interface PipelineHooks {
   /**

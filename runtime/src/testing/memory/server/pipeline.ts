@@ -19,7 +19,7 @@ import { pruneCustomObject, type CrdLike, type JsonObject } from '../schema/inde
 import { storageVersion } from './registry.js';
 import { decodeBuiltin } from './builtin-decode.js';
 import { validateBuiltin } from './builtin-validation.js';
-import type { Operation, WriteContext } from './hooks.js';
+import type { Operation, WriteContext } from './write-context.js';
 import { admitCreate } from './namespace-lifecycle.js';
 import { jsonPatch, mergePatch } from './patch.js';
 import { groupKind, groupResource, type ResourceInfo } from './resources.js';

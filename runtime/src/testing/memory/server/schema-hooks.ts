@@ -9,7 +9,7 @@ import { admitCrd, decodeCustomObject, validateCustomObject, type CrdLike, type 
 import { goQuote } from '../schema/paths.js';
 import { goJson } from './codec.js';
 import { badRequest, invalid, type FieldError } from './errors.js';
-import type { DecodedFrom, WriteContext } from './hooks.js';
+import type { DecodedFrom, WriteContext } from './write-context.js';
 import type { Obj } from './storage.js';
 
 function crdOf(context: WriteContext): CrdLike {
