@@ -29,6 +29,7 @@ Examples:
     .action(async (options: DevCommandOptions) => {
       // Loaded when run: the session pulls in TypeScript.
       const { runDev } = await import('../dev/session.js');
-      await runDev(options);
+      const { runManifests } = await import('./manifests.js');
+      await runDev({ ...options, generateManifests: (dir) => runManifests({ dir }) });
     });
 }

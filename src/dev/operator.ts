@@ -29,6 +29,8 @@ export interface SpareOperator {
 export interface OperatorLaunch {
   root: string;
   kubeconfigPath: string;
+  /** The preload script's copy inside the project (`.opgen/dev/preload.mjs`). */
+  preload: string;
   /** Each line the operator prints, stdout and stderr alike. */
   onLine: (line: string) => void;
 }
@@ -36,36 +38,15 @@ export interface OperatorLaunch {
 /** The manager's own grace period is 30 s; a little more before the process is killed. */
 const DEFAULT_GRACE_MS = 35_000;
 
-/**
- * What the spare runs: load what every operator loads, then wait for one line naming the
- * entry, make it argv[1] (the manager reads its flags from argv[2] on) and import it.
- */
-const PRELOAD = `
-import { pathToFileURL } from 'node:url';
-process.stdin.setEncoding('utf8');
-let buffer = '';
-let entry;
-// opgen dev went away (even by SIGKILL): its operator stops as if Ctrl-C had reached it.
-process.stdin.on('end', () => (entry ? process.kill(process.pid, 'SIGTERM') : process.exit(0)));
-process.stdin.on('data', (chunk) => {
-  buffer += chunk;
-  const end = buffer.indexOf('\\n');
-  if (entry !== undefined || end < 0) return;
-  entry = buffer.slice(0, end);
-  process.stdin.unref();
-  process.argv = [process.argv[0], entry, ...process.argv.slice(1)];
-  import(pathToFileURL(entry).href);
-});
-await import('@opgen/runtime');
-await import('@kubernetes/client-node').catch(() => undefined);
-`;
+/** What the spare runs (see the file); the session copies it into the project first. */
+export const PRELOAD_TEMPLATE = new URL('../templates/dev/preload.mjs', import.meta.url);
 
 export function prepareOperator(launch: OperatorLaunch): SpareOperator {
   // No probe or metrics port: a restart must not wait for the old one's port.
   const args = [`--kubeconfig=${launch.kubeconfigPath}`, '--health-probe-bind-address=0', '--metrics-bind-address=0'];
   // A namespaced operator needs its namespace; in a dev cluster that is `default` unless the user said otherwise.
   const env = { ...process.env, WATCH_NAMESPACE: process.env.WATCH_NAMESPACE ?? 'default' };
-  const child = spawn(process.execPath, ['--input-type=module', '-e', PRELOAD, '--', ...args], { cwd: launch.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [launch.preload, ...args], { cwd: launch.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
     child.once('error', (error) => resolve(error.message));

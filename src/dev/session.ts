@@ -5,16 +5,15 @@
  * operator starts. SIGINT/SIGTERM stop the operator, then the cluster, and the command ends
  * with 0; only the session's own folder (`.opgen/dev`) is touched.
  */
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { runManifests } from '../commands/manifests.js';
 import { formatUserError, UserError, UserErrors } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { paint } from '../ui.js';
 import { apiFingerprint } from './api-fingerprint.js';
 import { startDevCluster, type DevCluster } from './cluster.js';
 import { watchCompile, type BuildResult } from './compile.js';
-import { prepareOperator, type OperatorProcess, type SpareOperator } from './operator.js';
+import { prepareOperator, PRELOAD_TEMPLATE, type OperatorProcess, type SpareOperator } from './operator.js';
 import { importProjectTesting } from './project-runtime.js';
 
 export interface DevOptions {
@@ -25,6 +24,8 @@ export interface DevOptions {
   context?: string;
   /** Ends the session (tests); the CLI ends it on SIGINT and SIGTERM. */
   signal?: AbortSignal;
+  /** What `opgen manifests` runs, for the project at `dir` (passed in: the commands sit above this folder). */
+  generateManifests: (dir: string) => Promise<void>;
 }
 
 const say = (text: string) => process.stdout.write(`${paint('cyan', 'dev')} ${text}\n`);
@@ -46,13 +47,15 @@ export async function runDev(options: DevOptions): Promise<void> {
   let session: Session | undefined;
   try {
     const testing = importProjectTesting(root);
-    await regenerate(root);
+    await regenerate(options.generateManifests, root);
     cluster = await startDevCluster(testing, join(devDir, 'kubeconfig'), options.context);
     say(`${cluster.description}; kubectl --kubeconfig ${relative(process.cwd(), cluster.kubeconfigPath) || cluster.kubeconfigPath}`);
     await installCRDs(root, cluster);
     if (options.samples) say(`applied ${await cluster.applyManifests(join(root, 'config', 'samples'))} sample object(s) from config/samples`);
-    const launch = { root, kubeconfigPath: cluster.kubeconfigPath, onLine: (line: string) => void process.stdout.write(`${line}\n`) };
-    const current: Session = (session = { root, cluster, outDir: join(devDir, 'dist'), apiSeen: apiFingerprint(root), spare: prepareOperator(launch), prepare: () => prepareOperator(launch) });
+    const preload = join(devDir, 'preload.mjs');
+    copyFileSync(PRELOAD_TEMPLATE, preload);
+    const launch = { root, kubeconfigPath: cluster.kubeconfigPath, preload, onLine: (line: string) => void process.stdout.write(`${line}\n`) };
+    const current: Session = (session = { root, generateManifests: options.generateManifests, cluster, outDir: join(devDir, 'dist'), apiSeen: apiFingerprint(root), spare: prepareOperator(launch), prepare: () => prepareOperator(launch) });
     // Builds come one at a time; a build finished while the last restart runs waits for it.
     let chain = Promise.resolve();
     watch = watchCompile(root, session.outDir, (result) => {
@@ -78,12 +81,14 @@ export async function runDev(options: DevOptions): Promise<void> {
     await session?.spare.discard();
     await cluster?.close();
     rmSync(join(devDir, 'dist'), { recursive: true, force: true });
+    rmSync(join(devDir, 'preload.mjs'), { force: true });
   }
   say('stopped');
 }
 
 interface Session {
   root: string;
+  generateManifests: (dir: string) => Promise<void>;
   cluster: DevCluster;
   outDir: string;
   /** The API files' fingerprint the installed CRDs were made from. */
@@ -101,7 +106,7 @@ async function afterBuild(session: Session, result: BuildResult, running: Operat
   }
   const api = apiFingerprint(session.root);
   if (api !== session.apiSeen) {
-    if (!(await regenerate(session.root, true))) {
+    if (!(await regenerate(session.generateManifests, session.root, true))) {
       complain(`${running ? 'the last good operator keeps running' : 'no operator runs'} until the API types generate again`);
       return running;
     }
@@ -122,9 +127,9 @@ async function afterBuild(session: Session, result: BuildResult, running: Operat
  * Runs what `opgen manifests` runs. At start a user error ends the session; later (`keepGoing`)
  * it is printed and the session goes on with the CRDs it has. Returns whether it succeeded.
  */
-async function regenerate(root: string, keepGoing = false): Promise<boolean> {
+async function regenerate(generateManifests: (dir: string) => Promise<void>, root: string, keepGoing = false): Promise<boolean> {
   try {
-    await runManifests({ dir: root });
+    await generateManifests(root);
     return true;
   } catch (error) {
     if (!keepGoing || !(error instanceof UserError || error instanceof UserErrors)) throw error;
