@@ -28,6 +28,7 @@ const commandModules: Record<string, () => Promise<Command>> = {
   'setup-envtest': async () => (await import('./commands/setup-envtest.js')).setupEnvtestCommand(),
   import: async () => (await import('./commands/import.js')).importCommand(),
   'migrate-storage': async () => (await import('./commands/migrate-storage.js')).migrateStorageCommand(),
+  dev: async () => (await import('./commands/dev.js')).devCommand(),
 };
 
 /**

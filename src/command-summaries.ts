@@ -23,6 +23,11 @@ export const commandSummaries: readonly CommandSummary[] = [
     term: 'edit [options]',
     description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/",
   },
+  {
+    name: 'dev',
+    term: 'dev [options]',
+    description: 'run the operator against a memory cluster served on loopback (or --context), reloading it on every save',
+  },
   { name: 'import', term: 'import', description: "generate typed API files from other projects' CRDs" },
   { name: 'delete', term: 'delete', description: 'remove an API (kind) that opgen create api added' },
   { name: 'install', term: 'install [options]', description: 'apply the CRDs of config/crd to the cluster (server-side, so large CRDs fit)' },

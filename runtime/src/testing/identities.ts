@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNode } from '../rest/client-node.js';
-import { kubeConfigFor, writeKubeConfig } from './kubeconfig.js';
+import { kubeConfigFor } from './kubeconfig.js';
+import { writeKubeConfig } from './kubeconfig-files.js';
 
 /** A kubeconfig for one identity, in memory and on disk (inside the control plane's dir). */
 export interface Identity {

@@ -34,6 +34,8 @@ export type { Clock, ClockTimer } from '../time/clock.js';
 export type { Identity } from './identities.js';
 export { binariesCacheDir, resolveBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCRDs, readCRDs, waitForCRDsEstablished, FIELD_MANAGER } from './crds.js';
+export { applyObjects } from './apply-objects.js';
+export { loadKubeConfig, writeKubeConfig } from './kubeconfig-files.js';
 export { kubectlFor, type Kubectl, type KubectlOptions, type KubectlResult } from './kubectl.js';
 export { buildProject } from './build.js';
 export { startOperator, type Operator, type OperatorOptions, type ExitStatus, type LogMatch } from './operator.js';
@@ -47,5 +49,7 @@ export { installWebhooks, type InstallWebhooksOptions } from './webhooks.js';
 export { selfSignedCertificate, type CertificateKeyPair, type SelfSignedOptions } from '../certs/self-signed-cert.js';
 // The in-memory API server: controller tests in milliseconds, the API server's semantics.
 export { createMemoryCluster, type MemoryCluster, type MemoryClusterOptions, type SeedObject } from './memory/cluster.js';
+// The memory cluster over HTTPS on loopback, for kubectl and operators run as processes (opgen dev).
+export { serveMemoryCluster, type ServedMemoryCluster, type ServeMemoryClusterOptions } from './memory/serve.js';
 // One test file on either tier: OPGEN_TEST_TIER=controlplane switches it to the real one.
 export { startTestCluster, type TestCluster, type TestClusterOptions, type TestTier } from './tier.js';

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNode } from '../rest/client-node.js';
 
@@ -25,9 +24,4 @@ export function kubeConfigFor(access: ClusterAccess): KubeConfig {
     currentContext: CLUSTER,
   });
   return kubeConfig;
-}
-
-/** Writes a kubeconfig file (JSON is valid YAML) readable only by its owner: it holds a token. */
-export function writeKubeConfig(kubeConfig: KubeConfig, path: string): void {
-  writeFileSync(path, kubeConfig.exportConfig(), { mode: 0o600 });
 }

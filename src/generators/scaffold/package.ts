@@ -23,6 +23,7 @@ export function packageJson(scaffold: InitScaffold): string {
     scripts: {
       build: 'tsc -p tsconfig.build.json',
       start: 'npm run build && node dist/main.js',
+      dev: 'opgen dev',
       test: 'opgen manifests && vitest run',
       'test:e2e': 'opgen manifests && vitest run --config vitest.e2e.config.ts',
       lint: 'eslint .',

@@ -41,8 +41,40 @@ export function apiResourceList(registry: Registry, group: string, version: stri
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources };
 }
 
+/** kube-apiserver's short names of built-in resources (what `kubectl get deploy` resolves). */
+const BUILTIN_SHORT_NAMES: Record<string, string[]> = {
+  '/configmaps': ['cm'],
+  '/endpoints': ['ep'],
+  '/events': ['ev'],
+  '/limitranges': ['limits'],
+  '/namespaces': ['ns'],
+  '/nodes': ['no'],
+  '/persistentvolumeclaims': ['pvc'],
+  '/persistentvolumes': ['pv'],
+  '/pods': ['po'],
+  '/replicationcontrollers': ['rc'],
+  '/resourcequotas': ['quota'],
+  '/serviceaccounts': ['sa'],
+  '/services': ['svc'],
+  'apiextensions.k8s.io/customresourcedefinitions': ['crd', 'crds'],
+  'apps/daemonsets': ['ds'],
+  'apps/deployments': ['deploy'],
+  'apps/replicasets': ['rs'],
+  'apps/statefulsets': ['sts'],
+  'autoscaling/horizontalpodautoscalers': ['hpa'],
+  'batch/cronjobs': ['cj'],
+  'networking.k8s.io/ingresses': ['ing'],
+  'networking.k8s.io/networkpolicies': ['netpol'],
+  'policy/poddisruptionbudgets': ['pdb'],
+  'scheduling.k8s.io/priorityclasses': ['pc'],
+  'storage.k8s.io/storageclasses': ['sc'],
+};
+
 function resource(info: ResourceInfo, name: string, verbs: string[]): unknown {
-  return { name, singularName: name.includes('/') ? '' : info.singular, namespaced: info.namespaced, kind: info.kind, verbs };
+  if (name.includes('/')) return { name, singularName: '', namespaced: info.namespaced, kind: info.kind, verbs };
+  const names = info.crd?.spec.names as { shortNames?: string[]; categories?: string[] } | undefined;
+  const shortNames = info.crd ? names?.shortNames : BUILTIN_SHORT_NAMES[`${info.group}/${info.plural}`];
+  return { name, singularName: info.singular, namespaced: info.namespaced, kind: info.kind, verbs, ...(shortNames?.length ? { shortNames } : {}), ...(names?.categories?.length ? { categories: names.categories } : {}) };
 }
 
 export function version(kubernetesVersion: string): unknown {
