@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { UserError } from '../errors.js';
 import type { ProjectTesting } from './project-runtime.js';
 
-type KubeConfig = ReturnType<ProjectTesting['loadKubeConfig']>;
+type KubeConfig = ReturnType<ProjectTesting['kubeConfigOfContext']>;
 
 /** A running dev cluster. */
 export interface DevCluster {
@@ -35,7 +35,7 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
   let stop = async () => {};
   if (context !== undefined) {
     try {
-      kubeConfig = testing.loadKubeConfig(undefined, context);
+      kubeConfig = testing.kubeConfigOfContext(undefined, context);
     } catch (error) {
       throw new UserError(`--context ${context}: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -35,7 +35,7 @@ export type { Identity } from './identities.js';
 export { binariesCacheDir, resolveBinaries, KUBERNETES_VERSION, type ControlPlaneBinaries } from './binaries.js';
 export { installCRDs, readCRDs, waitForCRDsEstablished, FIELD_MANAGER } from './crds.js';
 export { applyObjects } from './apply-objects.js';
-export { loadKubeConfig, writeKubeConfig } from './kubeconfig-files.js';
+export { kubeConfigOfContext, writeKubeConfig } from './kubeconfig-files.js';
 export { kubectlFor, type Kubectl, type KubectlOptions, type KubectlResult } from './kubectl.js';
 export { buildProject } from './build.js';
 export { startOperator, type Operator, type OperatorOptions, type ExitStatus, type LogMatch } from './operator.js';

@@ -14,13 +14,15 @@ export function writeKubeConfig(kubeConfig: KubeConfig, path: string): void {
 /**
  * The kubeconfig file at `path` (default: `$KUBECONFIG`, else `~/.kube/config`) with
  * `context` as its current context; throws naming the context when the file has none of that
- * name. Relative certificate paths are made absolute, so the result can be written elsewhere.
+ * name. Relative certificate paths are made absolute, so the result can be written elsewhere
+ * with {@link writeKubeConfig} (what `opgen dev --context` does); an operator reads its
+ * kubeconfig with `loadKubeConfig` of `@opgen/runtime/manager` instead.
  *
  * @example
- * const kubeConfig = loadKubeConfig(undefined, 'kind-dev');
+ * const kubeConfig = kubeConfigOfContext(undefined, 'kind-dev');
  * writeKubeConfig(kubeConfig, '.opgen/dev/kubeconfig');
  */
-export function loadKubeConfig(path: string | undefined, context?: string): KubeConfig {
+export function kubeConfigOfContext(path: string | undefined, context?: string): KubeConfig {
   const kubeConfig = new (clientNode().KubeConfig)();
   if (path) kubeConfig.loadFromFile(path);
   else kubeConfig.loadFromDefault();
