@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { KubeConfig } from '../rest/kubeconfig.js';
 import { createCluster, type Cluster } from '../rest/cluster.js';
 import type { Clock } from '../time/clock.js';
@@ -12,7 +14,11 @@ export type TestTier = 'memory' | 'controlplane';
 
 /** Options of {@link startTestCluster}. */
 export interface TestClusterOptions {
-  /** CRD files or directories (e.g. `config/crd/bases`) installed before the test. */
+  /**
+   * CRD files or directories (e.g. `config/crd/bases`) installed before the test. A project's
+   * `config/crd/bases` brings the CRDs `opgen import crd` keeps beside it in
+   * `config/crd/external` too, so its controllers that own other projects' kinds find them.
+   */
   crds?: string | string[];
   /** Default: the `OPGEN_TEST_TIER` environment variable, else `memory`. */
   tier?: TestTier;
@@ -62,7 +68,7 @@ export interface TestCluster {
  */
 export async function startTestCluster(options: TestClusterOptions = {}): Promise<TestCluster> {
   const tier = options.tier ?? tierFromEnvironment();
-  const paths = options.crds === undefined ? [] : [options.crds].flat();
+  const paths = withImportedCRDs(options.crds === undefined ? [] : [options.crds].flat());
   if (tier === 'memory') {
     const memory = await createMemoryCluster({ crds: paths.length > 0 ? (readCRDDocuments(paths) as SeedObject[]) : [] });
     return {
@@ -90,6 +96,17 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     runUntilIdle: (idle) => clock.runUntilIdle(idle),
     stop: () => controlPlane.stop(),
   };
+}
+
+/** `paths` and, after a project's `config/crd/bases`, its `config/crd/external` when there is one and it is not given. */
+function withImportedCRDs(paths: readonly string[]): string[] {
+  const given = new Set(paths.map((p) => resolve(p)));
+  return paths.flatMap((path) => {
+    const full = resolve(path);
+    if (basename(full) !== 'bases' || basename(dirname(full)) !== 'crd') return [path];
+    const external = join(dirname(full), 'external');
+    return !given.has(external) && existsSync(external) && statSync(external).isDirectory() ? [path, external] : [path];
+  });
 }
 
 function tierFromEnvironment(): TestTier {

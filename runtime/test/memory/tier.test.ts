@@ -1,6 +1,12 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestCluster, type TestCluster } from '../../src/testing/index.js';
 import { starterPasses } from './starter.js';
+import { widgetCRD } from './support.js';
+
+const CERTIFICATES = new URL('../../../test/fixtures/corpus/cert-manager/cert-manager.io_certificates.yaml', import.meta.url).pathname;
 
 let test: TestCluster | undefined;
 afterEach(async () => {
@@ -37,6 +43,24 @@ describe('startTestCluster', () => {
     } finally {
       if (before === undefined) delete process.env.OPGEN_TEST_TIER;
       else process.env.OPGEN_TEST_TIER = before;
+    }
+  });
+});
+
+describe('startTestCluster with a project\'s config/crd/bases', () => {
+  it('installs the CRDs opgen import crd keeps in config/crd/external beside it', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'opgen-tier-'));
+    try {
+      await mkdir(join(project, 'config/crd/bases'), { recursive: true });
+      await mkdir(join(project, 'config/crd/external'), { recursive: true });
+      await writeFile(join(project, 'config/crd/bases/widgets.yaml'), JSON.stringify(widgetCRD()));
+      await copyFile(CERTIFICATES, join(project, 'config/crd/external/certificates.cert-manager.io.yaml'));
+      test = await startTestCluster({ tier: 'memory', crds: join(project, 'config/crd/bases') });
+      const served = async (path: string) => (await test!.cluster.transport.request<{ resources: { name: string }[] }>({ method: 'GET', path })).resources.map((r) => r.name);
+      expect(await served('/apis/example.com/v1')).toContain('widgets');
+      expect(await served('/apis/cert-manager.io/v1')).toContain('certificates');
+    } finally {
+      await rm(project, { recursive: true, force: true });
     }
   });
 });
