@@ -47,6 +47,23 @@ describe('checkCelTypes', () => {
     expect(checkCelTypes(spec([{ rule: 'has(self.items) && self.items.all(i, has(i.id))' }]))).toEqual([]);
   });
 
+  it('refuses a field selected on a number, a string or a list, in cel-go\'s words for a scalar', () => {
+    const root: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        size: { type: 'number', 'x-kubernetes-validations': [{ rule: 'self.size > 0' }] },
+        name: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.first == 'a'" }] },
+        tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.count > 1' }] },
+        labels: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.app == 'a'" }] },
+      },
+    };
+    expect(checkCelTypes(root).map(({ path, message, column }) => ({ path, message, column }))).toEqual([
+      { path: 'size', message: "type 'double' does not support field selection", column: 6 },
+      { path: 'name', message: "type 'string' does not support field selection", column: 6 },
+      { path: 'tags', message: "List index must be int, got 'string'", column: 6 },
+    ]);
+  });
+
   it('leaves alone what it cannot judge: functions it does not declare, two-variable comprehensions', () => {
     expect(checkCelTypes(spec([{ rule: "sets.contains([self.name], ['a']) && [1].all(i, v, v > i) && self.name.someFutureFunction()" }]))).toEqual([]);
   });

@@ -130,7 +130,7 @@ export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budge
 function check(env: Environment, expression: string, want: 'bool' | 'string', report: (code: 'type' | 'result', message: string, column?: number) => void): CelNode | undefined {
   if (unsupported.test(expression)) return undefined;
   let ast: CelNode | undefined;
-  let result: { valid: boolean; type?: string; error?: { message?: string; node?: { pos?: number } } };
+  let result: { valid: boolean; type?: string; error?: { message?: string; node?: { pos?: number; op?: string } } };
   try {
     const parsed = env.parse(expression) as unknown as { ast: CelNode; check(): typeof result };
     ast = parsed.ast;
@@ -153,7 +153,7 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
   const message = (result.error?.message ?? '').split('\n')[0]!;
   if (!refused(message)) return undefined;
   const pos = result.error?.node?.pos;
-  report('type', message, pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
+  report('type', inCelGoWords(message, result.error?.node?.op), pos === undefined ? undefined : [...expression.slice(0, pos)].length + 1);
   return undefined;
 }
 
@@ -216,9 +216,18 @@ function missingHasField(expression: string, selfType: string, objects: Readonly
 
 /** Errors the API server's checker reports too; anything else may be a gap in what is declared here. */
 function refused(message: string): boolean {
-  if (/^(No such key|Unknown variable|no such overload|Logical operator requires bool operands)/.test(message) || /predicate must return bool/.test(message)) return true;
+  if (/^(No such key|Unknown variable|no such overload|Logical operator requires bool operands|Cannot index type|List index must be int)/.test(message) || /predicate must return bool/.test(message)) return true;
   const call = /^found no matching overload for '(?:[^']*\.)?([A-Za-z_]\w*)\(/.exec(message);
   return call !== null && knownFunctions.has(call[1]!);
+}
+
+/**
+ * cel-go's words where cel-js has others a user would not find in Kubernetes' docs or issues:
+ * `self.size` on a number is `type 'double' does not support field selection` there.
+ */
+function inCelGoWords(message: string, op: string | undefined): string {
+  const scalar = /^Cannot index type '([^']+)'$/.exec(message);
+  return scalar && op === '.' ? `type '${scalar[1]}' does not support field selection` : message;
 }
 
 type Visit = (node: CelSchema, path: string, correlatable: boolean, ancestors: readonly Ancestor[]) => void;

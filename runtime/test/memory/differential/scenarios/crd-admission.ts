@@ -50,6 +50,7 @@ export const crdAdmission: Area = {
     refused('a list-map without keys is refused', crd(object({ ports: { type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object', properties: { name: { type: 'string' } } } } }))),
     refused('a list-map key that is not required and has no default is refused', crd(object({ ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' } } } } }))),
     refused('a CEL rule that does not compile is refused', crd(object({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > ' }] } }))),
+    refused('a CEL rule selecting a field of a number is refused', crd(object({ size: { type: 'number', 'x-kubernetes-validations': [{ rule: 'self.size > 0' }] } }))),
     refused('a CEL rule of the wrong result type is refused', crd(object({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self + 1' }] } }))),
     refused('a CEL rule over an unbounded list costs too much and is refused', crd(object({ items: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x != y || true))' }] } }))),
     refused('a messageExpression that costs too much is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "'n is ' + string(self)" }] } }))),
