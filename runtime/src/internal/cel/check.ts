@@ -41,6 +41,8 @@ function libraries(): Environment {
   // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- a constructor per library type, never instantiated.
   for (const name of libraryTypes) declared.registerType(name, { ctor: class {}, fields: {} });
   for (const signature of librarySignatures) declared.registerFunction(signature, () => undefined);
+  // cel-go orders bytes (lexically), cel-js does not.
+  for (const op of ['<', '<=', '>', '>=']) declared.registerOperator(`bytes ${op} bytes`, unreachable);
   return declared;
 }
 
@@ -50,7 +52,7 @@ function libraries(): Environment {
  * helpers beyond `hasValue`/`value`/`orValue`. An expression using one is not type-checked:
  * cel-js would refuse it where the API server accepts it.
  */
-const unsupported = /\b(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote)\(|\b(?:authorizer|params|namespaceObject|request|variables)\b/;
+const unsupported = /(?<![.\w])(?:sets|strings|lists|math|cel|base64|format|ip|optional|encoders)\.[A-Za-z]|\.(?:all|exists|existsOne|exists_one)\(\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*,|\.(?:transformList|transformMap|transformMapEntry|optMap|optFlatMap|sortBy|flatten|slice|distinct|sort|reverse|quote)\(|(?<![.\w])(?:authorizer|params|namespaceObject|request|variables)\b/;
 
 /**
  * Type-checks every `x-kubernetes-validations` rule of a structural schema as the API server
@@ -139,7 +141,8 @@ function check(env: Environment, expression: string, want: 'bool' | 'string', re
     result = { valid: false, error: error as { message?: string } };
   }
   if (result.valid) {
-    if (result.type !== want && result.type !== 'dyn') {
+    // The API server compares the checked type with bool (string) exactly: `dyn` is refused too.
+    if (result.type !== want) {
       report('result', `must evaluate to ${want}, not ${result.type}`);
       return undefined;
     }
@@ -195,9 +198,9 @@ function fieldPathProblem(node: CelSchema, fieldPath: string): string | undefine
 }
 
 /**
- * `has(self.a.b)` of a field the schema does not declare: cel-js does not check the argument of
- * `has`, the API server does. Only plain field chains from `self` are followed, through object
- * types (a map or `dyn` on the way ends the check).
+ * `has(self.a.b)` of a field the schema does not declare, or of a field of a scalar or a list:
+ * cel-js does not check the argument of `has`, the API server does. Only plain field chains
+ * from `self` are followed, through object types (a map or `dyn` on the way ends the check).
  */
 function missingHasField(expression: string, selfType: string, objects: ReadonlyMap<string, Record<string, string>>): { message: string; column: number } | undefined {
   for (const call of expression.matchAll(/\bhas\(\s*self((?:\.[A-Za-z_]\w*)+)\s*\)/g)) {
@@ -205,6 +208,8 @@ function missingHasField(expression: string, selfType: string, objects: Readonly
     let offset = call.index + call[0].indexOf('self') + 4;
     for (const field of call[1]!.slice(1).split('.')) {
       const fields: Record<string, string> | undefined = type === undefined ? undefined : objects.get(type);
+      const unselectable = type === undefined ? undefined : celGoScalar(type);
+      if (unselectable) return { message: `type '${unselectable}' does not support field selection`, column: [...expression.slice(0, offset + 1)].length + 1 };
       if (!fields) break;
       if (!(field in fields)) return { message: `No such key: ${field}`, column: [...expression.slice(0, offset + 1)].length + 1 };
       type = fields[field];
@@ -214,9 +219,24 @@ function missingHasField(expression: string, selfType: string, objects: Readonly
   return undefined;
 }
 
+/** A scalar or list type in cel-go's words (`list(string)`), or undefined for what has fields. */
+function celGoScalar(type: string): string | undefined {
+  if (type.startsWith('list<')) {
+    const item = type.slice(5, -1);
+    return `list(${celGoScalar(item) ?? (item.startsWith('Object') ? 'object' : item)})`;
+  }
+  const named: Record<string, string> = { 'google.protobuf.Timestamp': 'timestamp', 'google.protobuf.Duration': 'duration' };
+  return ['int', 'uint', 'double', 'bool', 'string', 'bytes'].includes(type) ? type : named[type];
+}
+
 /** Errors the API server's checker reports too; anything else may be a gap in what is declared here. */
 function refused(message: string): boolean {
-  if (/^(No such key|Unknown variable|no such overload|Logical operator requires bool operands|Cannot index type|List index must be int)/.test(message) || /predicate must return bool/.test(message)) return true;
+  if (
+    /^(No such key|Unknown variable|no such overload|Logical operator requires bool operands|Cannot index type|List index must be int|Ternary condition must be bool)/.test(message) ||
+    /predicate must return bool|cannot be range of a comprehension|receiver must be optional/.test(message)
+  ) {
+    return true;
+  }
   const call = /^found no matching overload for '(?:[^']*\.)?([A-Za-z_]\w*)\(/.exec(message);
   return call !== null && knownFunctions.has(call[1]!);
 }

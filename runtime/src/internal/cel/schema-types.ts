@@ -21,7 +21,9 @@ export function celName(name: string): string | undefined {
  * The CEL type of every node of a structural schema, as the API server declares it: objects
  * with properties become object types (the root's and embedded resources' `metadata` with
  * `name` and `generateName` only), maps `map<string, V>`, lists `list<E>`, int-or-string and
- * unknown fields `dyn`, strings of format date(-time)/duration/byte timestamps, durations, bytes.
+ * schemas without a type `dyn`, strings of format date(-time)/duration/byte timestamps,
+ * durations, bytes. Like the API server, it ignores `x-kubernetes-preserve-unknown-fields`: an
+ * object that keeps unknown fields has the fields it declares (none, if it declares none).
  */
 export function schemaTypes(root: CelSchema): SchemaTypes {
   const objects = new Map<string, Record<string, string>>();
@@ -44,23 +46,19 @@ export function schemaTypes(root: CelSchema): SchemaTypes {
     else if (node.type === 'boolean') type = 'bool';
     else if (node.type === 'array') type = node.items ? `list<${visit(node.items, false)}>` : 'list<dyn>';
     else if (node.type === 'object' && typeof node.additionalProperties === 'object') type = `map<string, ${visit(node.additionalProperties, false)}>`;
-    else if (node.type === 'object' && (node.properties || isRoot || node['x-kubernetes-embedded-resource'])) {
-      if (node['x-kubernetes-preserve-unknown-fields'] && !node.properties) {
-        type = 'dyn';
-      } else {
-        const name = `Object${counter++}`;
-        types.set(node, name); // before the fields: a field's type may be this one again
-        const fields: Record<string, string> = {};
-        const embedded = isRoot || node['x-kubernetes-embedded-resource'];
-        if (embedded) Object.assign(fields, { apiVersion: 'string', kind: 'string', metadata: metadata() });
-        for (const [property, child] of Object.entries(node.properties ?? {})) {
-          const cel = celName(property);
-          if (cel === undefined || (embedded && property === 'metadata')) continue;
-          fields[cel] = visit(child, false);
-        }
-        objects.set(name, fields);
-        type = name;
+    else if (node.type === 'object') {
+      const name = `Object${counter++}`;
+      types.set(node, name); // before the fields: a field's type may be this one again
+      const fields: Record<string, string> = {};
+      const embedded = isRoot || node['x-kubernetes-embedded-resource'];
+      if (embedded) Object.assign(fields, { apiVersion: 'string', kind: 'string', metadata: metadata() });
+      for (const [property, child] of Object.entries(node.properties ?? {})) {
+        const cel = celName(property);
+        if (cel === undefined || (embedded && property === 'metadata')) continue;
+        fields[cel] = visit(child, false);
       }
+      objects.set(name, fields);
+      type = name;
     } else type = 'dyn';
     types.set(node, type);
     return type;
