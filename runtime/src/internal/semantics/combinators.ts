@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { goQuote } from './paths.js';
-import { isObject, type FieldError, type Json, type SchemaNode } from './types.js';
+import { forEachChild, goQuote } from './paths.js';
+import { type FieldError, type Json, type SchemaNode } from './types.js';
 import { validateStructural } from './value.js';
 
 /**
@@ -32,13 +32,7 @@ export function validateCombinators(value: Json, schema: SchemaNode, path = ''):
 function walk(value: Json, schema: SchemaNode | undefined, path: string, errors: FieldError[]): void {
   if (!schema) return;
   checkNode(value, schema, path, errors);
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, errors));
-    return;
-  }
-  if (!isObject(value)) return;
-  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  for (const [name, child] of Object.entries(value)) walk(child, schema.properties?.[name] ?? additional, path === '' ? name : `${path}.${name}`, errors);
+  forEachChild(value, schema, path, (child, childSchema, at) => walk(child, childSchema, at, errors));
 }
 
 /** Every error of `value` under one clause: the schema validator's and the clause's own combinators'. */

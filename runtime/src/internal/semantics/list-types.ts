@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { goValue } from './paths.js';
+import { forEachChild, goValue } from './paths.js';
 
 import { deepEqual, isObject, type FieldError, type Json, type SchemaNode } from './types.js';
 
@@ -35,12 +35,8 @@ function walk(value: Json, schema: SchemaNode | undefined, path: string, errors:
       const key = (item: Json, i: number): Json => (isObject(item) ? Object.fromEntries([...keys].sort().filter((k) => k in item).map((k) => [k, item[k]!])) : { '<no object>': i });
       duplicates(value, key, path, 'map', errors);
     }
-    value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, errors));
-    return;
   }
-  if (!isObject(value)) return;
-  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  for (const [name, child] of Object.entries(value)) walk(child, schema.properties?.[name] ?? additional, path === '' ? name : `${path}.${name}`, errors);
+  forEachChild(value, schema, path, (child, childSchema, at) => walk(child, childSchema, at, errors));
 }
 
 /** Each value or key repeated is reported once, at its second occurrence (kube-apiserver 1.36.3; the fuzz run found it). */
