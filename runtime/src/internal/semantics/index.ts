@@ -18,12 +18,10 @@
 export { admitCrd } from './admission.js';
 export { decodeCustomObject, pruneCustomObject, type DecodeOptions, type Decoded } from './decode.js';
 export { validateCustomObject, type ValidateOptions } from './validate.js';
-export { errorBody, fieldErrorText, invalidMessage } from './messages.js';
+export { errorBody, invalidMessage } from './messages.js';
 export { matchesFormat } from './formats.js';
 export { prune } from './prune.js';
-export { applyDefaults } from './defaults.js';
 export { validateStructural } from './value.js';
 export { validateListTypes } from './list-types.js';
 export { isIntOrStringAnyOf, validateCombinators } from './combinators.js';
-export { deepEqual, isObject, type Json } from './types.js';
-export type { CrdLike, FieldError, FieldErrorType, JsonObject, SchemaNode, ValidationRule, ValueCheck } from './types.js';
+export type { CrdLike, FieldError, FieldErrorType, Json, JsonObject, SchemaNode, ValidationRule, ValueCheck } from './types.js';
