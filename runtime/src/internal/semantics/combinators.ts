@@ -13,7 +13,7 @@
  * @module
  */
 import { forEachChild, goQuote } from './paths.js';
-import { type FieldError, type Json, type SchemaNode } from './types.js';
+import type { FieldError, Json, SchemaNode } from './types.js';
 import { validateStructural } from './value.js';
 
 /**

@@ -6,7 +6,6 @@
  * @module
  */
 import { forEachChild, goValue } from './paths.js';
-
 import { deepEqual, isObject, type FieldError, type Json, type SchemaNode } from './types.js';
 
 /**
