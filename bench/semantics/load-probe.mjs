@@ -17,7 +17,7 @@ const loaded = () => {
   rssMB = process.memoryUsage().rss / 2 ** 20;
 };
 if (kind === 'ts') {
-  const { admitCrd, decodeCustomObject, validateCustomObject } = await import('../../runtime/dist/testing/memory/schema/index.js');
+  const { admitCrd, decodeCustomObject, validateCustomObject } = await import('../../runtime/dist/internal/semantics/index.js');
   admitCrd(empty);
   loaded();
   admitCrd(fixtureCrd);

@@ -1,7 +1,7 @@
 // bench/semantics: issue 36's design (b) measured beside opgen's TypeScript path, in one run.
 // The API server's own Go code (hack/semantics-wasm) answers "is this CRD valid" and "is this
 // object valid against that CRD" twice, as WebAssembly in this process and as a native helper on
-// a pipe; the memory cluster's schema module (runtime/src/testing/memory/schema) answers the
+// a pipe; the memory cluster's schema module (runtime/src/internal/semantics) answers the
 // same calls. Printed: what npm would fetch, cold load in a fresh Node process, time per call,
 // memory, and where the TypeScript answers differ from the Go ones (fidelity).
 // The corpus is the suite's own (test/fixtures/corpus); bench/semantics/fidelity.ts compares the Go
@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { parseAllDocuments } from 'yaml';
-import { admitCrd, decodeCustomObject, validateCustomObject } from '../../runtime/dist/testing/memory/schema/index.js';
+import { admitCrd, decodeCustomObject, validateCustomObject } from '../../runtime/dist/internal/semantics/index.js';
 import { checkCelTypes } from '../../runtime/dist/internal/cel/index.js';
 import { checkStructural } from '../../dist/validation/structural.js';
 import { checkCelRule } from '../../dist/validation/cel.js';

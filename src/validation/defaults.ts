@@ -1,8 +1,7 @@
+import { prune, type Json, type SchemaNode } from '@opgen/runtime/internal/semantics';
 import { isShared } from '../schema/shared.js';
 import type { JSONSchemaProps } from '../schema/types.js';
-import { jsonEqual } from './json.js';
 import { itemPath, propertyPath, type SchemaProblem } from './path.js';
-import { prune } from './prune.js';
 import { validateValue } from './value.js';
 
 /**
@@ -35,7 +34,8 @@ function visitOwn(node: JSONSchemaProps, path: string, problems: SchemaProblem[]
     for (const problem of validateValue(node, node.default, path)) {
       problems.push({ path: problem.path, message: `default ${JSON.stringify(node.default)} is invalid: ${problem.message}` });
     }
-    if (!jsonEqual(prune(node, node.default), node.default)) {
+    // A default is pruned as a field's value: below the root, apiVersion, kind and metadata are ordinary fields.
+    if (prune(structuredClone(node.default) as Json, node as SchemaNode, false).length > 0) {
       problems.push({ path, message: `default ${JSON.stringify(node.default)} has fields the schema does not specify (they would be pruned)` });
     }
   }

@@ -1,7 +1,7 @@
+import { isIntOrStringAnyOf, type SchemaNode } from '@opgen/runtime/internal/semantics';
 import type { JSONSchemaProps } from '../schema/types.js';
 import { itemPath, propertyPath, type SchemaProblem } from './path.js';
 import { compilePattern } from './pattern.js';
-import { isIntOrStringAnyOf } from './shapes.js';
 
 /** Keywords that only the structural part of a schema may carry, never an allOf/anyOf/oneOf/not clause. */
 const structuralOnly: readonly (keyof JSONSchemaProps)[] = [
@@ -20,8 +20,8 @@ export function checkJunctors(node: JSONSchemaProps, path: string): SchemaProble
   if (!node.allOf && !node.anyOf && !node.oneOf && !node.not) return [];
   const problems: SchemaProblem[] = [];
   // The two int-or-string shapes are the only places where a clause may name a type.
-  const intOrStringAnyOf = isIntOrStringAnyOf(node.anyOf);
-  const intOrStringAllOf = isIntOrStringAnyOf(node.allOf?.[0]?.anyOf);
+  const intOrStringAnyOf = isIntOrStringAnyOf(node.anyOf as SchemaNode[] | undefined);
+  const intOrStringAllOf = isIntOrStringAnyOf(node.allOf?.[0]?.anyOf as SchemaNode[] | undefined);
   forEachClause(node, (clause, where, index) => {
     const label = index === undefined ? where : `${where}[${index}]`;
     if (!(where === 'anyOf' && intOrStringAnyOf)) {

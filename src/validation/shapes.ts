@@ -10,17 +10,6 @@ export const schemaKeywords: ReadonlySet<string> = new Set([
   'x-kubernetes-validations',
 ]);
 
-/**
- * `anyOf: [{type: integer}, {type: string}]` and nothing else in either branch: the one
- * place (with int-or-string) where a type may appear inside `anyOf`.
- */
-export function isIntOrStringAnyOf(anyOf: readonly JSONSchemaProps[] | undefined): boolean {
-  if (!anyOf || anyOf.length !== 2) return false;
-  const [first, second] = anyOf;
-  const onlyType = (s: JSONSchemaProps | undefined, type: string) => s !== undefined && Object.keys(s).length === 1 && s.type === type;
-  return onlyType(first, 'integer') && onlyType(second, 'string');
-}
-
 /** The scalar schema types (a list-map key or a set item must be one of them). */
 export function isScalarType(type: JSONSchemaProps['type']): boolean {
   return type !== 'object' && type !== 'array';

@@ -1,149 +1,88 @@
-import { hasJsonType } from '../schema/json-type.js';
+import {
+  errorBody,
+  validateCombinators,
+  validateListTypes,
+  validateStructural,
+  type FieldError,
+  type Json,
+  type SchemaNode,
+} from '@opgen/runtime/internal/semantics';
 import type { JSONSchemaProps } from '../schema/types.js';
-import { matchesFormat } from './formats.js';
-import { isJsonObject, jsonEqual, jsonTypeOf } from './json.js';
-import { itemPath, propertyPath, type SchemaProblem } from './path.js';
-import { compilePattern } from './pattern.js';
-import { isIntOrStringAnyOf } from './shapes.js';
+import type { SchemaProblem } from './path.js';
 
 /**
  * Validates a JSON value against a CRD schema the way the API server's schema validator
- * does for custom resources: types (with `nullable` and int-or-string), `enum`, numeric and
- * length limits, `pattern`, checked formats, `required`, item and property counts,
- * `uniqueItems`, list-set and list-map uniqueness, `allOf`/`anyOf`/`oneOf`/`not`, and the
- * `apiVersion`/`kind` an embedded resource must carry. CEL rules are not evaluated, and
- * unknown fields are not errors (the API server prunes them; see `prune`).
+ * does for custom resources: the semantics core's checks (the memory cluster's), worded as
+ * the CLI's one-line problems (`must be of type integer, got string`). Types (with `nullable`
+ * and int-or-string), `enum`, numeric and length limits, `pattern`, checked formats,
+ * `required`, item and property counts, list-set and list-map uniqueness,
+ * `allOf`/`anyOf`/`oneOf`/`not`, and the `apiVersion`/`kind` an embedded resource must
+ * carry. CEL rules are not evaluated, and unknown fields are not errors (the API server
+ * prunes them).
  *
  * @param path the data path of `value`, prefixed to every problem.
  */
 export function validateValue(schema: JSONSchemaProps, value: unknown, path = ''): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
-  validate(schema, value, path, problems);
-  return problems;
+  const node = schema as SchemaNode;
+  const json = value as Json;
+  const errors = [...validateStructural(json, node, path, path), ...validateListTypes(json, node, path), ...validateCombinators(json, node, path)];
+  return errors.flatMap((error) => (error.check ? [{ path: error.check.field ?? (error.field === '<nil>' ? '' : error.field), message: phrase(error) }] : []));
 }
 
-function validate(schema: JSONSchemaProps, value: unknown, path: string, problems: SchemaProblem[]): void {
-  const report = (message: string, at = path) => problems.push({ path: at, message });
-
-  if (value === null) {
-    if (schema.nullable || (schema.type === undefined && !schema['x-kubernetes-int-or-string'])) return;
-    report(schema.type ? `must be of type ${schema.type}, got null` : 'must be an integer or a string, got null');
-    return;
+/** The CLI's words for a core error that carries its check (the others are notes beside one that does). */
+function phrase(error: FieldError): string {
+  const { keyword, limit, actual } = error.check!;
+  const show = (json: Json | undefined) => JSON.stringify(json);
+  switch (keyword) {
+    case 'type':
+      return `must be of type ${String(limit)}, got ${String(actual)}`;
+    case 'x-kubernetes-int-or-string':
+      return `must be an integer or a string, got ${String(actual)}`;
+    case 'format':
+      return `must be in ${String(limit)} format, got ${show(actual)}`;
+    case 'enum':
+      return `must be one of ${(limit as Json[]).map(show).join(', ')}, got ${show(actual)}`;
+    case 'minLength':
+      return `must be at least ${String(limit)} characters long, got ${String(actual)}`;
+    case 'maxLength':
+      return `must be at most ${String(limit)} characters long, got ${String(actual)}`;
+    case 'pattern':
+      return `must match the pattern ${String(limit)}, got ${show(actual)}`;
+    case 'minimum':
+      return `must be greater than or equal to ${String(limit)}, got ${String(actual)}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${String(limit)}, got ${String(actual)}`;
+    case 'maximum':
+      return `must be less than or equal to ${String(limit)}, got ${String(actual)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(limit)}, got ${String(actual)}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(limit)}, got ${String(actual)}`;
+    case 'minItems':
+      return `must have at least ${String(limit)} items, got ${String(actual)}`;
+    case 'maxItems':
+      return `must have at most ${String(limit)} items, got ${String(actual)}`;
+    case 'minProperties':
+      return `must have at least ${String(limit)} properties, got ${String(actual)}`;
+    case 'maxProperties':
+      return `must have at most ${String(limit)} properties, got ${String(actual)}`;
+    case 'required':
+      return 'is required';
+    case 'x-kubernetes-embedded-resource':
+      return 'is required in an embedded resource';
+    case 'x-kubernetes-list-type':
+      if (error.type !== 'FieldValueDuplicate') return `must be an object in a list of x-kubernetes-list-type map, got ${show(actual)}`;
+      return limit === 'set' ? `duplicate item ${show(actual)}` : `duplicate entry for the keys ${show(actual)}`;
+    case 'allOf':
+      return 'must match all the schemas of allOf';
+    case 'anyOf':
+      return 'must match at least one schema of anyOf';
+    case 'oneOf':
+      return `must match exactly one schema of oneOf, matches ${String(actual)}`;
+    case 'not':
+      return 'must not match the schema in not';
+    default:
+      // A check the core learned after this table: the API server's own words.
+      return errorBody(error);
   }
-  if (schema.type && !hasJsonType(schema.type, value)) {
-    report(`must be of type ${schema.type}, got ${jsonTypeOf(value)}`);
-    return;
-  }
-  if (schema['x-kubernetes-int-or-string'] && !(typeof value === 'string' || Number.isInteger(value))) {
-    report(`must be an integer or a string, got ${jsonTypeOf(value)}`);
-    return;
-  }
-  if (schema.enum && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
-    report(`must be one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  if (typeof value === 'string') validateString(schema, value, report);
-  if (typeof value === 'number') validateNumber(schema, value, report);
-  if (Array.isArray(value)) validateArray(schema, value, path, problems, report);
-  if (isJsonObject(value)) validateObject(schema, value, path, problems, report);
-  validateJunctors(schema, value, path, problems, report);
-}
-
-type Report = (message: string, at?: string) => void;
-
-function validateString(schema: JSONSchemaProps, value: string, report: Report): void {
-  const length = [...value].length;
-  if (schema.minLength !== undefined && length < schema.minLength) {
-    report(`must be at least ${schema.minLength} characters long, got ${length}`);
-  }
-  if (schema.maxLength !== undefined && length > schema.maxLength) {
-    report(`must be at most ${schema.maxLength} characters long, got ${length}`);
-  }
-  if (schema.pattern !== undefined) {
-    const compiled = compilePattern(schema.pattern);
-    if ('re2' in compiled && !compiled.re2.matches(value)) report(`must match the pattern ${schema.pattern}, got ${JSON.stringify(value)}`);
-  }
-  if (schema.format !== undefined && matchesFormat(schema.format, value) === false) {
-    report(`must be in ${schema.format} format, got ${JSON.stringify(value)}`);
-  }
-}
-
-function validateNumber(schema: JSONSchemaProps, value: number, report: Report): void {
-  const { minimum, maximum, multipleOf } = schema;
-  if (minimum !== undefined && (schema.exclusiveMinimum ? value <= minimum : value < minimum)) {
-    report(`must be greater than ${schema.exclusiveMinimum ? '' : 'or equal to '}${minimum}, got ${value}`);
-  }
-  if (maximum !== undefined && (schema.exclusiveMaximum ? value >= maximum : value > maximum)) {
-    report(`must be less than ${schema.exclusiveMaximum ? '' : 'or equal to '}${maximum}, got ${value}`);
-  }
-  if (multipleOf !== undefined && multipleOf > 0) {
-    const quotient = value / multipleOf;
-    if (Math.abs(quotient - Math.round(quotient)) > 1e-9 * Math.max(1, Math.abs(quotient))) {
-      report(`must be a multiple of ${multipleOf}, got ${value}`);
-    }
-  }
-}
-
-function validateArray(schema: JSONSchemaProps, value: unknown[], path: string, problems: SchemaProblem[], report: Report): void {
-  if (schema.minItems !== undefined && value.length < schema.minItems) report(`must have at least ${schema.minItems} items, got ${value.length}`);
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) report(`must have at most ${schema.maxItems} items, got ${value.length}`);
-  const listType = schema['x-kubernetes-list-type'];
-  if (schema.uniqueItems || listType === 'set') reportDuplicates(value, (item) => item, path, report, 'duplicate item');
-  if (listType === 'map') {
-    const keys = schema['x-kubernetes-list-map-keys'] ?? [];
-    const keyOf = (item: unknown) => keys.map((key) => (isJsonObject(item) ? (item[key] ?? null) : null));
-    reportDuplicates(value, keyOf, path, report, `duplicate entry for key ${keys.join(', ')}`);
-  }
-  if (schema.items) value.forEach((item, i) => validate(schema.items as JSONSchemaProps, item, itemPath(path, i), problems));
-}
-
-function reportDuplicates(items: unknown[], keyOf: (item: unknown) => unknown, path: string, report: Report, what: string): void {
-  const seen: unknown[] = [];
-  items.forEach((item, i) => {
-    const key = keyOf(item);
-    if (seen.some((other) => jsonEqual(other, key))) report(`${what} ${JSON.stringify(key)}`, itemPath(path, i));
-    seen.push(key);
-  });
-}
-
-function validateObject(
-  schema: JSONSchemaProps,
-  value: Record<string, unknown>,
-  path: string,
-  problems: SchemaProblem[],
-  report: Report,
-): void {
-  const count = Object.keys(value).length;
-  const { minProperties, maxProperties } = schema;
-  if (minProperties !== undefined && count < minProperties) report(`must have at least ${minProperties} properties, got ${count}`);
-  if (maxProperties !== undefined && count > maxProperties) report(`must have at most ${maxProperties} properties, got ${count}`);
-  for (const name of schema.required ?? []) {
-    if (value[name] === undefined) report('is required', propertyPath(path, name));
-  }
-  if (schema['x-kubernetes-embedded-resource']) {
-    for (const name of ['apiVersion', 'kind']) {
-      if (typeof value[name] !== 'string' || value[name] === '') report('is required in an embedded resource', propertyPath(path, name));
-    }
-  }
-  for (const [name, item] of Object.entries(value)) {
-    if (item === undefined) continue;
-    const propertySchema = schema.properties?.[name];
-    if (propertySchema) validate(propertySchema, item, propertyPath(path, name), problems);
-    else if (typeof schema.additionalProperties === 'object') validate(schema.additionalProperties, item, propertyPath(path, name), problems);
-  }
-}
-
-function validateJunctors(schema: JSONSchemaProps, value: unknown, path: string, problems: SchemaProblem[], report: Report): void {
-  for (const clause of schema.allOf ?? []) validate(clause, value, path, problems);
-  // The int-or-string anyOf only restates the type, which is checked above.
-  if (schema.anyOf && !isIntOrStringAnyOf(schema.anyOf)) {
-    const failures = schema.anyOf.map((clause) => validateValue(clause, value, path));
-    if (failures.every((f) => f.length > 0)) {
-      report(`must match at least one schema of anyOf: ${failures.map((f) => f[0]?.message).join('; or ')}`);
-    }
-  }
-  if (schema.oneOf) {
-    const matching = schema.oneOf.filter((clause) => validateValue(clause, value, path).length === 0).length;
-    if (matching !== 1) report(`must match exactly one schema of oneOf, matches ${matching}`);
-  }
-  if (schema.not && validateValue(schema.not, value, path).length === 0) report('must not match the schema in not');
 }

@@ -222,7 +222,7 @@ describe('defaults in controller-gen syntax', () => {
       default: [{ name: 'json' }, { name: 'search' }],
     });
     expect(errorsOf('{ name: string }[]', '+listType=map\n+listMapKey=name\n+kubebuilder:default={{name: "json"},{name: "json"}}')).toEqual([
-      '+kubebuilder:default={{name: "json"},{name: "json"}}: the default is invalid: [1] duplicate entry for key name ["json"] (a default must be a valid value of the field)',
+      '+kubebuilder:default={{name: "json"},{name: "json"}}: the default is invalid: [1] duplicate entry for the keys {"name":"json"} (a default must be a valid value of the field)',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { JSONSchemaProps } from '../../schema/types.js';
-import { formatExamples } from '../../validation/formats.js';
+import { formatExamples } from './format-examples.js';
 import { compilePattern } from '../../validation/pattern.js';
 import { validateValue } from '../../validation/value.js';
 import { patternExample } from './pattern-example.js';

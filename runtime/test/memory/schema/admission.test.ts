@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { admitCrd, errorBody, invalidMessage, type CrdLike, type FieldError } from '../../../src/testing/memory/schema/index.js';
+import { admitCrd, errorBody, invalidMessage, type CrdLike, type FieldError } from '../../../src/internal/semantics/index.js';
 
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8'));
 const cases = read('crd-cases.json') as Array<{ label: string; crd: CrdLike & { metadata: { name: string } } }>;

@@ -5,7 +5,7 @@
  * against kube-apiserver 1.36.3 in the corpus test (../corpus/fidelity.ts), which decided them.
  */
 import { describe, expect, it } from 'vitest';
-import { admitCrd, decodeCustomObject, validateCustomObject, type CrdLike, type JsonObject } from '../../../src/testing/memory/schema/index.js';
+import { admitCrd, decodeCustomObject, validateCustomObject, type CrdLike, type JsonObject } from '../../../src/internal/semantics/index.js';
 import { FIDELITY_CRD } from '../corpus/fidelity.js';
 
 const crd = FIDELITY_CRD as unknown as CrdLike;

@@ -3,7 +3,7 @@
  * strings. The expected messages were answered by kube-apiserver 1.36.3 for this CRD.
  */
 import { describe, expect, it } from 'vitest';
-import { admitCrd, decodeCustomObject, invalidMessage, validateCustomObject, type CrdLike, type JsonObject } from '../../../src/testing/memory/schema/index.js';
+import { admitCrd, decodeCustomObject, invalidMessage, validateCustomObject, type CrdLike, type JsonObject } from '../../../src/internal/semantics/index.js';
 
 const crd: CrdLike = {
   metadata: { name: 'libs.probe.example.com' },

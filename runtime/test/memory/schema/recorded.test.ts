@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeCustomObject, errorBody, invalidMessage, validateCustomObject, type CrdLike, type FieldError, type JsonObject } from '../../../src/testing/memory/schema/index.js';
+import { decodeCustomObject, errorBody, invalidMessage, validateCustomObject, type CrdLike, type FieldError, type JsonObject } from '../../../src/internal/semantics/index.js';
 
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8'));
 const crd = read('widget-crd.json') as CrdLike;

@@ -3,7 +3,7 @@
  * (and their place after the schema's errors) are kube-apiserver 1.36.3's for this CRD.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeCustomObject, invalidMessage, validateCustomObject, type CrdLike, type JsonObject } from '../../../src/testing/memory/schema/index.js';
+import { decodeCustomObject, invalidMessage, validateCustomObject, type CrdLike, type JsonObject } from '../../../src/internal/semantics/index.js';
 
 const crd: CrdLike = {
   metadata: { name: 'scalers.probe.example.com' },

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Json } from '../schema/types.js';
+import type { Json } from '../../../internal/semantics/types.js';
 
 /** Go's %v of a float64, or of an int64 (a whole JSON number below 2^63 decodes to one). */
 function number(value: number): string {

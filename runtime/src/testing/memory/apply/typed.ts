@@ -4,7 +4,7 @@
  * objects, and removing a set of fields. `undefined` is an absent value, `null` a null one.
  */
 import { resolve, type ListType, type MapType, type ScalarKind, type TypeRef, type TypeTable } from '../types/schema.js';
-import type { Json } from '../schema/types.js';
+import type { Json } from '../../../internal/semantics/types.js';
 import { goType, goValueSharp, goValueV } from './go-format.js';
 import { emptySet, has, insert, isEmpty, pathString, withPrefix, type FieldSet } from './fieldset.js';
 

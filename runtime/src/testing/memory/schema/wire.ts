@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isObject, type Json } from './types.js';
+import { isObject, type Json } from '../../../internal/semantics/types.js';
 
 const RENAMED: Record<string, string> = { _default: 'default', _enum: 'enum', ref: '$ref', schema: '$schema' };
 

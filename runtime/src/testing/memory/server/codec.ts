@@ -4,7 +4,7 @@
  * `None` only `apiVersion` differs), and the content types the runtime asks for (JSON, and
  * `PartialObjectMetadata` for metadata-only informers).
  */
-import { decodeCustomObject, pruneCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
+import { decodeCustomObject, pruneCustomObject, type CrdLike, type JsonObject } from '../../../internal/semantics/index.js';
 import { badRequest, notAcceptable } from './errors.js';
 import { storageVersion } from './registry.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';

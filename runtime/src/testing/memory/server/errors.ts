@@ -5,8 +5,8 @@
  * control plane.
  */
 // Field errors print the same in the server's 422s as in the schema part's: one definition, in schema/.
-import { errorBody, fieldErrorText, invalidMessage } from '../schema/messages.js';
-import type { FieldError, FieldErrorType } from '../schema/types.js';
+import { errorBody, fieldErrorText, invalidMessage } from '../../../internal/semantics/messages.js';
+import type { FieldError, FieldErrorType } from '../../../internal/semantics/types.js';
 
 export { errorBody, fieldErrorText, type FieldError, type FieldErrorType };
 

@@ -15,7 +15,7 @@
  */
 import { alreadyExists, badRequest, conflict, invalid, registryKey, StatusError, storageFailure, notFound, OPTIMISTIC_LOCK_MESSAGE, unsupportedMediaType, type FieldError } from './errors.js';
 import { decodeBody, encodeObject } from './codec.js';
-import { pruneCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
+import { pruneCustomObject, type CrdLike, type JsonObject } from '../../../internal/semantics/index.js';
 import { storageVersion } from './registry.js';
 import { decodeBuiltin } from './builtin-decode.js';
 import { validateBuiltin } from './builtin-validation.js';

@@ -5,8 +5,8 @@
  * fields do: `Strict` refuses the request (400), `Ignore` drops them silently, `Warn` (the
  * default) drops them with a warning for each.
  */
-import { admitCrd, decodeCustomObject, validateCustomObject, type CrdLike, type JsonObject } from '../schema/index.js';
-import { goQuote } from '../schema/paths.js';
+import { admitCrd, decodeCustomObject, validateCustomObject, type CrdLike, type JsonObject } from '../../../internal/semantics/index.js';
+import { goQuote } from '../../../internal/semantics/paths.js';
 import { goJson } from './codec.js';
 import { badRequest, invalid, type FieldError } from './errors.js';
 import type { DecodedFrom, WriteContext } from './write-context.js';

@@ -15,14 +15,16 @@ const OBJECT_META_FIELDS = new Set([
 
 /**
  * Drops unknown fields in place; returns the paths dropped (`spec.foo`), sorted, which a
- * request with `fieldValidation=Strict` refuses and `Warn` reports.
+ * request with `fieldValidation=Strict` refuses and `Warn` reports. `resource` false prunes a
+ * value below the root (a field's default), where `apiVersion`, `kind` and `metadata` are
+ * ordinary fields.
  *
  * @example
  * const dropped = prune(object, schema); // ['spec.typo']
  */
-export function prune(object: Json, schema: SchemaNode): string[] {
+export function prune(object: Json, schema: SchemaNode, resource = true): string[] {
   const dropped: string[] = [];
-  pruneNode(object, schema, true, '', dropped);
+  pruneNode(object, schema, resource, '', dropped);
   return dropped.sort();
 }
 

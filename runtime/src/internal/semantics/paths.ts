@@ -5,6 +5,8 @@
  * @module
  */
 
+import { isObject, type Json, type SchemaNode } from './types.js';
+
 export function child(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
 }
@@ -40,4 +42,21 @@ export function goNumber(value: number): string {
 /** Go's %q: JSON's escaping is the same for the characters CRD values carry. */
 export function goQuote(text: string): string {
   return JSON.stringify(text);
+}
+
+/**
+ * Calls `visit` for each item of an array or each field of an object in `value`, with the
+ * schema that applies to it (items, the property, else `additionalProperties`) and its path.
+ *
+ * @example
+ * forEachChild({ a: 1 }, schema, 'spec', (child, childSchema, at) => walk(child, childSchema, at)); // at: 'spec.a'
+ */
+export function forEachChild(value: Json, schema: SchemaNode, path: string, visit: (child: Json, schema: SchemaNode | undefined, path: string) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => visit(item, schema.items, index(path, i)));
+    return;
+  }
+  if (!isObject(value)) return;
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  for (const [name, item] of Object.entries(value)) visit(item, schema.properties?.[name] ?? additional, child(path, name));
 }

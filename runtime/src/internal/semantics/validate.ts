@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { validateRules } from './cel/rules.js';
+import { validateRules } from './cel-eval/rules.js';
 import { validateListTypes } from './list-types.js';
 import { validateScale, type ScalePaths } from './scale.js';
-import { validateStructural } from './structural.js';
+import { validateStructural } from './value.js';
 import { isObject, type CrdLike, type FieldError, type JsonObject, type SchemaNode } from './types.js';
 import { versionSchema } from './versions.js';
 

@@ -17,11 +17,11 @@
  *
  * @module
  */
-import { compileRe2 } from '../../../internal/cel/index.js';
+import { compileRe2 } from '../cel/index.js';
 import { celSchemaErrors, printedRule } from './cel-admission.js';
-import { compile } from './cel/environment.js';
+import { compile } from './cel-eval/environment.js';
 import { goQuote } from './paths.js';
-import { validateStructural } from './structural.js';
+import { validateStructural } from './value.js';
 import type { CrdLike, FieldError, Json, SchemaNode } from './types.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { analyzeCel, exceedFactor, perCrdCostLimit, perRuleCostLimit, type CelSchema } from '../../../internal/cel/index.js';
+import { analyzeCel, exceedFactor, perCrdCostLimit, perRuleCostLimit, type CelSchema } from '../cel/index.js';
 import type { FieldError, SchemaNode, ValidationRule as Rule } from './types.js';
 
 const COST_HINT = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';

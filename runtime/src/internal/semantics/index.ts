@@ -1,5 +1,8 @@
 /**
- * CRD semantics for the memory cluster, as apiextensions-apiserver implements them: CRD
+ * The semantics core: what the API server decides about a custom object or a CRD, once, for
+ * the memory cluster and for the CLI (`opgen manifests`, samples, bundles), which imports it as
+ * `@opgen/runtime/internal/semantics` and carries it in its bundle. Internal: not part of the
+ * runtime's public API. As apiextensions-apiserver implements them: CRD
  * admission ({@link admitCrd}), decoding of custom objects (pruning, then defaulting:
  * {@link decodeCustomObject}), and validation (OpenAPI schema, list types, CEL rules:
  * {@link validateCustomObject}), each returning plain data; the server turns field errors into
@@ -16,4 +19,9 @@ export { admitCrd } from './admission.js';
 export { decodeCustomObject, pruneCustomObject, type DecodeOptions, type Decoded } from './decode.js';
 export { validateCustomObject, type ValidateOptions } from './validate.js';
 export { errorBody, invalidMessage } from './messages.js';
-export type { CrdLike, FieldError, FieldErrorType, JsonObject, SchemaNode, ValidationRule } from './types.js';
+export { matchesFormat } from './formats.js';
+export { prune } from './prune.js';
+export { validateStructural } from './value.js';
+export { validateListTypes } from './list-types.js';
+export { isIntOrStringAnyOf, validateCombinators } from './combinators.js';
+export type { CrdLike, FieldError, FieldErrorType, Json, JsonObject, SchemaNode, ValidationRule, ValueCheck } from './types.js';

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { compileRe2, type Re2 } from '../../../../internal/cel/index.js';
+import { compileRe2, type Re2 } from '../../cel/index.js';
 
 /** A cel-js evaluation error: cel-go's message, which the memory cluster reports as it is. */
 function failure(message: string): Error {

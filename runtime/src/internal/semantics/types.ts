@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CelRule, CelSchema } from '../../../internal/cel/index.js';
+import type { CelRule, CelSchema } from '../cel/index.js';
 
 /**
  * One node of an `openAPIV3Schema` (apiextensions.k8s.io/v1 JSONSchemaProps), as sent in a CRD:
@@ -78,6 +78,22 @@ export interface FieldError {
   field: string;
   value?: string;
   detail?: string;
+  /**
+   * What a value broke, for a caller that words errors its own way (the CLI): the schema
+   * keyword, its value there (`limit`), and what the value had instead (`actual`: the value,
+   * its JSON type, length or count). Never printed: the API server's words are `detail`.
+   * Absent on the notes kube-openapi adds beside another error (`Checked value must be …`).
+   */
+  check?: ValueCheck;
+}
+
+/** See {@link FieldError.check}: `{ keyword: 'maximum', limit: 5, actual: 7 }`. */
+export interface ValueCheck {
+  keyword: string;
+  limit?: Json;
+  actual?: Json;
+  /** The value's path where the error's `field` is `<nil>` (kube-openapi's notes name none). */
+  field?: string;
 }
 
 /** A JSON value as decoded from a request body. */
@@ -86,4 +102,15 @@ export type JsonObject = { [key: string]: Json };
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Structural equality of JSON values; object key order does not matter. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
+  const keys = Object.keys(a as object);
+  if (keys.length !== Object.keys(b as object).length) return false;
+  return keys.every((key) => key in (b as object) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }

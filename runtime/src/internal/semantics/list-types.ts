@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { goValue } from './paths.js';
-import { deepEqual } from './structural.js';
-import { isObject, type FieldError, type Json, type SchemaNode } from './types.js';
+import { forEachChild, goValue } from './paths.js';
+import { deepEqual, isObject, type FieldError, type Json, type SchemaNode } from './types.js';
 
 /**
  * Duplicate items in the `set` and `map` lists of `value`.
@@ -25,26 +24,22 @@ function walk(value: Json, schema: SchemaNode | undefined, path: string, errors:
   if (!schema) return;
   if (Array.isArray(value)) {
     const listType = schema['x-kubernetes-list-type'];
-    if (listType === 'set') duplicates(value, (item) => item, path, errors);
+    if (listType === 'set') duplicates(value, (item) => item, path, 'set', errors);
     if (listType === 'map') {
       const keys = schema['x-kubernetes-list-map-keys'] ?? [];
       value.forEach((item, i) => {
-        if (!isObject(item)) errors.push({ type: 'FieldValueInvalid', field: `${path}[${i}]`, value: goValue(item), detail: 'must be an object for an array of list-type map' });
+        if (!isObject(item)) errors.push({ type: 'FieldValueInvalid', field: `${path}[${i}]`, value: goValue(item), detail: 'must be an object for an array of list-type map', check: { keyword: 'x-kubernetes-list-type', limit: 'map', actual: item } });
       });
       // An item that is no object has no key: it is reported above, and never a duplicate.
       const key = (item: Json, i: number): Json => (isObject(item) ? Object.fromEntries([...keys].sort().filter((k) => k in item).map((k) => [k, item[k]!])) : { '<no object>': i });
-      duplicates(value, key, path, errors);
+      duplicates(value, key, path, 'map', errors);
     }
-    value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, errors));
-    return;
   }
-  if (!isObject(value)) return;
-  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  for (const [name, child] of Object.entries(value)) walk(child, schema.properties?.[name] ?? additional, path === '' ? name : `${path}.${name}`, errors);
+  forEachChild(value, schema, path, (child, childSchema, at) => walk(child, childSchema, at, errors));
 }
 
 /** Each value or key repeated is reported once, at its second occurrence (kube-apiserver 1.36.3; the fuzz run found it). */
-function duplicates(items: Json[], identity: (item: Json, index: number) => Json, path: string, errors: FieldError[]): void {
+function duplicates(items: Json[], identity: (item: Json, index: number) => Json, path: string, listType: 'set' | 'map', errors: FieldError[]): void {
   const seen: Json[] = [];
   const reported: Json[] = [];
   items.forEach((item, i) => {
@@ -52,7 +47,7 @@ function duplicates(items: Json[], identity: (item: Json, index: number) => Json
     if (!seen.some((other) => deepEqual(other, id))) seen.push(id);
     else if (!reported.some((other) => deepEqual(other, id))) {
       reported.push(id);
-      errors.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, value: goValue(id) });
+      errors.push({ type: 'FieldValueDuplicate', field: `${path}[${i}]`, value: goValue(id), check: { keyword: 'x-kubernetes-list-type', limit: listType, actual: id } });
     }
   });
 }

@@ -11,8 +11,7 @@
  */
 import { Optional } from '@marcbachmann/cel-js';
 import { goValue } from '../paths.js';
-import { deepEqual } from '../structural.js';
-import { isObject, type FieldError, type Json, type SchemaNode, type ValidationRule } from '../types.js';
+import { deepEqual, isObject, type FieldError, type Json, type SchemaNode, type ValidationRule } from '../types.js';
 import { celGoMessage, compile } from './environment.js';
 import { toCel } from './values.js';
 
