@@ -1,43 +1,85 @@
 /**
  * What decoding a built-in kind into its Go type and encoding it back does to an object,
- * done on the JSON: fields the type does not have are dropped (each a warning, as the API
- * server's default `fieldValidation=Warn` answers), `null` values vanish, and empty maps
+ * done on the JSON: fields the type does not have are dropped (reported as `fieldValidation`
+ * says), a value of the wrong JSON type is refused, `null` values vanish, and empty maps
  * and lists disappear (`omitempty`). Empty structs stay (`status: {}`). Then the kind's
  * conversion and defaults that every client sees (a Secret's `stringData` folded into
  * `data`, its `type` defaulting to `Opaque`).
  */
 import { builtinKindType, fieldType, resolve, type KindType, type TypeRef } from '../types/index.js';
+import { TYPE_KEYWORDS } from '../types/schema.js';
 import { BUILTIN_DEFAULTS } from './builtin-defaults.js';
+import { badRequest } from './errors.js';
+import { reportUnknownFields } from './unknown-fields.js';
+import type { DecodedFrom, WriteContext } from './write-context.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
 
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Normalizes `object` of a built-in kind in place of a typed round trip; `warnings` gets one per dropped unknown field. */
-export function decodeBuiltin(info: ResourceInfo, object: Obj, warnings: string[]): Obj {
+/** What a decode found wrong: the unknown fields' paths, and the first value of the wrong JSON type. */
+interface Findings {
+  unknown: string[];
+  typeError?: string;
+}
+
+/**
+ * Normalizes `object` of a built-in kind in place of a typed round trip. A value of the wrong
+ * JSON type (a number where a string belongs) is the decoder's 400, as Go's `json` words it;
+ * unknown fields are dropped and reported as `fieldValidation` says (unknown-fields.ts).
+ * `from`: the request was a patch (Strict's answer quotes the patched object).
+ */
+export function decodeBuiltin(context: WriteContext, object: Obj, from?: DecodedFrom): Obj {
+  const info = context.resource;
   const type = builtinKindType(apiVersionOf(info), info.kind);
   if (!type) return object;
-  const out = walk(object, type.root, type, '', warnings) as Obj;
+  const findings: Findings = { unknown: [] };
+  const out = walk(object, type.root, type, { at: '', goPath: '', struct: info.kind }, findings) as Obj;
+  if (findings.typeError) throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: json: ${findings.typeError}`);
+  reportUnknownFields(context, findings.unknown, from);
   convert[info.kind]?.(info, out);
   BUILTIN_DEFAULTS[`${apiVersionOf(info)}/${info.kind}`]?.(out);
   return out;
 }
 
-function walk(value: unknown, ref: TypeRef, type: KindType, path: string, warnings: string[]): unknown {
+/**
+ * Where the walk is: `at` the field path as fieldValidation names it (`spec.containers[0].image`),
+ * `goPath` as Go's json names it (`spec.containers.image`), `struct` the Go struct holding it.
+ */
+interface Position {
+  at: string;
+  goPath: string;
+  struct: string;
+}
+
+/** The Go type name a reference names (`io.k8s.api.core.v1.Container` → `Container`), if it names one. */
+function structName(ref: TypeRef): string | undefined {
+  const name = typeof ref === 'string' ? ref : typeof ref === 'object' && 'ref' in ref ? ref.ref : undefined;
+  return name === undefined || TYPE_KEYWORDS.has(name) ? undefined : name.slice(name.lastIndexOf('.') + 1);
+}
+
+function walk(value: unknown, ref: TypeRef, type: KindType, position: Position, findings: Findings): unknown {
   const resolved = resolve(ref, type.table);
-  if (resolved.kind === 'list' && Array.isArray(value)) return value.map((item, i) => walk(item, resolved.type.list, type, `${path}[${i}]`, warnings));
+  if (resolved.kind === 'scalar' && resolved.scalar === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+    findings.typeError ??= `cannot unmarshal ${typeof value === 'number' ? 'number' : 'bool'} into Go struct field ${position.struct}.${position.goPath} of type string`;
+    return value;
+  }
+  if (resolved.kind === 'list' && Array.isArray(value)) {
+    return value.map((item, i) => walk(item, resolved.type.list, type, { ...position, at: `${position.at}[${i}]`, struct: structName(resolved.type.list) ?? position.struct }, findings));
+  }
   if (resolved.kind !== 'map' || !isObject(value)) return value;
   const struct = resolved.type.fields !== undefined;
   const out: Obj = {};
   for (const [key, item] of Object.entries(value)) {
     const child = fieldType(resolved.type, key);
-    const at = path === '' ? key : `${path}.${key}`;
+    const at = position.at === '' ? key : `${position.at}.${key}`;
     if (child === undefined) {
-      warnings.push(`unknown field "${at}"`);
+      findings.unknown.push(at);
       continue;
     }
     if (item === null && struct) continue;
-    const walked = walk(item, child, type, at, warnings);
+    const goPath = position.goPath === '' ? key : `${position.goPath}.${key}`;
+    const walked = walk(item, child, type, { at, goPath, struct: structName(child) ?? position.struct }, findings);
     if (struct && isEmptyCollection(walked, child, type)) continue;
     out[key] = walked;
   }

@@ -304,6 +304,9 @@ function keepAllocations(service: Obj, old: Obj): void {
   if (!spec.clusterIP && was.clusterIP) {
     spec.clusterIP = was.clusterIP;
     spec.clusterIPs ??= was.clusterIPs;
+  } else if (spec.clusterIP !== was.clusterIP && Array.isArray(spec.clusterIPs) && deepEqual(spec.clusterIPs, was.clusterIPs)) {
+    // `normalizeClusterIPs`: a new clusterIP with the old list is the list's new first address (validation then refuses the change).
+    spec.clusterIPs = [spec.clusterIP, ...spec.clusterIPs.slice(1)];
   }
   if (spec.clusterIP === was.clusterIP) {
     spec.ipFamilies ??= was.ipFamilies;
@@ -330,7 +333,8 @@ function allocateClusterIP(service: Obj): void {
     spec.clusterIP = `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
   }
   spec.clusterIPs ??= [spec.clusterIP];
-  if (spec.clusterIP !== 'None') {
+  // A headless Service with a selector is single-stack too (its endpoints have addresses).
+  if (spec.clusterIP !== 'None' || spec.selector) {
     spec.ipFamilies ??= ['IPv4'];
     spec.ipFamilyPolicy ??= 'SingleStack';
   }
