@@ -78,7 +78,8 @@ function walk(value: unknown, ref: TypeRef, type: KindType, position: Position, 
       continue;
     }
     if (item === null && struct) continue;
-    const goPath = position.goPath === '' ? key : `${position.goPath}.${key}`;
+    // Go's json names struct fields in its path, not map keys.
+    const goPath = !struct ? position.goPath : position.goPath === '' ? key : `${position.goPath}.${key}`;
     const walked = walk(item, child, type, { at, goPath, struct: structName(child) ?? position.struct }, findings);
     if (struct && isEmptyCollection(walked, child, type)) continue;
     out[key] = walked;

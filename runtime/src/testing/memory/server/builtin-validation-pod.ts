@@ -29,10 +29,13 @@ function validateContainers(containers: unknown, path: string): FieldError[] {
   return errors;
 }
 
-/** `validateRestartPolicy`: one of Always, OnFailure and Never (defaulting fills an absent one). */
+/**
+ * `validateRestartPolicy`: one of Always, OnFailure and Never. Absent is Always: the API
+ * server defaults even a template that has no spec at all (its Go struct is always there).
+ */
 function validateRestartPolicy(policy: unknown, path: string): FieldError[] {
-  if (typeof policy === 'string' && RESTART_POLICIES.includes(policy)) return [];
-  if (policy === undefined || policy === '') return [{ type: 'FieldValueRequired', field: path }];
+  if (policy === undefined || (typeof policy === 'string' && RESTART_POLICIES.includes(policy))) return [];
+  if (policy === '') return [{ type: 'FieldValueRequired', field: path }];
   return [{ type: 'FieldValueNotSupported', field: path, value: formatValue(policy), detail: `supported values: ${RESTART_POLICIES.map((p) => JSON.stringify(p)).join(', ')}` }];
 }
 
@@ -49,8 +52,9 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
 export function validateWorkloadTemplate(template: unknown, path: string): FieldError[] {
   const spec = isObject(template) && isObject(template.spec) ? template.spec : {};
   const errors = validatePodSpec(spec, `${path}.spec`);
-  if (spec.restartPolicy !== 'Always') {
-    errors.push({ type: 'FieldValueNotSupported', field: `${path}.spec.restartPolicy`, value: formatValue(spec.restartPolicy ?? ''), detail: 'supported values: "Always"' });
+  const policy = spec.restartPolicy ?? 'Always';
+  if (policy !== 'Always') {
+    errors.push({ type: 'FieldValueNotSupported', field: `${path}.spec.restartPolicy`, value: formatValue(policy), detail: 'supported values: "Always"' });
   }
   return errors;
 }

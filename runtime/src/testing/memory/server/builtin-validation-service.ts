@@ -17,6 +17,9 @@ function isHeadless(spec: Obj): boolean {
   return spec.type === 'ClusterIP' && first === 'None';
 }
 
+const PORT_RANGE = 'must be between 1 and 65535, inclusive';
+const validPort = (port: number): boolean => Number.isInteger(port) && port >= 1 && port <= 65535;
+
 /** `validateServicePort` for each port: a name when there are several (else optional), unique, and a valid port number. */
 function validatePorts(ports: unknown[]): FieldError[] {
   const errors: FieldError[] = [];
@@ -33,7 +36,9 @@ function validatePorts(ports: unknown[]): FieldError[] {
       else names.add(name);
     }
     const number = typeof item.port === 'number' ? item.port : 0;
-    if (number < 1 || number > 65535) errors.push({ type: 'FieldValueInvalid', field: `${at}.port`, value: String(number), detail: 'must be between 1 and 65535, inclusive' });
+    if (!validPort(number)) errors.push({ type: 'FieldValueInvalid', field: `${at}.port`, value: String(number), detail: PORT_RANGE });
+    // A numeric targetPort (defaulted from port) is a port number too; a named one is not checked here.
+    if (typeof item.targetPort === 'number' && !validPort(item.targetPort)) errors.push({ type: 'FieldValueInvalid', field: `${at}.targetPort`, value: String(item.targetPort), detail: PORT_RANGE });
   });
   return errors;
 }

@@ -288,12 +288,24 @@ function labelJob(job: Obj): void {
   if (!job.metadata.labels || Object.keys(job.metadata.labels).length === 0) job.metadata.labels = { ...spec.template.metadata.labels };
 }
 
-/** Fields an events.k8s.io Event's Go type writes even when empty (after the field manager, which never sees them). */
+/**
+ * Fields a built-in kind's Go type writes even when empty (no `omitempty`), after the field
+ * manager, which never sees them: an Event's (either API's) timestamps and reporter, a
+ * StatefulSet's service name.
+ */
 function writeEmptyFields(info: ResourceInfo, object: Obj): void {
-  if (info.group !== 'events.k8s.io' || info.kind !== 'Event') return;
-  object.deprecatedFirstTimestamp ??= null;
-  object.deprecatedLastTimestamp ??= null;
-  object.deprecatedSource ??= {};
+  if (info.group === 'events.k8s.io' && info.kind === 'Event') {
+    object.deprecatedFirstTimestamp ??= null;
+    object.deprecatedLastTimestamp ??= null;
+    object.deprecatedSource ??= {};
+  } else if (info.group === '' && info.kind === 'Event') {
+    object.source ??= {};
+    object.eventTime ??= null;
+    object.reportingComponent ??= '';
+    object.reportingInstance ??= '';
+  } else if (info.group === 'apps' && info.kind === 'StatefulSet' && object.spec && typeof object.spec === 'object') {
+    object.spec.serviceName ??= '';
+  }
 }
 
 /** A Service update keeps its allocated ClusterIP and node ports when the request leaves them out. */

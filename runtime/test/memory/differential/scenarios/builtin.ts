@@ -40,7 +40,7 @@ const workloadScenarios: Scenario[] = WORKLOADS.flatMap(([kind, path]) => [
   {
     name: `${kind}: the selector cannot change on update`,
     steps: [
-      create(path, workload(kind, 'w'), 'w'),
+      { ...create(path, workload(kind, 'w')), quiet: true },
       patch(`${path}/w`, MERGE, { spec: { selector: { matchLabels: { app: 'a', tier: 'b' } }, template: { metadata: { labels: { tier: 'b' } } } } }),
     ],
   },
@@ -80,7 +80,13 @@ export const builtinKinds: Area = {
     ...workloadScenarios,
     { name: 'Deployment: a container name that is no DNS label is 422 Invalid', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { template: template(LABELS, { containers: [container('Bad_Name')] }) }))] },
     { name: 'Deployment: a template without containers is 422 Invalid', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { template: template(LABELS, { containers: [] }) }))] },
+    {
+      name: 'Deployment: a template whose restartPolicy is not Always is 422 Invalid',
+      steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { template: template(LABELS, { restartPolicy: 'Never' }) }))],
+    },
+    { name: 'Deployment: an empty selector is 422 Invalid', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { selector: {} }))] },
     { name: 'Deployment: negative replicas are 422 Invalid', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { replicas: -1 }))] },
+    { name: 'DaemonSet: a new one carries its template generation', steps: [create(DAEMONSETS, workload('DaemonSet', 'd'))] },
     { name: 'Deployment: a valid one is stored with its defaults', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { replicas: 2 }))] },
     {
       name: 'StatefulSet: a claim template change is forbidden',
@@ -118,6 +124,7 @@ export const builtinKinds: Area = {
       name: 'Service: port names must be unique',
       steps: [create(SERVICES, service({ ports: [{ name: 'a', port: 80 }, { name: 'a', port: 81 }] }))],
     },
+    { name: 'Service: a port number out of range is 422 Invalid', steps: [create(SERVICES, service({ ports: [{ port: 70000 }] }))] },
     {
       name: 'Service: clusterIP cannot change',
       steps: [create(SERVICES, service({ clusterIP: 'None' })), patch(`${SERVICES}/s`, MERGE, { spec: { clusterIP: '10.0.0.77' } })],
@@ -135,6 +142,10 @@ export const builtinKinds: Area = {
       steps: [create(CONFIGMAPS, { ...configMap('c', { k: 'v' }), immutable: true }), patch(`${CONFIGMAPS}/c`, MERGE, { metadata: { labels: { a: 'b' } } })],
     },
     { name: 'Secret: an immutable one refuses a data change', steps: [create(SECRETS, immutableSecret), patch(`${SECRETS}/s`, MERGE, { data: { k: 'dw==' } })] },
+    {
+      name: 'Secret: the type cannot change',
+      steps: [create(SECRETS, { ...immutableSecret, immutable: undefined }), patch(`${SECRETS}/s`, MERGE, { type: 'example.com/other' })],
+    },
     { name: 'Pod: duplicate container names are 422 Invalid', steps: [create(PODS, pod('p', {}, { containers: [container(), container()] }))] },
     { name: 'Pod: an unknown restartPolicy is 422 Invalid', steps: [create(PODS, pod('p', {}, { restartPolicy: 'Sometimes' }))] },
     { name: 'Pod: a number where a string belongs is 400 BadRequest', steps: [create(PODS, pod('p', {}, { containers: [{ name: 'c', image: 5 }] }))] },
@@ -187,6 +198,11 @@ export const builtinKinds: Area = {
       name: 'fieldValidation=Strict refuses an unknown nested field of a built-in kind',
       steps: [create(PODS, pod('p', {}, { containers: [{ name: 'c', image: 'busybox', imagePullPolice: 'Always' }] }), undefined, { fieldValidation: 'Strict' })],
     },
+    {
+      name: 'fieldValidation=Strict on a merge patch of a built-in kind quotes the patched object',
+      steps: [create(CONFIGMAPS, configMap('c')), patch(`${CONFIGMAPS}/c`, MERGE, { spec: { a: 1 } }, undefined, { fieldValidation: 'Strict' })],
+    },
+    { name: 'a boolean where a string belongs is 400 BadRequest', steps: [create(CONFIGMAPS, { ...configMap('c'), data: { k: true } })] },
     { name: 'fieldValidation with an unknown value is 422 Invalid', steps: [create(CONFIGMAPS, configMap('c'), undefined, { fieldValidation: 'Sometimes' })] },
   ],
 };
