@@ -13,9 +13,7 @@ import { badRequest } from './errors.js';
 import { reportUnknownFields } from './unknown-fields.js';
 import type { DecodedFrom, WriteContext } from './write-context.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
-import type { Obj } from './storage.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObject, type Obj } from './storage.js';
 
 /** What a decode found wrong: the unknown fields' paths, and the first value of the wrong JSON type. */
 interface Findings {

@@ -5,9 +5,7 @@
  * the field manager runs, so their fields are owned by the writer, as on a real cluster.
  * Kinds not listed here (Job, CronJob, Pod's admission-added fields...) are stored as sent.
  */
-import type { Obj } from './storage.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObject, type Obj } from './storage.js';
 
 function defaultContainer(container: Obj): void {
   container.terminationMessagePath ??= '/dev/termination-log';

@@ -9,10 +9,8 @@
 import { matchesSelector, type LabelSelector } from '../../../helm/selector.js';
 import { formatValue, type FieldError } from './errors.js';
 import { validateWorkloadTemplate } from './builtin-validation-pod.js';
-import type { Obj } from './storage.js';
+import { isObject, type Obj } from './storage.js';
 import { deepEqual } from './strategy.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `ValidateNonnegativeField` for each named field of `spec` that holds a number. */
 function nonNegative(spec: Obj, fields: string[]): FieldError[] {

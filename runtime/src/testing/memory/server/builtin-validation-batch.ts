@@ -6,10 +6,8 @@
  * quoted as JSON where the API server prints its internal Go type.
  */
 import { formatValue, type FieldError } from './errors.js';
-import type { Obj } from './storage.js';
+import { isObject, type Obj } from './storage.js';
 import { deepEqual } from './strategy.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const IMMUTABLE = ['completions', 'selector', 'template', 'completionMode'];
 

@@ -5,10 +5,8 @@
  * resources and the rest are not reproduced (their errors are missing, not invented).
  */
 import { formatValue, type FieldError } from './errors.js';
-import type { Obj } from './storage.js';
+import { isObject } from './storage.js';
 import { nameProblems } from './strategy.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 

@@ -6,10 +6,8 @@
  * traffic policies, node ports and load balancer fields are not reproduced.
  */
 import { formatValue, type FieldError } from './errors.js';
-import type { Obj } from './storage.js';
+import { isObject, type Obj } from './storage.js';
 import { nameProblems } from './strategy.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `isHeadlessService`: a ClusterIP Service whose first cluster IP is `None`. */
 function isHeadless(spec: Obj): boolean {
