@@ -30,10 +30,6 @@ export const KNOWN_GAPS: KnownGap[] = [
     owner: 'memserver',
     note: "the change is refused alike, but the API server quotes the template as its internal Go type's JSON (\"Spec\":{\"Volumes\":null,…}), the memory cluster as sent",
   },
-  { scenario: 'Pod: a quantity is stored in canonical form', owner: 'memserver', note: 'quantities are stored as sent (2.5, not 2500m): the built-in type table inlines Quantity, so its fields are not known' },
-  { scenario: 'Lease: a timestamp is stored in UTC', owner: 'memserver', note: 'timestamps are stored as sent: the built-in type table inlines Time and MicroTime, so their fields are not known' },
-  { scenario: 'Lease: a MicroTime without microseconds is 400 BadRequest', owner: 'memserver', note: 'MicroTime is not parsed (same cause as the UTC timestamps)' },
-  { scenario: 'Event: a timestamp is stored in UTC', owner: 'memserver', note: 'timestamps are stored as sent (same cause)' },
   {
     scenario: 'fieldValidation=Strict on a merge patch of a built-in kind quotes the patched object',
     owner: 'memserver',
