@@ -24,7 +24,6 @@ export const KNOWN_GAPS: KnownGap[] = [
   { scenario: 'oneOf in a schema is enforced', owner: 'schema', note: 'the value validation of oneOf, anyOf, allOf and not is not implemented' },
   { scenario: 'an embedded resource with a bad label key is refused', owner: 'schema', note: "an embedded resource's metadata is not validated as ObjectMeta (name, labels, annotations)" },
   // Built-in kinds (scenarios/builtin.ts).
-  { scenario: 'DaemonSet: a new one carries its template generation', owner: 'memserver', note: 'the deprecated.daemonset.template.generation annotation (spec.templateGeneration) is not written' },
   {
     scenario: 'Job: the pod template cannot change',
     owner: 'memserver',

@@ -59,6 +59,7 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
   // The PersistentVolume strategy records when the volume entered its first phase.
   if (info.group === '' && info.kind === 'PersistentVolume') object.status.lastPhaseTransitionTime = timestamp(nowMs);
   if (info.group === 'batch' && info.kind === 'Job') labelJob(object);
+  setTemplateGeneration(info, object, undefined);
   if (info.group === '' && info.kind === 'Namespace') {
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
@@ -78,7 +79,22 @@ export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): voi
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
   }
+  setTemplateGeneration(info, object, old);
   bumpGeneration(info, object, old);
+}
+
+/** What apps/v1 shows a DaemonSet's `spec.templateGeneration` as (its conversion writes it on every read). */
+export const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
+
+/**
+ * The DaemonSet strategy's template generation: 1 on create, then one more each time the
+ * template changes; what a client sends is never kept.
+ */
+function setTemplateGeneration(info: ResourceInfo, object: Obj, old: Obj | undefined): void {
+  if (info.group !== 'apps' || info.kind !== 'DaemonSet') return;
+  const was = Number.parseInt(old?.metadata.annotations?.[TEMPLATE_GENERATION] ?? '0', 10) || 0;
+  const next = !old ? 1 : isEqual(object.spec?.template, old.spec?.template) ? was : was + 1;
+  object.metadata.annotations = { ...object.metadata.annotations, [TEMPLATE_GENERATION]: String(next) };
 }
 
 /**
@@ -101,6 +117,7 @@ export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj
   if (object.status === undefined) delete next.status;
   else next.status = object.status;
   if (info.group === '' && info.kind === 'PersistentVolume') stampPhaseTransition(next, old, nowMs);
+  setTemplateGeneration(info, next, old);
   next.metadata.generation = old.metadata.generation;
   if (next.metadata.generation === undefined) delete next.metadata.generation;
   return next;

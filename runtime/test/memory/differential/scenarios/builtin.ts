@@ -87,6 +87,14 @@ export const builtinKinds: Area = {
     { name: 'Deployment: an empty selector is 422 Invalid', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { selector: {} }))] },
     { name: 'Deployment: negative replicas are 422 Invalid', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { replicas: -1 }))] },
     { name: 'DaemonSet: a new one carries its template generation', steps: [create(DAEMONSETS, workload('DaemonSet', 'd'))] },
+    {
+      name: 'DaemonSet: a template change moves its template generation, a client cannot',
+      steps: [
+        { ...create(DAEMONSETS, workload('DaemonSet', 'd')), quiet: true },
+        patch(`${DAEMONSETS}/d`, MERGE, { metadata: { annotations: { 'deprecated.daemonset.template.generation': '7' } } }),
+        patch(`${DAEMONSETS}/d`, MERGE, { spec: { template: { metadata: { annotations: { a: 'b' } } } } }),
+      ],
+    },
     { name: 'Deployment: a valid one is stored with its defaults', steps: [create(DEPLOYMENTS, workload('Deployment', 'd', { replicas: 2 }))] },
     {
       name: 'StatefulSet: a claim template change is forbidden',
