@@ -29,9 +29,4 @@ export const KNOWN_GAPS: KnownGap[] = [
     owner: 'memserver',
     note: "the change is refused alike, but the API server quotes the template as its internal Go type's JSON (\"Spec\":{\"Volumes\":null,…}), the memory cluster as sent",
   },
-  {
-    scenario: 'fieldValidation=Strict on a merge patch of a built-in kind quotes the patched object',
-    owner: 'memserver',
-    note: 'refused alike (422), but the patched object is quoted as a custom one is (sorted keys, managedFields); the API server quotes a built-in one in its Go field order, without managedFields',
-  },
 ];
