@@ -11,7 +11,10 @@ const binarySI: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 5
 // The API server's grammar: a signed decimal, then a binary or decimal SI suffix or an exponent.
 const grammar = /^([+-]?)(\d*)(?:\.(\d*))?(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?\d+))?$/;
 
-function fraction(quantity: Quantity): Fraction {
+/** How a quantity was written, which its canonical form keeps (Go's `resource.Format`). */
+type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+function parse(quantity: Quantity): Fraction & { format: Format } {
   const text = String(quantity).trim();
   const match = grammar.exec(text);
   const [, sign = '', whole = '', decimals = '', suffix = '', exponent] = match ?? [];
@@ -22,7 +25,54 @@ function fraction(quantity: Quantity): Fraction {
   if (suffix in binarySI) numerator *= 2n ** BigInt(binarySI[suffix]!);
   else if (power! >= 0) numerator *= 10n ** BigInt(power!);
   else denominator *= 10n ** BigInt(-power!);
+  const format: Format = suffix in binarySI ? 'BinarySI' : exponent !== undefined ? 'DecimalExponent' : 'DecimalSI';
+  return { numerator, denominator, format };
+}
+
+function fraction(quantity: Quantity): Fraction {
+  const { numerator, denominator } = parse(quantity);
   return { numerator, denominator };
+}
+
+const NANO = 10n ** 9n;
+const decimalSuffix: Record<number, string> = Object.fromEntries(Object.entries(decimalSI).map(([suffix, power]) => [power, suffix]));
+
+/**
+ * The form the API server stores a quantity in (Go's `Quantity.String()` after
+ * `ParseQuantity`): rounded up to nano units, written in its own family of units (binary
+ * SI, decimal SI or exponent) with the largest unit that keeps an integer: `2.5` is `2500m`,
+ * `1024Mi` is `1Gi`, `0.5Gi` is `512Mi`. A binary quantity under 1024, or not a whole
+ * number, is written in decimal SI. Throws on text that is not a quantity.
+ *
+ * @example
+ * canonicalQuantity(2.5) === '2500m'
+ * canonicalQuantity('1536Mi') === '1536Mi'
+ */
+export function canonicalQuantity(quantity: Quantity | number): string {
+  const { numerator, denominator, format } = parse(String(quantity) as Quantity);
+  const scaled = numerator * NANO;
+  const away = scaled % denominator === 0n ? 0n : numerator < 0n ? -1n : 1n;
+  const nanos = scaled / denominator + away;
+  if (nanos === 0n) return '0';
+  const sign = nanos < 0n ? '-' : '';
+  const magnitude = nanos < 0n ? -nanos : nanos;
+  if (format === 'BinarySI' && magnitude >= 1024n * NANO && magnitude % NANO === 0n) {
+    let units = magnitude / NANO;
+    let power = 0;
+    while (power < 6 && units % 1024n === 0n) {
+      units /= 1024n;
+      power++;
+    }
+    return `${sign}${units}${['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'][power]}`;
+  }
+  let mantissa = magnitude;
+  let power = -9;
+  while (mantissa % 1000n === 0n && (format === 'DecimalExponent' || power < 18)) {
+    mantissa /= 1000n;
+    power += 3;
+  }
+  const suffix = format === 'DecimalExponent' ? (power === 0 ? '' : `e${power}`) : decimalSuffix[power]!;
+  return `${sign}${mantissa}${suffix}`;
 }
 
 /**

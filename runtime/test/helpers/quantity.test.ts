@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareQuantities } from '../../src/helpers/quantity.js';
+import { canonicalQuantity, compareQuantities } from '../../src/helpers/quantity.js';
 
 describe('compareQuantities', () => {
   it('orders quantities written in different units', () => {
@@ -24,5 +24,19 @@ describe('compareQuantities', () => {
     for (const bad of ['2GB', '', '.', 'Gi', '1.2.3', '1e', 'ten']) {
       expect(() => compareQuantities(bad, '1'), bad).toThrow(`"${bad}" is not a quantity`);
     }
+  });
+});
+
+describe('canonicalQuantity', () => {
+  it('writes a quantity as the API server stores it, in the units it was written in', () => {
+    const stored: Array<[string | number, string]> = [
+      [2.5, '2500m'], ['1.5', '1500m'], ['-2.5', '-2500m'], ['0.1', '100m'], ['1000', '1k'], ['1500', '1500'], ['1000k', '1M'], ['0', '0'],
+      ['1024Mi', '1Gi'], ['0.5Gi', '512Mi'], ['1536Mi', '1536Mi'], ['100Ki', '100Ki'], ['0.5Ki', '512'], ['1e3', '1e3'],
+    ];
+    expect(stored.map(([sent]) => canonicalQuantity(sent))).toEqual(stored.map(([, kept]) => kept));
+  });
+
+  it('rounds up to nano units, as the API server parses', () => {
+    expect(canonicalQuantity('0.0000000001')).toBe('1n');
   });
 });

@@ -112,7 +112,8 @@ describe('update', () => {
   test('Deployment generation moves on spec and annotation changes; its status is kept from storage', async () => {
     const a = await start();
     const path = '/apis/apps/v1/namespaces/default/deployments';
-    let d = await a.post(path, { metadata: { name: 'd' }, spec: { replicas: 1 }, status: { replicas: 5 } });
+    const template = { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    let d = await a.post(path, { metadata: { name: 'd' }, spec: { replicas: 1, selector: { matchLabels: { app: 'd' } }, template }, status: { replicas: 5 } });
     expect(d.status).toEqual({});
     d = await a.put(`${path}/d`, { ...d, metadata: { ...d.metadata, annotations: { x: 'y' } }, status: { replicas: 3 } });
     expect(d.metadata.generation).toBe(2);

@@ -5,9 +5,8 @@
  * the field manager runs, so their fields are owned by the writer, as on a real cluster.
  * Kinds not listed here (Job, CronJob, Pod's admission-added fields...) are stored as sent.
  */
-import type { Obj } from './storage.js';
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObject, type Obj } from './storage.js';
+import { TEMPLATE_GENERATION } from './strategy.js';
 
 function defaultContainer(container: Obj): void {
   container.terminationMessagePath ??= '/dev/termination-log';
@@ -110,6 +109,9 @@ export const BUILTIN_DEFAULTS: Record<string, (object: Obj) => void> = {
     }
   },
   'apps/v1/DaemonSet'(object) {
+    // Decoded into spec.templateGeneration and written back from it (0 when absent), so the writer owns the annotation.
+    const sent = Number.parseInt(object.metadata.annotations?.[TEMPLATE_GENERATION] ?? '0', 10) || 0;
+    object.metadata.annotations = { ...object.metadata.annotations, [TEMPLATE_GENERATION]: String(sent) };
     const spec = object.spec;
     if (!isObject(spec)) return;
     spec.updateStrategy ??= {};

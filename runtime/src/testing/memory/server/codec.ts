@@ -104,13 +104,14 @@ const decodedReads = new WeakMap<Obj, { crd: object; version: string; object: Ob
 
 /**
  * Go's `json.Marshal` of a decoded JSON value (map keys sorted; `<`, `>`, `&`, U+2028 and
- * U+2029 escaped), as the API server quotes an object in a message.
+ * U+2029 escaped), as the API server quotes an object in a message. `typed`: the value is a
+ * built-in kind's Go struct, whose fields keep their order (the stored object's).
  */
-export function goJson(value: unknown): string {
+export function goJson(value: unknown, typed = false): string {
   const sorted = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(sorted);
     if (item === null || typeof item !== 'object') return item;
     return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])]));
   };
-  return JSON.stringify(sorted(value)).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(typed ? value : sorted(value)).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

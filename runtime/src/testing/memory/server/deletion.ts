@@ -4,7 +4,8 @@
  * into the `orphan` / `foregroundDeletion` finalizers the garbage collector acts on, and
  * an object with finalizers left in place with `deletionTimestamp` set until they are gone.
  */
-import { badRequest, conflict, formatValue, invalid, notFound, successStatus } from './errors.js';
+import { badRequest, conflict, formatValue, invalid, notFound, successStatus, type FieldError } from './errors.js';
+import { dryRunErrors } from './request-options.js';
 import { onCustomResourceDefinitionDeleted } from './crd-lifecycle.js';
 import { admitDelete } from './namespace-lifecycle.js';
 import { encodeObject } from './codec.js';
@@ -34,11 +35,12 @@ export function deleteOptions(query: Record<string, string>, body: unknown): Del
   if (query.dryRun) options.dryRun = [query.dryRun];
   if (body && typeof body === 'object') Object.assign(options, body as DeleteOptions);
   const policy = options.propagationPolicy;
+  const errors: FieldError[] = [];
   if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
-    throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
-      { type: 'FieldValueNotSupported', field: 'propagationPolicy', value: formatValue(policy), detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
-    ]);
+    errors.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: formatValue(policy), detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
   }
+  errors.push(...dryRunErrors(options.dryRun));
+  if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errors);
   if (policy !== undefined && options.orphanDependents !== undefined) {
     throw badRequest('DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "' + policy + '": orphanDependents and deletionPropagation cannot be both set');
   }

@@ -10,6 +10,7 @@ import { badRequest, formatValue, invalid, notImplemented, StatusError, type Fie
 import type { WriteContext } from './write-context.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 import type { Obj } from './storage.js';
+import { dryRunErrors, fieldValidationErrors } from './request-options.js';
 
 /**
  * The in-process transport carries no headers; over HTTP the runtime's transport says
@@ -82,9 +83,13 @@ export function decodeApplyBody(body: unknown): Obj {
 /**
  * 422 for write options the API server refuses (`ValidateCreateOptions`/`UpdateOptions`/
  * `PatchOptions`): a fieldManager over 128 bytes or with unprintable characters, none for an
- * apply, `force` on another patch.
+ * apply, `force` on another patch, an unknown `dryRun` or `fieldValidation`.
  */
-export function validateWriteOptions(options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', query: { fieldManager?: string; force?: string }, apply = false): void {
+export function validateWriteOptions(
+  options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  query: { fieldManager?: string; force?: string; dryRun?: string; fieldValidation?: string },
+  apply = false,
+): void {
   const errors: FieldError[] = [];
   const manager = query.fieldManager ?? '';
   if (options === 'PatchOptions') {
@@ -98,6 +103,7 @@ export function validateWriteOptions(options: 'CreateOptions' | 'UpdateOptions' 
       errors.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: formatValue(manager), detail: `invalid character ${code} (at position ${i})` });
     }
   });
+  errors.push(...dryRunErrors(query.dryRun), ...fieldValidationErrors(query.fieldValidation));
   if (errors.length > 0) throw invalid({ group: 'meta.k8s.io', kind: options }, '', errors);
 }
 

@@ -110,7 +110,7 @@ function createDecoded(state: ServerState, target: Target, decoded: Obj, query: 
   const { info } = target;
   const ctx = context(state, target, 'CREATE', undefined, query);
   let object = decoded;
-  if (!info.crd) object = decodeBuiltin(info, object, ctx.warnings);
+  if (!info.crd) object = decodeBuiltin(ctx, object);
   if (info.crd && via !== 'APPLY') object = state.hooks.pruneAndDefault(ctx, object);
   admitCreate(state, info, object.metadata.namespace, object.metadata.name ?? object.metadata.generateName ?? '');
   // A new object is not being deleted: what a client sends there is dropped before fields are tracked.
@@ -157,7 +157,7 @@ export function update(state: ServerState, target: Target, body: unknown, query:
 function updateDecoded(state: ServerState, ctx: WriteContext, decoded: Obj, live: Obj, query: WriteQuery, applied: boolean, patched?: unknown): Reply {
   const info = ctx.resource;
   let object = decoded;
-  if (!info.crd) object = decodeBuiltin(info, object, ctx.warnings);
+  if (!info.crd) object = decodeBuiltin(ctx, object, applied ? { applied: true } : patched === undefined ? undefined : { patched });
   if (info.crd && !applied) object = state.hooks.pruneAndDefault(ctx, object, patched === undefined ? undefined : { patched });
   if (!applied) object = state.hooks.updateManagedFields(ctx, object);
   const sent = object.metadata.resourceVersion;

@@ -8,6 +8,11 @@
 /** A stored object: plain JSON, owned by the storage (callers get copies). */
 export type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** A JSON object (not null, not an array): what a field of an object kind holds. */
+export function isObject(value: unknown): value is Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 /** One change, as the watch cache records it: the object after the change, and before it. */

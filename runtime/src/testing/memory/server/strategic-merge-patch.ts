@@ -12,7 +12,7 @@
 import { builtinKindType, fieldType, resolve, type KindType, type TypeRef } from '../types/index.js';
 import { badRequest, notImplemented, storageFailure } from './errors.js';
 import type { ResourceInfo } from './resources.js';
-import type { Obj } from './storage.js';
+import { isObject, type Obj } from './storage.js';
 
 /** What strategic merge needs to know about one node of a kind's schema. */
 export interface PatchNode {
@@ -45,8 +45,6 @@ function nodeOf(ref: TypeRef, type: KindType): PatchNode {
     },
   };
 }
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function strategicMergePatch(info: ResourceInfo, live: Obj, patch: unknown): Obj {
   if (!isObject(patch)) throw badRequest('the body of a strategic merge patch must be a JSON object');

@@ -59,6 +59,7 @@ export function prepareForCreate(info: ResourceInfo, object: Obj, nowMs: number)
   // The PersistentVolume strategy records when the volume entered its first phase.
   if (info.group === '' && info.kind === 'PersistentVolume') object.status.lastPhaseTransitionTime = timestamp(nowMs);
   if (info.group === 'batch' && info.kind === 'Job') labelJob(object);
+  setTemplateGeneration(info, object, undefined);
   if (info.group === '' && info.kind === 'Namespace') {
     const finalizers: string[] = object.spec?.finalizers ?? [];
     object.spec = { ...object.spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
@@ -78,7 +79,22 @@ export function prepareForUpdate(info: ResourceInfo, object: Obj, old: Obj): voi
     if (old.status === undefined) delete object.status;
     else object.status = old.status;
   }
+  setTemplateGeneration(info, object, old);
   bumpGeneration(info, object, old);
+}
+
+/** What apps/v1 shows a DaemonSet's `spec.templateGeneration` as (its conversion writes it on every read). */
+export const TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
+
+/**
+ * The DaemonSet strategy's template generation: 1 on create, then one more each time the
+ * template changes; what a client sends is never kept.
+ */
+function setTemplateGeneration(info: ResourceInfo, object: Obj, old: Obj | undefined): void {
+  if (info.group !== 'apps' || info.kind !== 'DaemonSet') return;
+  const was = Number.parseInt(old?.metadata.annotations?.[TEMPLATE_GENERATION] ?? '0', 10) || 0;
+  const next = !old ? 1 : isEqual(object.spec?.template, old.spec?.template) ? was : was + 1;
+  object.metadata.annotations = { ...object.metadata.annotations, [TEMPLATE_GENERATION]: String(next) };
 }
 
 /**
@@ -101,6 +117,7 @@ export function prepareForStatusUpdate(info: ResourceInfo, object: Obj, old: Obj
   if (object.status === undefined) delete next.status;
   else next.status = object.status;
   if (info.group === '' && info.kind === 'PersistentVolume') stampPhaseTransition(next, old, nowMs);
+  setTemplateGeneration(info, next, old);
   next.metadata.generation = old.metadata.generation;
   if (next.metadata.generation === undefined) delete next.metadata.generation;
   return next;
@@ -288,12 +305,24 @@ function labelJob(job: Obj): void {
   if (!job.metadata.labels || Object.keys(job.metadata.labels).length === 0) job.metadata.labels = { ...spec.template.metadata.labels };
 }
 
-/** Fields an events.k8s.io Event's Go type writes even when empty (after the field manager, which never sees them). */
+/**
+ * Fields a built-in kind's Go type writes even when empty (no `omitempty`), after the field
+ * manager, which never sees them: an Event's (either API's) timestamps and reporter, a
+ * StatefulSet's service name.
+ */
 function writeEmptyFields(info: ResourceInfo, object: Obj): void {
-  if (info.group !== 'events.k8s.io' || info.kind !== 'Event') return;
-  object.deprecatedFirstTimestamp ??= null;
-  object.deprecatedLastTimestamp ??= null;
-  object.deprecatedSource ??= {};
+  if (info.group === 'events.k8s.io' && info.kind === 'Event') {
+    object.deprecatedFirstTimestamp ??= null;
+    object.deprecatedLastTimestamp ??= null;
+    object.deprecatedSource ??= {};
+  } else if (info.group === '' && info.kind === 'Event') {
+    object.source ??= {};
+    object.eventTime ??= null;
+    object.reportingComponent ??= '';
+    object.reportingInstance ??= '';
+  } else if (info.group === 'apps' && info.kind === 'StatefulSet' && object.spec && typeof object.spec === 'object') {
+    object.spec.serviceName ??= '';
+  }
 }
 
 /** A Service update keeps its allocated ClusterIP and node ports when the request leaves them out. */
@@ -304,6 +333,9 @@ function keepAllocations(service: Obj, old: Obj): void {
   if (!spec.clusterIP && was.clusterIP) {
     spec.clusterIP = was.clusterIP;
     spec.clusterIPs ??= was.clusterIPs;
+  } else if (spec.clusterIP !== was.clusterIP && Array.isArray(spec.clusterIPs) && deepEqual(spec.clusterIPs, was.clusterIPs)) {
+    // `normalizeClusterIPs`: a new clusterIP with the old list is the list's new first address (validation then refuses the change).
+    spec.clusterIPs = [spec.clusterIP, ...spec.clusterIPs.slice(1)];
   }
   if (spec.clusterIP === was.clusterIP) {
     spec.ipFamilies ??= was.ipFamilies;
@@ -330,7 +362,8 @@ function allocateClusterIP(service: Obj): void {
     spec.clusterIP = `10.96.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
   }
   spec.clusterIPs ??= [spec.clusterIP];
-  if (spec.clusterIP !== 'None') {
+  // A headless Service with a selector is single-stack too (its endpoints have addresses).
+  if (spec.clusterIP !== 'None' || spec.selector) {
     spec.ipFamilies ??= ['IPv4'];
     spec.ipFamilyPolicy ??= 'SingleStack';
   }

@@ -15,7 +15,7 @@ import type { KindType, MapType, TypeRef } from './schema.js';
 
 export { resolve, fieldType, type TypeRef, type ListType, type MapType, type RefType, type PatchInfo, type TypeTable, type KindType, type Resolved } from './schema.js';
 export { toTypeRef, type OpenApiSchema } from './from-openapi.js';
-export { BUILTIN_KINDS, BUILTIN_TYPES } from './builtin.generated.js';
+export { BUILTIN_FORMATS, BUILTIN_KINDS, BUILTIN_TYPES } from './builtin.generated.js';
 export { zeroObject } from './zero.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';

@@ -1,5 +1,6 @@
 import type { Area } from '../scenario.js';
 import { applyArea } from './apply.js';
+import { builtinKinds } from './builtin.js';
 import { cel } from './cel.js';
 import { concurrency } from './concurrency.js';
 import { conformance } from './conformance.js';
@@ -34,4 +35,5 @@ export const AREAS: Area[] = [
   examples,
   conformance,
   fuzzFindings,
+  builtinKinds,
 ];
