@@ -36,7 +36,7 @@ export function fleetManager(argv: readonly string[]): Manager {
         data: { cluster },
       });
       // Another cluster only on purpose, by name.
-      const hub = ctx.clusters!.get('hub');
+      const hub = ctx.clusters?.get('hub');
       if (hub) {
         await hub.client.apply(kinds.ConfigMap, {
           metadata: { name: `${cluster}-${widget.metadata.name}`, namespace: 'inventory' },
