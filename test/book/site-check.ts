@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { watchPageProblems } from '../chromium.js';
 
 /** Every .html file under `dir`, as paths relative to it. */
 export function htmlPages(dir: string): string[] {
@@ -62,15 +63,7 @@ export async function serveSite(dir: string): Promise<{ url: string; close: () =
 /** Loads `url` in a fresh page: console errors, uncaught exceptions, failed requests and HTTP errors, one line each. */
 export async function pageProblems(browser: Browser, url: string): Promise<string[]> {
   const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
+  const problems = watchPageProblems(page);
   try {
     await page.goto(url, { waitUntil: 'networkidle' });
   } finally {

@@ -232,7 +232,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
   async function write<T>(kind: Kind, method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
     const informer = following(kind);
     const written = await recordedCall(
-      () => callOf(kind, method, path, contentType),
+      () => callOf(kind, method, path, contentType, body),
       () => transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal, precondition }),
     );
     if (informer) ownWrites!.wrote(kind, written as KubeObject, writeEffect(body, written as KubeObject));
@@ -362,13 +362,14 @@ function identify(kind: Kind, object: DeepReadonly<KubeObject>): { name: string;
   return { name, namespace: requireScope(kind, name, object.metadata?.namespace) };
 }
 
-/** Which call a write is, from its method and path (the name and subresource follow the kind's plural). */
-function callOf(kind: Kind, method: string, path: string, contentType: string | undefined): CallIdentity {
+/** Which call a write is, from its method and path (the name and subresource follow the kind's plural) and a create's body. */
+function callOf(kind: Kind, method: string, path: string, contentType: string | undefined, body: unknown): CallIdentity {
   const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : contentType === APPLY_PATCH ? 'apply' : 'patch';
   const segments = path.split('/');
   const at = segments.lastIndexOf(kind.plural);
   const namespace = segments[at - 2] === 'namespaces' ? segments[at - 1] : undefined;
-  const [name, subresource] = segments.slice(at + 1);
+  // A create names its object in the body (unless the server generates the name).
+  const [name = method === 'POST' ? (body as KubeObject | undefined)?.metadata?.name : undefined, subresource] = segments.slice(at + 1);
   return { verb, kind: kind.kind, path, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}), ...(subresource ? { subresource } : {}) };
 }
 
