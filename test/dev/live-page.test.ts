@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { eventually } from '@opgen/runtime/testing';
-import { execa, type ResultPromise } from 'execa';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchPageProblems } from '../chromium.js';
 import { opgen } from '../scaffold/run.js';
 import { packedProject } from '../scaffold/packed-project.js';
+import { devRun, holds } from './dev-run.js';
 
 // `opgen dev`'s reconcile lines and live page as a user meets them: a freshly scaffolded
 // project with the packed packages installed, its own opgen run as a process, the page
@@ -13,28 +12,13 @@ import { packedProject } from '../scaffold/packed-project.js';
 // memory cluster. Needs `npm run build` first (the packages are packed from dist/).
 
 const project = packedProject('dev-page-operator');
-let dev: ResultPromise<{ cwd: string; all: true; reject: false; env: { NO_COLOR: string } }> | undefined;
+const run = devRun(project);
+const { kubectl } = run;
 let browser: Browser | undefined;
-let output = '';
 
 afterAll(async () => {
   await browser?.close();
-  if (dev && dev.exitCode === null) {
-    dev.kill('SIGKILL');
-    await dev;
-  }
 });
-
-async function kubectl(...args: string[]): Promise<string> {
-  const result = await execa('kubectl', ['--kubeconfig', join(project.dir, '.opgen/dev/kubeconfig'), ...args], { cwd: project.dir, reject: false, all: true });
-  if (result.exitCode !== 0) throw new Error(`kubectl ${args.join(' ')}: ${result.all}`);
-  return result.stdout;
-}
-
-function holds(condition: boolean, why: string): true {
-  if (!condition) throw new Error(why);
-  return true;
-}
 
 /** The line opgen dev printed for a reconcile of the sample caused by `trigger`, once it did. */
 const reconcileLine = (trigger: string) => new RegExp(`^dev Widget default/widget-sample  ← ${trigger}  \\d+(\\.\\d+)? m?s  done  \\(\\d+ API calls\\)$`, 'm');
@@ -47,11 +31,10 @@ describe('opgen dev', () => {
       const create = await opgen(project.dir, 'create', 'api', '--group', 'demo', '--version', 'v1', '--kind', 'Widget');
       expect(create.stderr).toBe('');
 
-      dev = execa('node', [join(project.dir, 'node_modules/opgen/bin/opgen.js'), 'dev'], { cwd: project.dir, all: true, reject: false, env: { NO_COLOR: '1' } });
-      dev.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      await eventually(() => holds(/operator started/.test(output), `no operator yet:\n${output}`), { timeoutMs: 120_000, intervalMs: 200 });
-      const url = /^dev live page (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(output)?.[1];
-      expect(url, output).toBeDefined();
+      run.start();
+      await eventually(() => holds(/operator started/.test(run.output), `no operator yet:\n${run.output}`), { timeoutMs: 120_000, intervalMs: 200 });
+      const url = /^dev live page (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(run.output)?.[1];
+      expect(url, run.output).toBeDefined();
 
       browser = await launchChromium();
       const page = await browser.newPage();
@@ -61,11 +44,11 @@ describe('opgen dev', () => {
 
       // A new Widget: its reconcile is a line in the terminal and an entry on the open page.
       await kubectl('apply', '-k', 'config/samples/');
-      await eventually(() => holds(reconcileLine('create Widget default/widget-sample').test(output), `no reconcile line yet:\n${output}`), { timeoutMs: 60_000, intervalMs: 200 });
+      await eventually(() => holds(reconcileLine('create Widget default/widget-sample').test(run.output), `no reconcile line yet:\n${run.output}`), { timeoutMs: 60_000, intervalMs: 200 });
       const created = page.locator('.reconcile[data-object="Widget default/widget-sample"]', { hasText: 'create Widget default/widget-sample' });
       await created.first().waitFor({ timeout: 10_000 });
       // The operator's own JSON log lines stay out of the terminal (--logs shows them).
-      expect(output).not.toMatch(/^\{"level"/m);
+      expect(run.output).not.toMatch(/^\{"level"/m);
 
       // Clicking it shows the API calls its client made: the starter ConfigMap written, with status codes.
       await created.first().locator('button').click();
@@ -85,7 +68,7 @@ describe('opgen dev', () => {
       // A change to the Widget: one more reconcile, caused by the update.
       await kubectl('patch', 'widget', 'widget-sample', '--type', 'merge', '-p', '{"spec":{"foo":"bar"}}');
       await page.locator('.reconcile[data-object="Widget default/widget-sample"]', { hasText: 'update Widget default/widget-sample' }).first().waitFor({ timeout: 30_000 });
-      expect(output).toMatch(reconcileLine('update Widget default/widget-sample'));
+      expect(run.output).toMatch(reconcileLine('update Widget default/widget-sample'));
 
       // The filter hides the reconciles of other objects.
       await page.fill('#filter', 'no-such-object');
@@ -94,8 +77,8 @@ describe('opgen dev', () => {
       expect(await page.locator('.reconcile:visible').count()).toBeGreaterThanOrEqual(2);
 
       expect(problems).toEqual([]);
-      dev.kill('SIGTERM');
-      expect((await dev).exitCode, output).toBe(0);
+      run.process.kill('SIGTERM');
+      expect((await run.process).exitCode, run.output).toBe(0);
     },
     600_000,
   );

@@ -27,8 +27,8 @@ export type ReconcileTrigger =
   /** Nothing the controller saw (a periodic resync of the whole kind, or the queue's backlog at start). */
   | { type: 'resync' };
 
-/** One API call of a reconcile's client. */
-export interface ApiCallRecord {
+/** Which API call it was. */
+export interface CallIdentity {
   /** `get`, `list`, `create`, `update`, `patch`, `apply`, `delete`. */
   verb: string;
   kind: string;
@@ -38,6 +38,10 @@ export interface ApiCallRecord {
   subresource?: string;
   /** The request's path below the server's URL (no query), e.g. `/api/v1/namespaces/a/configmaps/b`. */
   path: string;
+}
+
+/** One API call of a reconcile's client: which call it was (see {@link CallIdentity}), and how it went. */
+export interface ApiCallRecord extends CallIdentity {
   /** The HTTP status of the last try; undefined when no response came. */
   code: number | undefined;
   /** The error's message when the call failed. */
@@ -121,16 +125,6 @@ export async function collectingCalls<R>(calls: ApiCallRecord[], fn: () => Promi
   } finally {
     log.open = false;
   }
-}
-
-/** What {@link recordedCall} needs to say which call it was. */
-export interface CallIdentity {
-  verb: string;
-  kind: string;
-  namespace?: string;
-  name?: string;
-  subresource?: string;
-  path: string;
 }
 
 /**
