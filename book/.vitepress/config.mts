@@ -36,5 +36,7 @@ export default defineConfig({
       },
     ],
     search: { provider: 'local' },
+    // The outline beside the text would leave code blocks 68 columns wide at 1280 px.
+    aside: false,
   },
 });

@@ -1,12 +1,18 @@
-// The operator's manager, as src/main.ts sets it up, with the knobs the "Running at scale"
-// chapter names; test/book/ runs the Widget controller on exactly this manager.
+// The operator's manager, as src/main.ts sets it up, with the knobs the "Running at
+// scale" chapter names; test/book/ runs the Widget controller on exactly this manager.
 // #region main
-import { createManager, kinds, managerOptionsFromArgs, type ManagerOptions } from '@opgen/runtime';
+import {
+  createManager,
+  kinds,
+  managerOptionsFromArgs,
+  type ManagerOptions,
+} from '@opgen/runtime';
 import { setupWidgetController } from './widget-controller.js';
 
 /** `src/main.ts` runs `await widgetManager(process.argv.slice(2)).start()`. */
 export function widgetManager(argv: readonly string[], overrides: ManagerOptions = {}) {
-  const options = managerOptionsFromArgs(argv); // --kube-api-qps, --leader-elect, --metrics-bind-address…
+  // --kube-api-qps, --leader-elect, --metrics-bind-address…
+  const options = managerOptionsFromArgs(argv);
   const mgr = createManager({
     ...options,
     leaderElectionId: 'abc123.example.com',

@@ -1,7 +1,7 @@
-// The operator of the "Working with other projects' APIs" chapter: a cert-manager Certificate
-// and a Gateway API HTTPRoute for each Service that asks for a host. test/book/ imports the two
-// CRDs with `opgen import crd` into ./external/, type-checks this file and runs it on the memory
-// cluster with the imported CRDs.
+// The operator of the "Working with other projects' APIs" chapter: a cert-manager
+// Certificate and a Gateway API HTTPRoute for each Service that asks for a host.
+// test/book/ imports the two CRDs with `opgen import crd` into ./external/, type-checks
+// this file and runs it on the memory cluster with the imported CRDs.
 // #region imports
 import { controller, kinds, type Client, type Manager } from '@opgen/runtime';
 import { Certificate } from './external/cert-manager.io/v1/certificate_types.js';
@@ -18,14 +18,18 @@ import { startControllerTest } from './widget-memory.js';
 
 // #region rbac
 // +kubebuilder:rbac:groups=core,resources=services,verbs=get;list;watch
-// +kubebuilder:rbac:groups=cert-manager.io,resources=certificates,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=cert-manager.io,resources=certificates,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cert-manager.io,resources=certificates,verbs=create;update;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=create;update
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=patch;delete
 // #endregion rbac
 export function setupWebRoutes(mgr: Manager): void {
   // #region builder
   controller(mgr)
     .for(kinds.Service)
-    // A change to a Certificate or HTTPRoute this controller applied reconciles its Service.
+    // A change to a Certificate or HTTPRoute this controller applied reconciles its
+    // Service.
     .owns(Certificate)
     .owns(HTTPRoute)
     .reconcile(async (svc, ctx) => {
@@ -41,8 +45,10 @@ export function setupWebRoutes(mgr: Manager): void {
           privateKey: { algorithm: 'ECDSA', rotationPolicy: 'Always' },
         },
       });
-      // Traffic is routed once cert-manager has issued the certificate: its Ready condition.
-      const ready = cert.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+      // Traffic is routed once cert-manager has issued the certificate: its Ready
+      // condition.
+      const ready =
+        cert.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
       if (!ready) return;
       await ctx.apply(HTTPRoute, {
         metadata: { name: svc.metadata.name },
@@ -60,27 +66,52 @@ export function setupWebRoutes(mgr: Manager): void {
 /** What the compiler refuses: each line is an error the CRD's schema also refuses. */
 export async function refusedByTheCompiler(client: Client): Promise<void> {
   const metadata = { name: 'web', namespace: 'default' };
-  // @ts-expect-error 'DSA' is not one of the algorithms the CRD lists: 'RSA' | 'ECDSA' | 'Ed25519'
-  await client.apply(Certificate, { metadata, spec: { secretName: 'web-tls', issuerRef: ISSUER, privateKey: { algorithm: 'DSA' } } });
+  const issuerRef = ISSUER;
+  const secretName = 'web-tls';
+  const privateKey = { algorithm: 'DSA' } as const;
+  // @ts-expect-error 'DSA' is not an algorithm the CRD lists: 'RSA' | 'ECDSA' | 'Ed25519'
+  await client.apply(Certificate, { metadata, spec: { secretName, issuerRef, privateKey } });
   // @ts-expect-error the CRD has no field secretNam
-  await client.apply(Certificate, { metadata, spec: { secretNam: 'web-tls', issuerRef: ISSUER } });
+  await client.apply(Certificate, { metadata, spec: { secretNam: secretName, issuerRef } });
+  const port = { name: 'web', port: '80' } as const;
   // @ts-expect-error a port is an int32, not a string
-  await client.apply(HTTPRoute, { metadata, spec: { rules: [{ backendRefs: [{ name: 'web', port: '80' }] }] } });
+  await client.apply(HTTPRoute, { metadata, spec: { rules: [{ backendRefs: [port] }] } });
 }
 // #endregion type-errors
 
 // #region test-cluster
-/** The "Testing" chapter's setup, with the imported CRDs (`crds`: the project's config/crd/external/) and this controller. */
-export const startWebRoutesTest = (crds: string) => startControllerTest(crds, setupWebRoutes);
+/**
+ * The "Testing" chapter's setup, with the imported CRDs (`crds`: the project's
+ * config/crd/external/) and this controller.
+ */
+export const startWebRoutesTest = (crds: string) =>
+  startControllerTest(crds, setupWebRoutes);
 // #endregion test-cluster
 
 // #region issue
-/** What cert-manager does in a real cluster, done by the test: the Certificate becomes Ready. */
-export async function issue(client: Client, name: string, namespace: string): Promise<void> {
+/**
+ * What cert-manager does in a real cluster, done by the test: the Certificate becomes
+ * Ready.
+ */
+export async function issue(
+  client: Client,
+  name: string,
+  namespace: string,
+): Promise<void> {
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   await client.withFieldManager('cert-manager').applyStatus(Certificate, {
     metadata: { name, namespace },
-    status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Issued', message: 'issued by the test', lastTransitionTime: now }] },
+    status: {
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Issued',
+          message: 'issued by the test',
+          lastTransitionTime: now,
+        },
+      ],
+    },
   });
 }
 // #endregion issue

@@ -1,4 +1,5 @@
-// The Widget kind the book's chapters build on, as `opgen create api --group web --version v1 --kind Widget` writes it.
+// The Widget kind the book's chapters build on, as
+// `opgen create api --group web --version v1 --kind Widget` writes it.
 // #region types
 import { defineKind } from '@opgen/runtime/api';
 import type { Condition, ObjectMeta } from '@opgen/runtime/api';
@@ -39,5 +40,11 @@ export interface Widget {
   status?: WidgetStatus;
 }
 
-export const Widget = defineKind<Widget, true>({ group: 'web.example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+export const Widget = defineKind<Widget, true>({
+  group: 'web.example.com',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+});
 // #endregion types

@@ -60,12 +60,20 @@ export async function serveSite(dir: string): Promise<{ url: string; close: () =
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Loads `url` in a fresh page: console errors, uncaught exceptions, failed requests and HTTP errors, one line each. */
+/**
+ * Loads `url` in a fresh page 1280 px wide: console errors, uncaught exceptions, failed
+ * requests, HTTP errors and code blocks a reader must scroll sideways, one line each.
+ */
 export async function pageProblems(browser: Browser, url: string): Promise<string[]> {
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = watchPageProblems(page);
   try {
     await page.goto(url, { waitUntil: 'networkidle' });
+    // Evaluated in the page: only the browser knows where a line of a code block ends.
+    const wide = await page.$$eval('div[class*="language-"] pre', (blocks) =>
+      blocks.filter((pre) => pre.scrollWidth > pre.clientWidth).map((pre) => (pre.textContent ?? '').split('\n')[0]!.slice(0, 60)),
+    );
+    for (const first of wide) problems.push(`code block scrolls sideways: ${first}`);
   } finally {
     await page.close();
   }

@@ -11,6 +11,11 @@ import { launchChromium } from '../chromium.js';
 const root = new URL('../../', import.meta.url).pathname;
 const dist = join(root, 'book/.vitepress/dist');
 
+/** Pages whose code blocks still scroll sideways at 1280 px, each with the reason. */
+const WIDE_CODE_PENDING: Record<string, string> = {
+  'cronjob.html': 'the tutorial shows five whole files of examples/cronjob, not regions of them with prose between',
+};
+
 /** The built book, loaded page by page in headless Chromium as a reader's browser would. */
 describe('the book’s site', () => {
   let browser: Browser;
@@ -33,25 +38,36 @@ describe('the book’s site', () => {
     expect(brokenLinks(dist)).toEqual([]);
   });
 
-  it('loads every page in Chromium without a console error, an uncaught exception or a failed request', async () => {
+  it('loads every page in Chromium without a console error, an uncaught exception, a failed request or a code block to scroll', async () => {
     const problems: string[] = [];
+    const pending = new Set<string>();
     for (const page of htmlPages(dist).filter((p) => p !== '404.html')) {
-      for (const problem of await pageProblems(browser, `${site.url}/${page}`)) problems.push(`${page}: ${problem}`);
+      for (const problem of await pageProblems(browser, `${site.url}/${page}`)) {
+        if (page in WIDE_CODE_PENDING && problem.startsWith('code block scrolls sideways')) pending.add(page);
+        else problems.push(`${page}: ${problem}`);
+      }
     }
     expect(problems).toEqual([]);
+    expect([...pending].sort(), 'pages named in WIDE_CODE_PENDING whose code now fits').toEqual(Object.keys(WIDE_CODE_PENDING).sort());
   }, 120_000);
 
-  it('the checks catch a broken link, a missing anchor, a console error and a missing script', async () => {
+  it('the checks catch a broken link, a missing anchor, a console error, a missing script and a wide code block', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'opgen-book-'));
     try {
       mkdirSync(join(bad, 'sub'));
       writeFileSync(join(bad, 'index.html'), '<h1 id="top">x</h1><a href="/gone.html">a</a><a href="sub/page.html#nowhere">b</a><a href="#top">c</a>');
-      writeFileSync(join(bad, 'sub/page.html'), '<script>console.error("boom")</script><script src="/missing.js"></script>');
+      writeFileSync(
+        join(bad, 'sub/page.html'),
+        '<script>console.error("boom")</script><script src="/missing.js"></script>' +
+          `<div class="language-ts"><pre style="width: 300px; overflow-x: auto">${'x'.repeat(200)}</pre></div>`,
+      );
       expect(brokenLinks(bad)).toEqual(['index.html: /gone.html', 'index.html: sub/page.html#nowhere (no such anchor)', 'sub/page.html: /missing.js']);
       const served = await serveSite(bad);
       try {
         const problems = await pageProblems(browser, `${served.url}/sub/page.html`);
-        expect(problems).toEqual(expect.arrayContaining(['console error: boom', `HTTP 404: ${served.url}/missing.js`]));
+        expect(problems).toEqual(
+          expect.arrayContaining(['console error: boom', `HTTP 404: ${served.url}/missing.js`, `code block scrolls sideways: ${'x'.repeat(60)}`]),
+        );
       } finally {
         await served.close();
       }

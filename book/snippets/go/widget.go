@@ -1,6 +1,6 @@
-// The kubebuilder side of the "Coming from kubebuilder" chapter: the same Widget operator in Go
-// with controller-runtime, for comparison. Unlike the TypeScript snippets, this file is not
-// compiled by the book's tests.
+// The kubebuilder side of the "Coming from kubebuilder" chapter: the same Widget operator
+// in Go with controller-runtime, for comparison. Unlike the TypeScript snippets, this
+// file is not compiled by the book's tests.
 package widget
 
 import (
@@ -67,14 +67,17 @@ type WidgetReconciler struct {
 
 // #region builder
 func (r *WidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.ConfigMap{}, "widget",
-		func(o client.Object) []string {
-			owner := metav1.GetControllerOf(o)
-			if owner == nil {
-				return nil
-			}
-			return []string{owner.Name}
-		}); err != nil {
+	byOwner := func(o client.Object) []string {
+		owner := metav1.GetControllerOf(o)
+		if owner == nil {
+			return nil
+		}
+		return []string{owner.Name}
+	}
+	indexer := mgr.GetFieldIndexer()
+	ctx := context.Background()
+	err := indexer.IndexField(ctx, &corev1.ConfigMap{}, "widget", byOwner)
+	if err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).
@@ -85,13 +88,16 @@ func (r *WidgetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 // #endregion builder
 
 // #region reconcile
-func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+func (r *WidgetReconciler) Reconcile(
+	ctx context.Context, req ctrl.Request,
+) (ctrl.Result, error) {
 	var widget Widget
 	if err := r.Get(ctx, req.NamespacedName, &widget); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if widget.Spec.Size > 100 {
-		return ctrl.Result{}, reconcile.TerminalError(fmt.Errorf("size %d is more than this controller serves", widget.Spec.Size))
+		err := fmt.Errorf("size %d is more than this controller serves", widget.Spec.Size)
+		return ctrl.Result{}, reconcile.TerminalError(err)
 	}
 	// #region finalize
 	if !widget.DeletionTimestamp.IsZero() {
@@ -113,8 +119,13 @@ func (r *WidgetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 // #endregion reconcile
 
 // #region apply
-func (r *WidgetReconciler) apply(ctx context.Context, widget *Widget) (ctrl.Result, error) {
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-size-%d", widget.Name, widget.Spec.Size), Namespace: widget.Namespace}}
+func (r *WidgetReconciler) apply(
+	ctx context.Context, widget *Widget,
+) (ctrl.Result, error) {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+		Name:      fmt.Sprintf("%s-size-%d", widget.Name, widget.Spec.Size),
+		Namespace: widget.Namespace,
+	}}
 	if _, err := controllerutil.CreateOrUpdate(ctx, r.Client, cm, func() error {
 		cm.Data = map[string]string{"size": fmt.Sprint(widget.Spec.Size)}
 		return controllerutil.SetControllerReference(widget, cm, r.Scheme)
@@ -133,13 +144,17 @@ func (r *WidgetReconciler) apply(ctx context.Context, widget *Widget) (ctrl.Resu
 		}
 	}
 	// #region events
-	r.Recorder.Eventf(widget, corev1.EventTypeNormal, "Applied", "ConfigMap %s holds size %d", cm.Name, widget.Spec.Size)
+	r.Recorder.Eventf(widget, corev1.EventTypeNormal, "Applied",
+		"ConfigMap %s holds size %d", cm.Name, widget.Spec.Size)
 	// #endregion events
 	// #region status
 	widget.Status.ObservedSize = widget.Spec.Size
 	meta.SetStatusCondition(&widget.Status.Conditions, metav1.Condition{
-		Type: "Ready", Status: metav1.ConditionTrue, Reason: "ConfigMapApplied",
-		Message: fmt.Sprintf("size %d", widget.Spec.Size), ObservedGeneration: widget.Generation,
+		Type:               "Ready",
+		Status:             metav1.ConditionTrue,
+		Reason:             "ConfigMapApplied",
+		Message:            fmt.Sprintf("size %d", widget.Spec.Size),
+		ObservedGeneration: widget.Generation,
 	})
 	if err := r.Status().Update(ctx, widget); err != nil {
 		return ctrl.Result{}, err
@@ -152,20 +167,26 @@ func (r *WidgetReconciler) apply(ctx context.Context, widget *Widget) (ctrl.Resu
 // #endregion apply
 
 // #region list-index
-func (r *WidgetReconciler) configMapsOf(ctx context.Context, widget *Widget) ([]corev1.ConfigMap, error) {
+func (r *WidgetReconciler) configMapsOf(
+	ctx context.Context, widget *Widget,
+) ([]corev1.ConfigMap, error) {
 	var list corev1.ConfigMapList
-	err := r.List(ctx, &list, client.InNamespace(widget.Namespace), client.MatchingFields{"widget": widget.Name})
+	err := r.List(ctx, &list, client.InNamespace(widget.Namespace),
+		client.MatchingFields{"widget": widget.Name})
 	return list.Items, err
 }
 // #endregion list-index
 
 // #region read
-func (r *WidgetReconciler) readOwnerSecret(ctx context.Context, widget *Widget) (*corev1.Secret, error) {
+func (r *WidgetReconciler) readOwnerSecret(
+	ctx context.Context, widget *Widget,
+) (*corev1.Secret, error) {
 	if widget.Spec.Owner == "" {
 		return nil, nil
 	}
 	var secret corev1.Secret
-	err := r.Get(ctx, client.ObjectKey{Namespace: widget.Namespace, Name: widget.Spec.Owner}, &secret)
+	key := client.ObjectKey{Namespace: widget.Namespace, Name: widget.Spec.Owner}
+	err := r.Get(ctx, key, &secret)
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
@@ -177,10 +198,12 @@ func (r *WidgetReconciler) readOwnerSecret(ctx context.Context, widget *Widget) 
 func validateWidget(widget *Widget) (admission.Warnings, error) {
 	var errs field.ErrorList
 	if widget.Spec.Size%2 != 0 {
-		errs = append(errs, field.Invalid(field.NewPath("spec", "size"), widget.Spec.Size, "must be even"))
+		path := field.NewPath("spec", "size")
+		errs = append(errs, field.Invalid(path, widget.Spec.Size, "must be even"))
 	}
 	if len(errs) > 0 {
-		return nil, apierrors.NewInvalid(widget.GroupVersionKind().GroupKind(), widget.Name, errs)
+		kind := widget.GroupVersionKind().GroupKind()
+		return nil, apierrors.NewInvalid(kind, widget.Name, errs)
 	}
 	return nil, nil
 }
@@ -188,14 +211,20 @@ func validateWidget(widget *Widget) (admission.Warnings, error) {
 
 // #region testing
 var _ = It("applies the Widget's ConfigMap", func(ctx SpecContext) {
-	Expect(k8sClient.Create(ctx, &Widget{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "default"}, Spec: WidgetSpec{Size: 4}})).To(Succeed())
+	widget := &Widget{
+		ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "default"},
+		Spec:       WidgetSpec{Size: 4},
+	}
+	Expect(k8sClient.Create(ctx, widget)).To(Succeed())
 	Eventually(func(g Gomega) {
 		var cm corev1.ConfigMap
-		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: "default", Name: "w-size-4"}, &cm)).To(Succeed())
+		key := client.ObjectKey{Namespace: "default", Name: "w-size-4"}
+		g.Expect(k8sClient.Get(ctx, key, &cm)).To(Succeed())
 		g.Expect(cm.Data).To(Equal(map[string]string{"size": "4"}))
 	}).Should(Succeed())
 	Consistently(func() bool {
-		err := k8sClient.Get(ctx, client.ObjectKey{Namespace: "default", Name: "too-big-size-1000"}, &corev1.ConfigMap{})
+		key := client.ObjectKey{Namespace: "default", Name: "too-big-size-1000"}
+		err := k8sClient.Get(ctx, key, &corev1.ConfigMap{})
 		return apierrors.IsNotFound(err)
 	}, "2s").Should(BeTrue())
 })
