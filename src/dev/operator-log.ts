@@ -5,8 +5,8 @@
  * log line (a `console.log`, a crash's stack) passes through as printed.
  */
 
-/** pino's levels. */
-const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+/** pino's levels; the runtime's logger writes their names, pino's default their numbers. */
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
 const WARN = 40;
 const ERROR = 50;
 
@@ -19,11 +19,13 @@ export function operatorLine(line: string): string | undefined {
   } catch {
     return line;
   }
-  if (typeof entry.level !== 'number') return line;
-  if (entry.level < WARN) return undefined;
+  const level = typeof entry.level === 'number' ? entry.level : LEVELS[String(entry.level)];
+  if (level === undefined) return line;
+  if (level < WARN) return undefined;
   // A reconcile's error is in its reconcile's line already.
-  if (entry.level === ERROR && entry.reconcileID !== undefined) return undefined;
+  if (level === ERROR && entry.reconcileID !== undefined) return undefined;
+  const name = Object.keys(LEVELS).find((key) => LEVELS[key] === level) ?? String(level);
   const detail = typeof entry.err?.message === 'string' ? `: ${entry.err.message}` : '';
   const where = typeof entry.controller === 'string' ? ` (${entry.controller})` : '';
-  return `operator ${LEVELS[entry.level] ?? entry.level}${where} ${String(entry.msg ?? '')}${detail}`;
+  return `operator ${name}${where} ${String(entry.msg ?? '')}${detail}`;
 }

@@ -36,6 +36,9 @@ describe('a reconcile line', () => {
 describe("the operator's output", () => {
   it('leaves out JSON lines below warn and reconcile errors (their reconcile line says them), keeps the rest', () => {
     expect(operatorLine('{"level":30,"msg":"Starting workers"}')).toBeUndefined();
+    expect(operatorLine('{"level":"info","pid":1,"msg":"Caches synced"}')).toBeUndefined();
+    expect(operatorLine('{"level":"error","msg":"Reconciler error","reconcileID":"x"}')).toBeUndefined();
+    expect(operatorLine('{"level":"warn","msg":"Lease renewal slow"}')).toBe('operator warn Lease renewal slow');
     expect(operatorLine('{"level":50,"msg":"Reconciler error","reconcileID":"x","err":{"message":"boom"}}')).toBeUndefined();
     expect(operatorLine('{"level":40,"msg":"Watch failed","controller":"widget","err":{"message":"410 Gone"}}')).toBe('operator warn (widget) Watch failed: 410 Gone');
     expect(operatorLine('hello from console.log')).toBe('hello from console.log');

@@ -23,7 +23,8 @@ export function createTriggerBook(): TriggerBook {
       if (!recordingReconciles()) return;
       const noted = waiting.get(key);
       if (!noted) waiting.set(key, [trigger]);
-      else if (noted.length < MAX_PER_KEY) noted.push(trigger);
+      // The same event twice in a row (an object updated again) says nothing new.
+      else if (noted.length < MAX_PER_KEY && !sameTrigger(noted.at(-1)!, trigger)) noted.push(trigger);
     },
     take(key) {
       const noted = waiting.get(key);
@@ -32,4 +33,8 @@ export function createTriggerBook(): TriggerBook {
       return noted;
     },
   };
+}
+
+function sameTrigger(a: ReconcileTrigger, b: ReconcileTrigger): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
