@@ -24,10 +24,11 @@ afterEach(async () => {
   served = mgr = running = unsubscribe = undefined;
 });
 
-async function widgetController(reconcile: Parameters<ReturnType<ReturnType<typeof controller>['for']>['reconcile']>[0]): Promise<Manager> {
+/** A manager on a served memory cluster with the controllers `declare` adds, started. */
+async function startManager(declare: (m: Manager) => void): Promise<Manager> {
   served = await serveMemoryCluster({ crds: readCRDs([WIDGET_CRD]) });
   mgr = createManager({ kubeConfig: served.kubeConfig(), handleSignals: false, logLevel: 'silent' });
-  controller(mgr).for(Widget).owns(kinds.ConfigMap).reconcile(reconcile);
+  declare(mgr);
   running = mgr.start();
   return mgr;
 }
@@ -36,11 +37,16 @@ describe('reconcile records', () => {
   it('carry the trigger, the result and every API call of the reconcile, with status codes', async () => {
     const records: ReconcileRecord[] = [];
     unsubscribe = onReconcile((r) => records.push(r));
-    const m = await widgetController(async (widget, ctx) => {
-      await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-cm` }, data: { size: String(widget.spec.size ?? 0) } });
-      await ctx.client.get(kinds.Secret, 'absent', 'default');
-      return widget.spec.size === 2 ? requeue.after(300) : undefined;
-    });
+    const m = await startManager((host) =>
+      controller(host)
+        .for(Widget)
+        .owns(kinds.ConfigMap)
+        .reconcile(async (widget, ctx) => {
+          await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-cm` }, data: { size: String(widget.spec.size ?? 0) } });
+          await ctx.client.get(kinds.Secret, 'absent', 'default');
+          return widget.spec.size === 2 ? requeue.after(300) : undefined;
+        }),
+    );
     await m.client.create(Widget, { metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } });
 
     const first = await eventually('the first reconcile', () => records.find((r) => r.name === 'w'));
@@ -75,18 +81,27 @@ describe('reconcile records', () => {
   it('say what an error was', async () => {
     const records: ReconcileRecord[] = [];
     unsubscribe = onReconcile((r) => records.push(r));
-    const m = await widgetController(() => {
-      throw terminal(new Error('size must be even'));
-    });
+    const m = await startManager((host) =>
+      controller(host)
+        .for(Widget)
+        .reconcile(() => {
+          throw terminal(new Error('size must be even'));
+        }),
+    );
     await m.client.create(Widget, { metadata: { name: 'odd', namespace: 'default' }, spec: { size: 1 } });
     const failed = await eventually('the reconcile', () => records[0]);
     expect(failed.result).toEqual({ type: 'error', message: 'size must be even', terminal: true });
   });
 
   it('start with the first listener: what was queued before has no cause noted, what comes after has', async () => {
-    const m = await widgetController(async (widget, ctx) => {
-      await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-cm` }, data: {} });
-    });
+    const m = await startManager((host) =>
+      controller(host)
+        .for(Widget)
+        .owns(kinds.ConfigMap)
+        .reconcile(async (widget, ctx) => {
+          await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-cm` }, data: {} });
+        }),
+    );
     await m.client.create(Widget, { metadata: { name: 'quiet', namespace: 'default' }, spec: {} });
     await eventually('the child', () => m.client.get(kinds.ConfigMap, 'quiet-cm', 'default'));
     // Someone who starts listening later hears of later reconciles only, with their own cause.
