@@ -3,6 +3,7 @@ import { Command } from 'commander';
 interface DevCommandOptions {
   samples?: boolean;
   context?: string;
+  logs?: boolean;
   dir: string;
 }
 
@@ -12,6 +13,7 @@ export function devCommand(): Command {
     .description('run the operator against a memory cluster served on loopback (or --context), reloading it on every save')
     .option('--samples', 'apply config/samples once the CRDs are installed')
     .option('--context <name>', "use this context of your kubeconfig instead of the memory cluster")
+    .option('--logs', "print the operator's JSON log lines too (by default: one line per reconcile, warnings and errors)")
     .option('--dir <path>', 'the project root', '.')
     .addHelpText(
       'after',
@@ -19,7 +21,9 @@ export function devCommand(): Command {
 The session's kubeconfig is .opgen/dev/kubeconfig (kubectl --kubeconfig .opgen/dev/kubeconfig get ...).
 A save under src/ rebuilds and restarts the operator; a save that does not compile is shown and the
 running operator keeps running; a change to src/api regenerates the manifests and re-applies the CRDs
-first. Ctrl-C stops the operator and the cluster.
+first. Each reconcile is one line (object, trigger, duration, result); the live page whose loopback
+URL is printed shows them with their API calls, and the objects with what they own.
+Ctrl-C stops the operator and the cluster.
 
 Examples:
   $ opgen dev

@@ -10,6 +10,8 @@ import { UserError } from '../errors.js';
 import type { ProjectTesting } from './project-runtime.js';
 
 type KubeConfig = ReturnType<ProjectTesting['kubeConfigOfContext']>;
+/** The memory cluster's in-process transport. */
+export type MemoryTransport = Awaited<ReturnType<ProjectTesting['serveMemoryCluster']>>['memory']['transport'];
 
 /** A running dev cluster. */
 export interface DevCluster {
@@ -17,6 +19,8 @@ export interface DevCluster {
   readonly kubeconfigPath: string;
   /** `memory at https://127.0.0.1:<port>` or `context <name>`. */
   readonly description: string;
+  /** The memory cluster's in-process transport; undefined for a real cluster. */
+  readonly memoryTransport: MemoryTransport | undefined;
   /** Server-side applies the CRDs of `dirs` that exist, waits until they are Established; returns their names. */
   installCRDs(dirs: string[]): Promise<string[]>;
   /** Server-side applies every object of the YAML files in `dir` (kustomization.yaml skipped); returns how many. */
@@ -33,6 +37,7 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
   let kubeConfig: KubeConfig;
   let description: string;
   let stop = async () => {};
+  let memoryTransport: MemoryTransport | undefined;
   if (context !== undefined) {
     try {
       kubeConfig = testing.kubeConfigOfContext(undefined, context);
@@ -45,11 +50,13 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
     kubeConfig = served.kubeConfig();
     description = `memory cluster at ${served.url}`;
     stop = () => served.close();
+    memoryTransport = served.memory.transport;
   }
   testing.writeKubeConfig(kubeConfig, kubeconfigPath);
   return {
     kubeconfigPath,
     description,
+    memoryTransport,
     async installCRDs(dirs) {
       const present = dirs.filter((dir) => existsSync(dir) && readdirSync(dir).some((f) => /\.(ya?ml|json)$/.test(f)));
       return present.length === 0 ? [] : testing.installCRDs(kubeConfig, present);
@@ -64,6 +71,18 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
       rmSync(kubeconfigPath, { force: true });
     },
   };
+}
+
+/** The collections (`/apis/<group>/<version>/<plural>`, every namespace) of the CRDs in `dirs`, at their storage versions. */
+export function crdCollections(dirs: string[]): string[] {
+  const collections: string[] = [];
+  for (const dir of dirs) {
+    for (const object of readManifests(dir) as { kind?: string; spec?: { group?: string; names?: { plural?: string }; versions?: { name: string; storage?: boolean }[] } }[]) {
+      const version = object.spec?.versions?.find((v) => v.storage)?.name;
+      if (object.kind === 'CustomResourceDefinition' && object.spec?.group && object.spec.names?.plural && version) collections.push(`/apis/${object.spec.group}/${version}/${object.spec.names.plural}`);
+    }
+  }
+  return collections;
 }
 
 /** The objects of `dir`'s YAML files, in file order; a YAML error is a one-line error with its place. */

@@ -1,12 +1,15 @@
 /**
  * The operator of a dev session as a child process, pointed at the session's kubeconfig,
- * its output passed through line by line. Loading the runtime and the Kubernetes client
+ * its output handed over line by line and its reconcile records (see the runtime's
+ * `onReconcile`) as messages over an IPC channel. Loading the runtime and the Kubernetes client
  * takes most of an operator's start (seconds on a busy machine), so the next process is
  * started ahead, with those loaded, and waits: a save only has it import the new code. Each
  * operator is still a fresh process; one that loses its parent (stdin closes) stops itself.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
+import type { ReconcileRecord } from '@opgen/runtime';
 
 /** A started operator. */
 export interface OperatorProcess {
@@ -33,6 +36,8 @@ export interface OperatorLaunch {
   preload: string;
   /** Each line the operator prints, stdout and stderr alike. */
   onLine: (line: string) => void;
+  /** Each reconcile the operator finished. */
+  onReconcile: (record: ReconcileRecord) => void;
 }
 
 /** The manager's own grace period is 30 s; a little more before the process is killed. */
@@ -46,7 +51,7 @@ export function prepareOperator(launch: OperatorLaunch): SpareOperator {
   const args = [`--kubeconfig=${launch.kubeconfigPath}`, '--health-probe-bind-address=0', '--metrics-bind-address=0'];
   // A namespaced operator needs its namespace; in a dev cluster that is `default` unless the user said otherwise.
   const env = { ...process.env, WATCH_NAMESPACE: process.env.WATCH_NAMESPACE ?? 'default' };
-  const child = spawn(process.execPath, [launch.preload, ...args], { cwd: launch.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [launch.preload, ...args], { cwd: launch.root, env, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] }) as ChildProcessByStdio<Writable, Readable, Readable>;
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
     child.once('error', (error) => resolve(error.message));
@@ -64,6 +69,9 @@ export function prepareOperator(launch: OperatorLaunch): SpareOperator {
   return {
     activate(entry) {
       for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', launch.onLine);
+      child.on('message', (message: { reconcile?: ReconcileRecord }) => {
+        if (message.reconcile) launch.onReconcile(message.reconcile);
+      });
       child.stdin.write(`${entry}\n`);
       return { pid: child.pid, exited, stop };
     },

@@ -6,15 +6,20 @@
  * with 0; only the session's own folder (`.opgen/dev`) is touched.
  */
 import { copyFileSync, rmSync } from 'node:fs';
+import type { ReconcileRecord } from '@opgen/runtime';
 import { join, relative, resolve } from 'node:path';
 import { formatUserError, UserError, UserErrors } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { paint } from '../ui.js';
 import { apiFingerprint } from './api-fingerprint.js';
-import { startDevCluster, type DevCluster } from './cluster.js';
+import { crdCollections, startDevCluster, type DevCluster } from './cluster.js';
 import { watchCompile, type BuildResult } from './compile.js';
 import { prepareOperator, PRELOAD_TEMPLATE, type OperatorProcess, type SpareOperator } from './operator.js';
 import { importProjectTesting } from './project-runtime.js';
+import { operatorLine } from './operator-log.js';
+import { watchClusterObjects, type ClusterObjects } from './page/objects.js';
+import { startDevPage, type DevPage } from './page/server.js';
+import { reconcileLine } from './reconcile-line.js';
 
 export interface DevOptions {
   dir: string;
@@ -22,6 +27,8 @@ export interface DevOptions {
   samples?: boolean;
   /** A context of the user's kubeconfig instead of the memory cluster. */
   context?: string;
+  /** Print the operator's JSON log lines as they are, besides one line per reconcile. */
+  logs?: boolean;
   /** Ends the session (tests); the CLI ends it on SIGINT and SIGTERM. */
   signal?: AbortSignal;
   /** What `opgen manifests` runs, for the project at `dir` (passed in: the commands sit above this folder). */
@@ -45,17 +52,36 @@ export async function runDev(options: DevOptions): Promise<void> {
   let operator: OperatorProcess | undefined;
   let watch: { close(): void } | undefined;
   let session: Session | undefined;
+  let page: DevPage | undefined;
+  let objects: ClusterObjects | undefined;
   try {
     const testing = importProjectTesting(root);
     await regenerate(options.generateManifests, root);
     cluster = await startDevCluster(testing, join(devDir, 'kubeconfig'), options.context);
     say(`${cluster.description}; kubectl --kubeconfig ${relative(process.cwd(), cluster.kubeconfigPath) || cluster.kubeconfigPath}`);
     await installCRDs(root, cluster);
+    if (cluster.memoryTransport) objects = watchClusterObjects(cluster.memoryTransport, crdCollections(crdDirs(root)));
+    page = await startDevPage(objects);
+    say(`live page ${page.url}`);
     if (options.samples) say(`applied ${await cluster.applyManifests(join(root, 'config', 'samples'))} sample object(s) from config/samples`);
     const preload = join(devDir, 'preload.mjs');
     copyFileSync(PRELOAD_TEMPLATE, preload);
-    const launch = { root, kubeconfigPath: cluster.kubeconfigPath, preload, onLine: (line: string) => void process.stdout.write(`${line}\n`) };
-    const current: Session = (session = { root, generateManifests: options.generateManifests, cluster, outDir: join(devDir, 'dist'), apiSeen: apiFingerprint(root), spare: prepareOperator(launch), prepare: () => prepareOperator(launch) });
+    const shown = page;
+    const launch = {
+      root,
+      kubeconfigPath: cluster.kubeconfigPath,
+      preload,
+      onLine: (line: string) => {
+        const printed = options.logs ? line : operatorLine(line);
+        if (printed !== undefined) process.stdout.write(`${printed}\n`);
+      },
+      onReconcile: (record: ReconcileRecord) => {
+        say(reconcileLine(record));
+        objects?.follow(record.calls);
+        shown.publish(record);
+      },
+    };
+    const current: Session = (session = { root, generateManifests: options.generateManifests, cluster, objects, outDir: join(devDir, 'dist'), apiSeen: apiFingerprint(root), spare: prepareOperator(launch), prepare: () => prepareOperator(launch) });
     // Builds come one at a time; a build finished while the last restart runs waits for it.
     let chain = Promise.resolve();
     watch = watchCompile(root, session.outDir, (result) => {
@@ -79,6 +105,8 @@ export async function runDev(options: DevOptions): Promise<void> {
     watch?.close();
     await operator?.stop();
     await session?.spare.discard();
+    objects?.close();
+    await page?.close();
     await cluster?.close();
     rmSync(join(devDir, 'dist'), { recursive: true, force: true });
     rmSync(join(devDir, 'preload.mjs'), { force: true });
@@ -90,6 +118,8 @@ interface Session {
   root: string;
   generateManifests: (dir: string) => Promise<void>;
   cluster: DevCluster;
+  /** What the live page shows of the memory cluster; undefined on a real cluster. */
+  objects: ClusterObjects | undefined;
   outDir: string;
   /** The API files' fingerprint the installed CRDs were made from. */
   apiSeen: string;
@@ -111,6 +141,7 @@ async function afterBuild(session: Session, result: BuildResult, running: Operat
       return running;
     }
     await installCRDs(session.root, session.cluster);
+    session.objects?.watchKinds(crdCollections(crdDirs(session.root)));
     session.apiSeen = api;
   }
   if (running) await running.stop();
@@ -138,7 +169,10 @@ async function regenerate(generateManifests: (dir: string) => Promise<void>, roo
   }
 }
 
+/** Where the project's CRDs are: its own, and those of kinds it imported. */
+const crdDirs = (root: string) => [join(root, 'config', 'crd', 'bases'), join(root, 'config', 'crd', 'external')];
+
 async function installCRDs(root: string, cluster: DevCluster): Promise<void> {
-  const names = await cluster.installCRDs([join(root, 'config', 'crd', 'bases'), join(root, 'config', 'crd', 'external')]);
+  const names = await cluster.installCRDs(crdDirs(root));
   say(names.length > 0 ? `installed CRDs ${names.join(', ')}` : 'no CRDs in config/crd/bases or config/crd/external');
 }

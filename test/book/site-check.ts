@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { watchPageProblems } from '../chromium.js';
 
 /** Every .html file under `dir`, as paths relative to it. */
 export function htmlPages(dir: string): string[] {
@@ -65,15 +66,7 @@ export async function serveSite(dir: string): Promise<{ url: string; close: () =
  */
 export async function pageProblems(browser: Browser, url: string): Promise<string[]> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
-  page.on('response', (res) => {
-    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-  });
+  const problems = watchPageProblems(page);
   try {
     await page.goto(url, { waitUntil: 'networkidle' });
     // Evaluated in the page: only the browser knows where a line of a code block ends.

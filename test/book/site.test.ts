@@ -1,16 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenLinks, htmlPages, pageProblems, serveSite } from './site-check.js';
+import { launchChromium } from '../chromium.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const dist = join(root, 'book/.vitepress/dist');
-/** Debian's `chromium` package; `CHROMIUM` names another. */
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** Pages whose code blocks still scroll sideways at 1280 px, each with the reason. */
 const WIDE_CODE_PENDING: Record<string, string> = {
@@ -23,11 +22,10 @@ describe('the book’s site', () => {
   let site: Awaited<ReturnType<typeof serveSite>>;
 
   beforeAll(async () => {
-    if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium, or set CHROMIUM`);
     const vitepress = join(root, 'node_modules/vitepress/bin/vitepress.js');
     // A dead internal link fails this build (ignoreDeadLinks: false).
     await promisify(execFile)(process.execPath, [vitepress, 'build', join(root, 'book')], { cwd: root });
-    [browser, site] = await Promise.all([chromium.launch({ executablePath }), serveSite(dist)]);
+    [browser, site] = await Promise.all([launchChromium(), serveSite(dist)]);
   }, 180_000);
 
   afterAll(async () => {

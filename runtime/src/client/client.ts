@@ -10,6 +10,7 @@ import { kindLabel, requireScope, resourcePath } from '../rest/paths.js';
 import { tokenBucketFor, type TokenBucket } from '../rest/token-bucket.js';
 import type { Transport, TransportObserver } from '../rest/transport.js';
 import { clusterOf, isCluster, withTimeout, type Cluster } from '../rest/cluster.js';
+import { recordedCall, type CallIdentity } from '../observe/reconcile-records.js';
 
 /**
  * A JSON merge patch (RFC 7386) of `T`: objects merge key by key, `null` deletes a key,
@@ -230,7 +231,10 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
 
   async function write<T>(kind: Kind, method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown, contentType?: string, query: Record<string, string | boolean> = {}): Promise<T> {
     const informer = following(kind);
-    const written = await transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal, precondition });
+    const written = await recordedCall(
+      () => callOf(kind, method, path, contentType, body),
+      () => transport.request<T>({ method, path, body, contentType, query: { fieldManager, ...query }, signal, precondition }),
+    );
     if (informer) ownWrites!.wrote(kind, written as KubeObject, writeEffect(body, written as KubeObject));
     return written;
   }
@@ -271,7 +275,10 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
         return object === undefined ? undefined : (structuredClone(object) as never);
       }
       try {
-        return await transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal, precondition });
+        return await recordedCall(
+          () => ({ verb: 'get', kind: kind.kind, namespace: ns, name, path: resourcePath(kind, ns, name) }),
+          () => transport.request({ method: 'GET', path: resourcePath(kind, ns, name), signal, precondition }),
+        );
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
@@ -282,7 +289,10 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
       const informer = cached(kind, query.namespace);
       if (query.index) return listByIndex(kind, informer, query);
       if (informer && (await caughtUp(kind, informer, query.namespace, undefined))) return informer.list({ namespace: query.namespace, labels: query.labels }).map((o) => structuredClone(o) as never);
-      const { items } = await listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition });
+      const { items } = await recordedCall(
+        () => ({ verb: 'list', kind: kind.kind, namespace: query.namespace, path: resourcePath(kind, query.namespace) }),
+        () => listAll(transport, kind, { namespace: query.namespace, labelSelector: labelSelector(query.labels), signal, precondition }),
+      );
       return items as never[];
     },
 
@@ -305,7 +315,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
       const { name, namespace } = identify(kind, object);
       const informer = following(kind);
       try {
-        const answer = await transport.request<KubeObject>({
+        const answer = await recordedCall(() => ({ verb: 'delete', kind: kind.kind, namespace, name, path: resourcePath(kind, namespace, name) }), () => transport.request<KubeObject>({
           method: 'DELETE',
           path: resourcePath(kind, namespace, name),
           // Preconditions exist only in a body's DeleteOptions, and the API server reads the
@@ -315,7 +325,7 @@ function buildClient(shared: Shared, fieldManager: string, binding: Binding): Cl
             : { query: { propagationPolicy: options.propagationPolicy, gracePeriodSeconds: options.gracePeriodSeconds } }),
           signal,
           precondition,
-        });
+        }));
         // The answer is the object (still there while finalizers run) or a Status.
         if (informer) ownWrites!.wrote(kind, answer?.metadata?.name ? answer : { metadata: { name, namespace } }, 'deleting');
       } catch (error) {
@@ -350,6 +360,17 @@ function identify(kind: Kind, object: DeepReadonly<KubeObject>): { name: string;
   const name = object.metadata?.name;
   if (!name) throw new Error(`${kindLabel(kind)} object has no metadata.name`);
   return { name, namespace: requireScope(kind, name, object.metadata?.namespace) };
+}
+
+/** Which call a write is, from its method and path (the name and subresource follow the kind's plural) and a create's body. */
+function callOf(kind: Kind, method: string, path: string, contentType: string | undefined, body: unknown): CallIdentity {
+  const verb = method === 'POST' ? 'create' : method === 'PUT' ? 'update' : contentType === APPLY_PATCH ? 'apply' : 'patch';
+  const segments = path.split('/');
+  const at = segments.lastIndexOf(kind.plural);
+  const namespace = segments[at - 2] === 'namespaces' ? segments[at - 1] : undefined;
+  // A create names its object in the body (unless the server generates the name).
+  const [name = method === 'POST' ? (body as KubeObject | undefined)?.metadata?.name : undefined, subresource] = segments.slice(at + 1);
+  return { verb, kind: kind.kind, path, ...(namespace ? { namespace } : {}), ...(name ? { name } : {}), ...(subresource ? { subresource } : {}) };
 }
 
 /** A shallow copy with `apiVersion` and `kind` set: the API server needs them in bodies. */

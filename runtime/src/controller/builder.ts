@@ -13,6 +13,8 @@ import { consume, every, periodMs, requestOfItem, type EventSource } from './sou
 import { systemClock, type Clock } from '../time/clock.js';
 import { singlePass, type SinglePassController } from './once.js';
 import type { Controller, ControllerHost, ErrorPolicy, ObjectReconciler, Reconciled, Reconciler, RequestContext } from './types.js';
+import { recordingReconciles, type ReconcileTrigger } from '../observe/reconcile-records.js';
+import { createTriggerBook } from './triggers.js';
 
 /** Options of {@link controller}. */
 export interface ControllerOptions {
@@ -162,7 +164,7 @@ type Indexes = Watch['indexes'];
 interface ExternalSource {
   name: string;
   /** Reads the source, enqueueing through `add`, until `signal` aborts or it ends. */
-  run(add: (request: Request, priority: Priority) => void, signal: AbortSignal, log: Logger, forInformer: Informer<KubeObject>, clock: Clock): Promise<void>;
+  run(add: (request: Request, priority: Priority, trigger: ReconcileTrigger) => void, signal: AbortSignal, log: Logger, forInformer: Informer<KubeObject>, clock: Clock): Promise<void>;
 }
 
 function watchedSource(source: EventSource): ExternalSource {
@@ -173,7 +175,7 @@ function watchedSource(source: EventSource): ExternalSource {
         source,
         (item) => {
           const request = requestOfItem(item);
-          if (request) add(request, 'normal');
+          if (request) add(request, 'normal', { type: 'source', source: 'watches' });
           else log.error({ item }, 'Source yielded neither a request nor a named object: ignored');
         },
         signal,
@@ -190,7 +192,7 @@ function reconcileAllSource(name: string, trigger: (signal: AbortSignal, clock: 
       consume(
         trigger(signal, clock),
         () => {
-          for (const object of forInformer.list()) add({ name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) }, 'low');
+          for (const object of forInformer.list()) add({ name: object.metadata.name, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) }, 'low', { type: 'resync' });
         },
         signal,
         log,
@@ -368,6 +370,7 @@ function buildController(
   // Asking for the informers now lets the cache list them while this process waits to lead.
   const informers = watches.map((w) => mgr.cache.informerFor(w.kind) as Informer<KubeObject>);
   const clock = mgr.clock ?? systemClock;
+  const triggers = createTriggerBook();
 
   /** Real changes queued before the controller ran, with when each was last seen; undefined once it runs. */
   let warm: Map<string, number> | undefined;
@@ -381,8 +384,9 @@ function buildController(
       rateLimiter: options.rateLimiter,
       metrics: mgr.metrics.workQueues.forQueue(name, () => queue.inFlight()),
     });
-    const add = (request: Request, priority: Priority): void => {
+    const add = (request: Request, priority: Priority, trigger?: ReconcileTrigger): void => {
       const key = keyOf(request);
+      if (trigger) triggers.note(key, trigger);
       if (warm && priority === 'normal') {
         // Not running yet: most likely a change the leader serves. Queued with the backlog,
         // and moved up at the start if it came too late for the leader to have served it.
@@ -394,7 +398,9 @@ function buildController(
     const enqueue = (watch: ResolvedWatch) => (event: WatchEvent) => {
       if (!watch.predicates.every((p) => p(event))) return;
       const priority = backlog(event) ? 'low' : 'normal';
-      for (const request of watch.map(event)) add(request, priority);
+      // The cause is worth building only for someone listening (see observe/reconcile-records).
+      const trigger = recordingReconciles() ? triggerOf(watch.kind, event) : undefined;
+      for (const request of watch.map(event)) add(request, priority, trigger);
     };
     const unsubscribe = watches.map((watch, i) => {
       const handle = enqueue(watch);
@@ -473,6 +479,7 @@ function buildController(
           cancel,
           fence,
           reconcileTimeoutMs: options.reconcileTimeoutMs,
+          records: { controller: name, kind: forKind, triggers },
           clock,
           log,
           metrics,
@@ -499,6 +506,12 @@ async function waitForSync(informers: Informer<KubeObject>[], timeoutMs: number,
 
 function isEventSource(value: Kind<KubeObject> | EventSource): value is EventSource {
   return typeof (value as Partial<EventSource>)[Symbol.asyncIterator] === 'function';
+}
+
+/** The trigger a watch event of `kind` stands for. */
+function triggerOf(kind: Kind, event: WatchEvent): ReconcileTrigger {
+  const { name = '', namespace } = event.object.metadata ?? {};
+  return { type: 'watch', event: event.type, kind: kind.kind, ...(namespace ? { namespace } : {}), name };
 }
 
 /**

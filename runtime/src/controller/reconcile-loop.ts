@@ -7,6 +7,9 @@ import { conflictOf, isProgrammingFault, isTerminal } from './errors.js';
 import type { Action, Result } from './requeue.js';
 import { requestOf, type Request } from './request.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import type { Kind } from '../api/kind.js';
+import { collectingCalls, publishReconcile, recordingReconciles, type ApiCallRecord, type ReconcileResult } from '../observe/reconcile-records.js';
+import type { TriggerBook } from './triggers.js';
 
 /** Options of {@link runReconcileLoop}. */
 export interface ReconcileLoopOptions<Ctx> {
@@ -38,6 +41,11 @@ export interface ReconcileLoopOptions<Ctx> {
    * `undefined` to wait for the next change. Left out: retry after the key's backoff.
    */
   onError?: (error: unknown, request: Request, context: Ctx) => Action | undefined;
+  /**
+   * Who publishes reconcile records (see observe/reconcile-records) while someone listens:
+   * the controller's name and kind, and the causes of queued keys it noted. Left out: none.
+   */
+  records?: { controller: string; kind: Kind; triggers: TriggerBook };
 }
 
 /** The signals of one reconcile; see {@link ReconcileLoopOptions.context}. */
@@ -72,6 +80,8 @@ export async function runReconcileLoop<Ctx>(options: ReconcileLoopOptions<Ctx>):
 async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>): Promise<void> {
   const { queue, metrics } = options;
   const request = requestOf(key);
+  // Taken before the reconcile runs: what arrives while it runs causes the next one.
+  const triggers = options.records?.triggers.take(key) ?? [];
   const reconcileId = randomUUID();
   const log = options.log.child(request.namespace ? { namespace: request.namespace, name: request.name } : { name: request.name });
   const started = performance.now();
@@ -82,19 +92,28 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
   const signal = anySignal([options.stop, callSignal]);
   let outcome: ReconcileOutcome = 'success';
   let context: Ctx | undefined;
+  // Only while someone listens: the reconcile's calls, and how it ended in a record's words.
+  const records = options.records && recordingReconciles() ? options.records : undefined;
+  const calls: ApiCallRecord[] = [];
+  let result: ReconcileResult = { type: 'done' };
+  const startedAt = Date.now();
   metrics.activeWorkers(1);
   try {
-    await withLogContext({ reconcileID: reconcileId }, async () => {
+    const run = (fn: () => Promise<void>) => (records ? collectingCalls(calls, fn) : fn());
+    await withLogContext({ reconcileID: reconcileId }, () => run(async () => {
       try {
         log.debug('Reconciling');
         context = options.context(request, reconcileId, log, { signal: signal ?? new AbortController().signal, callSignal });
-        const result = await options.reconcile(request, context);
-        outcome = follow(queue, key, result);
+        const returned = await options.reconcile(request, context);
+        outcome = follow(queue, key, returned, records?.triggers);
+        if (outcome !== 'success') result = { type: 'requeue', ...(returned?.requeueAfter ? { afterMs: returned.requeueAfter } : {}) };
         log.debug({ outcome }, 'Reconcile done');
       } catch (caught) {
         const error = timeout?.signal.aborted ? new Error(`reconcile cancelled: still running after reconcileTimeout ${timeoutMs} ms`, { cause: caught }) : caught;
         outcome = 'error';
+        result = { type: 'error', message: error instanceof Error ? error.message : String(error), terminal: isTerminal(error) };
         if (options.cancel?.aborted) {
+          result = { type: 'cancelled' };
           // Leadership lost or shutdown timed out: the reconcile was stopped, it did not fail.
           log.info({ reason: String(options.cancel.reason) }, 'Reconcile cancelled');
           return;
@@ -108,34 +127,42 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
         } else if (options.onError && context !== undefined) {
           const action = options.onError(error, request, context);
           log.error({ err: error, action: action ?? 'wait for change' }, 'Reconciler error');
-          if (action?.requeueAfter || action?.requeue) follow(queue, key, action);
+          if (action?.requeueAfter || action?.requeue) follow(queue, key, action, records?.triggers);
           else queue.forget(key);
         } else {
           queue.addRateLimited(key);
+          records?.triggers.note(key, { type: 'requeue', reason: 'error' });
           const conflict = conflictOf(error);
           // A conflict is a lost race the retry resolves, not a failure: one short line, no stacks.
           if (conflict) log.info({ reason: 'Conflict', error: conflict.message, retries: queue.numRequeues(key) }, 'Reconcile conflict, retrying');
           else log.error({ err: error, retries: queue.numRequeues(key) }, 'Reconciler error');
         }
       }
-    });
+    }));
   } finally {
     timer?.cancel();
     metrics.activeWorkers(-1);
-    metrics.reconciled(outcome, (performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    metrics.reconciled(outcome, seconds);
+    if (records) {
+      const { group, version, kind } = records.kind;
+      publishReconcile({ reconcileId, controller: records.controller, kind: { group, version, kind }, ...request, triggers, startedAt, durationMs: seconds * 1000, result, calls });
+    }
   }
 }
 
-/** Queues `key` again as `result` asks; returns what that counts as. */
-function follow(queue: WorkQueue, key: string, result: Result): ReconcileOutcome {
+/** Queues `key` again as `result` asks (noting why in `triggers`); returns what that counts as. */
+function follow(queue: WorkQueue, key: string, result: Result, triggers: TriggerBook | undefined): ReconcileOutcome {
   const requeueAfter = result?.requeueAfter ?? 0;
   if (requeueAfter > 0) {
     queue.forget(key);
     queue.addAfter(key, requeueAfter);
+    triggers?.note(key, { type: 'requeue', reason: 'after' });
     return 'requeue_after';
   }
   if (result?.requeue) {
     queue.addRateLimited(key);
+    triggers?.note(key, { type: 'requeue', reason: 'now' });
     return 'requeue';
   }
   queue.forget(key);

@@ -21,6 +21,7 @@ import { managedWebhookServer } from '../webhook/managed-server.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { createFleet } from '../multicluster/fleet.js';
 import { createShardReplica, shardIdFor, type ShardingOptions } from '../sharding/replica.js';
+import { noteResponseCode } from '../observe/reconcile-records.js';
 
 interface Registered {
   name: string;
@@ -47,6 +48,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
   // cache lists, leader election, access reviews, built-in certificates. Its bucket
   // (`--kube-api-qps`) then bounds the process as a whole, and its metrics count everything.
   cluster.observe(metrics.restClient(cluster.host));
+  // The status of each response, for the reconcile records of whoever listens (see observe/).
+  cluster.observe({ response: (_method, code) => noteResponseCode(code), retry: () => undefined });
   // The cluster's time: real time, or a memory cluster's fake clock, so that requeues,
   // backoff, resyncs and leases run on the time the server stamps its objects with.
   const clock = cluster.clock;

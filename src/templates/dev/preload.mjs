@@ -1,7 +1,7 @@
 // opgen dev's spare operator process, copied to .opgen/dev/ so that the project's own packages
 // resolve: it loads what every operator loads, then waits for one line on stdin naming the
 // compiled entry point, makes it argv[1] (the manager reads its flags from argv[2] on) and
-// imports it.
+// imports it. Each finished reconcile goes to opgen dev over the IPC channel it opened.
 import { pathToFileURL } from 'node:url';
 
 process.stdin.setEncoding('utf8');
@@ -18,5 +18,9 @@ process.stdin.on('data', (chunk) => {
   process.argv = [process.argv[0], entry, ...process.argv.slice(2)];
   import(pathToFileURL(entry).href);
 });
-await import('@opgen/runtime');
+// The channel must not keep an operator alive that ended its work (stdin decides that).
+process.channel?.unref();
+const runtime = await import('@opgen/runtime');
+// A runtime older than reconcile records has no onReconcile: the operator runs, unrecorded.
+runtime.onReconcile?.((record) => process.connected && process.send({ reconcile: record }));
 await import('@kubernetes/client-node').catch(() => undefined);
