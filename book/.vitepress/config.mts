@@ -22,6 +22,7 @@ export default defineConfig({
           { text: 'Writing API types', link: '/api-types' },
           { text: 'Writing controllers', link: '/controllers' },
           { text: 'Testing', link: '/testing' },
+          { text: 'Developing: opgen dev', link: '/developing' },
           { text: 'Webhooks and conversion', link: '/webhooks' },
           { text: 'Deploying, Helm, OLM', link: '/deploying' },
           { text: 'Security', link: '/security' },

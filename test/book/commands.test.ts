@@ -10,6 +10,9 @@ import { bookCommands, opgenArgs, proseCommands, type BookCommand } from './comm
 const NOT_RUN: Record<string, string> = {
   'npm test': 'test/scaffold/build.test.ts runs a packed project\'s npm test',
   'npm run test:e2e': 'needs a cluster with the operator deployed',
+  'npm run dev': 'runs until stopped; test/dev/dev.test.ts and test/dev/live-page.test.ts run it',
+  'kubectl --kubeconfig .opgen/dev/kubeconfig apply -k config/samples/': 'needs opgen dev running; test/dev/live-page.test.ts applies with kubectl',
+  'kubectl --kubeconfig .opgen/dev/kubeconfig get widgets -w': 'needs opgen dev running, and watches until stopped',
   'npm start': 'needs a cluster; test/scaffold/build.test.ts starts a packed project\'s operator on one',
   'ENABLE_WEBHOOKS=false npm start': 'needs a cluster',
   'npm install cron-parser': 'needs the npm registry; examples/cronjob depends on it',

@@ -23,8 +23,8 @@ function chapterText(file: string): string {
 
 /**
  * Every command of every ```sh and ```console block of the book, in chapter order. In a
- * transcript (lines starting with `$ `), only the prompted lines are commands; the rest is
- * what they print.
+ * transcript (a console block, or lines starting with `$ `), only the prompted lines are
+ * commands; the rest is what they print.
  */
 export function bookCommands(): BookCommand[] {
   const commands: BookCommand[] = [];
@@ -32,10 +32,11 @@ export function bookCommands(): BookCommand[] {
     const lines = chapterText(chapter).split('\n');
     for (let i = 0; i < lines.length; i++) {
       if (lines[i] !== '```sh' && lines[i] !== '```console') continue;
+      const isConsole = lines[i] === '```console';
       const start = i + 1;
       const block: string[] = [];
       while (lines[++i] !== '```') block.push(lines[i]!);
-      const transcript = block.some((l) => l.startsWith('$ '));
+      const transcript = isConsole || block.some((l) => l.startsWith('$ '));
       for (let j = 0; j < block.length; j++) {
         let text = block[j]!;
         const line = start + j + 1;

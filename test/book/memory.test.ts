@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countCalls } from '../../book/snippets/reconcile-records.js';
 import { setupWidgetController } from '../../book/snippets/widget-controller.js';
+import { Widget } from '../../book/snippets/widget-types.js';
 import { anHourLater, expectWidgetReadyWhenIdle, startControllerTest, type ControllerTest } from '../../book/snippets/widget-memory.js';
 
 /** The "Testing" chapter's memory-cluster patterns, with the book's Widget controller. */
@@ -17,6 +19,18 @@ describe('the book’s Widget controller on the memory cluster', () => {
 
   it('"Testing": the ConfigMap and the Ready condition are there when runUntilIdle returns', async () => {
     await expectWidgetReadyWhenIdle(test.cluster, test.mgr.client, 'idle', 'default');
+  });
+
+  it('"Developing": onReconcile sees each reconcile\'s API calls, until stopped', async () => {
+    const counter = countCalls();
+    await expectWidgetReadyWhenIdle(test.cluster, test.mgr.client, 'counted', 'default');
+    counter.stop();
+    // The finalizer, the ConfigMap, the status and its condition: at least four writes.
+    expect(counter.calls.get('widget')).toBeGreaterThanOrEqual(4);
+    const seen = counter.calls.get('widget');
+    await test.mgr.client.patch(Widget, { metadata: { name: 'counted', namespace: 'default' } }, { spec: { size: 6 } });
+    await test.cluster.runUntilIdle();
+    expect(counter.calls.get('widget')).toBe(seen);
   });
 
   it('"Testing": runUntilIdle with a horizon of an hour reaches the controller’s hourly requeue, and no further', async () => {
