@@ -1,7 +1,7 @@
 // The "Developing" chapter's record listener; test/book/ type-checks it and runs it on the
 // memory cluster.
 // #region listener
-import { onReconcile, type ReconcileRecord } from '@opgen/runtime';
+import { onReconcile, type ReconcileRecord } from '@opgen/runtime/observe';
 
 /** Counts API calls per controller, e.g. for a test that a reconcile stays cheap. */
 export function countCalls(): { calls: Map<string, number>; stop: () => void } {

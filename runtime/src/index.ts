@@ -35,5 +35,4 @@ export {
 export { createClient, kinds, isAlreadyExists, isConflict, isForbidden, isInvalid, isNotFound, type Client, type ApplyObject } from './client/index.js';
 export { controllerOf, setCondition, compareQuantities, type ConditionUpdate } from './helpers/index.js';
 export { objectKey } from './object.js';
-export { onReconcile, RECONCILE_CHANNEL, type ReconcileRecord, type ReconcileTrigger, type ReconcileResult, type ApiCallRecord } from './observe/reconcile-records.js';
 export { webhook, conversion, serveWebhooks, deny, invalid, stash, unstash, type BuiltInCertificateOptions, type SpokeConversion } from './webhook/index.js';

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import type { ReconcileRecord } from '@opgen/runtime';
+import type { ReconcileRecord } from '@opgen/runtime/observe';
 
 /** A started operator. */
 export interface OperatorProcess {

@@ -2,7 +2,7 @@
  * A reconcile record in words: the line `opgen dev` prints per reconcile, and the words its
  * live page shows for triggers and results (the page gets them from here, not a second copy).
  */
-import type { ReconcileRecord, ReconcileResult, ReconcileTrigger } from '@opgen/runtime';
+import type { ReconcileRecord, ReconcileResult, ReconcileTrigger } from '@opgen/runtime/observe';
 
 const objectName = (namespace: string | undefined, name: string) => (namespace ? `${namespace}/${name}` : name);
 

@@ -6,7 +6,7 @@
  * with 0; only the session's own folder (`.opgen/dev`) is touched.
  */
 import { copyFileSync, rmSync } from 'node:fs';
-import type { ReconcileRecord } from '@opgen/runtime';
+import type { ReconcileRecord } from '@opgen/runtime/observe';
 import { join, relative, resolve } from 'node:path';
 import { formatUserError, UserError, UserErrors } from '../errors.js';
 import { loadProject } from '../project/load.js';

@@ -1,4 +1,4 @@
-import type { ReconcileRecord } from '@opgen/runtime';
+import type { ReconcileRecord } from '@opgen/runtime/observe';
 import { describe, expect, it } from 'vitest';
 import { operatorLine } from '../../src/dev/operator-log.js';
 import { collectionOf } from '../../src/dev/page/objects.js';

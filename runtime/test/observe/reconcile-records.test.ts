@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { controller, createManager, kinds, onReconcile, requeue, terminal, type Manager, type ReconcileRecord } from '../../src/index.js';
+import { controller, createManager, kinds, requeue, terminal, type Manager } from '../../src/index.js';
+import { onReconcile, type ReconcileRecord } from '../../src/observe/index.js';
 import { readCRDs } from '../../src/testing/crds.js';
 import { serveMemoryCluster, type ServedMemoryCluster } from '../../src/testing/memory/serve.js';
 import { eventually } from '../fixtures/eventually.js';

@@ -6,7 +6,7 @@
  * versions with when they were seen, which is what a reconcile's diff is read from.
  */
 import { createTwoFilesPatch } from 'diff';
-import type { ReconcileRecord, ApiCallRecord } from '@opgen/runtime';
+import type { ReconcileRecord, ApiCallRecord } from '@opgen/runtime/observe';
 import { toYaml } from '../../yaml.js';
 import type { PageObjects } from './server.js';
 import type { MemoryTransport } from '../cluster.js';
@@ -133,10 +133,12 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
       }
       return sorted(roots);
     },
-    diff(record: ReconcileRecord) {
+    diff(record: ReconcileRecord, until: number) {
       const entry = [...tracked.values()].reverse().find((e) => e.kind === record.kind.kind && e.versions.some((v) => v.object?.metadata.name === record.name && v.object.metadata.namespace === record.namespace));
       if (!entry) return undefined;
-      const end = record.startedAt + record.durationMs;
+      // The operator's clock ends the reconcile before this process sees the watch events of its
+      // last writes; the record itself arrives after them.
+      const end = Math.max(record.startedAt + record.durationMs, until);
       const before = entry.versions.filter((v) => v.at <= record.startedAt).at(-1)?.object;
       const after = entry.versions.filter((v) => v.at <= end).at(-1)?.object;
       if (before === after) return undefined;

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ReconcileRecord } from '@opgen/runtime';
+import type { ReconcileRecord } from '@opgen/runtime/observe';
 import { describeResult, describeTriggers, formatDuration } from '../reconcile-line.js';
 
 /** How many reconciles the page keeps for a page opened later; older ones drop off. */
@@ -19,6 +19,8 @@ const PAGE_DIR = new URL('../../templates/dev/page/', import.meta.url);
 /** A reconcile as the page gets it: the record, its words, and a number to ask for its diff by. */
 export interface PageReconcile extends ReconcileRecord {
   seq: number;
+  /** Epoch milliseconds when the record reached this process, after every watch event of its writes. */
+  receivedAt: number;
   text: { triggers: string; result: string; duration: string };
 }
 
@@ -26,8 +28,12 @@ export interface PageReconcile extends ReconcileRecord {
 export interface PageObjects {
   /** The objects of the project's kinds with their owned children, as the page draws them. */
   tree(): unknown;
-  /** The reconciled object before and after `record`, as a unified diff; undefined when unknown. */
-  diff(record: ReconcileRecord): string | undefined;
+  /**
+   * The reconciled object before `record` started and as it was seen by `until` (when its
+   * record arrived: the watch events of its writes are seen by then), as a unified diff;
+   * undefined when unknown.
+   */
+  diff(record: ReconcileRecord, until: number): string | undefined;
   /** Calls `listener` whenever the tree changed; returns its removal. */
   onChange(listener: () => void): () => void;
 }
@@ -75,7 +81,7 @@ export async function startDevPage(objects: PageObjects | undefined): Promise<De
     } else if (url.pathname === '/diff') {
       const wanted = Number(url.searchParams.get('seq'));
       const record = kept.find((r) => r.seq === wanted);
-      const diff = record && objects?.diff(record);
+      const diff = record && objects?.diff(record, record.receivedAt);
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ diff: diff ?? null }));
     } else if (url.pathname === '/favicon.ico') {
@@ -96,6 +102,7 @@ export async function startDevPage(objects: PageObjects | undefined): Promise<De
       const shown: PageReconcile = {
         ...record,
         seq: ++seq,
+        receivedAt: Date.now(),
         text: { triggers: describeTriggers(record.triggers), result: describeResult(record.result), duration: formatDuration(record.durationMs) },
       };
       kept.push(shown);

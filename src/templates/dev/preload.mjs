@@ -20,7 +20,8 @@ process.stdin.on('data', (chunk) => {
 });
 // The channel must not keep an operator alive that ended its work (stdin decides that).
 process.channel?.unref();
-const runtime = await import('@opgen/runtime');
-// A runtime older than reconcile records has no onReconcile: the operator runs, unrecorded.
-runtime.onReconcile?.((record) => process.connected && process.send({ reconcile: record }));
+await import('@opgen/runtime');
+// A runtime older than reconcile records has no observe export: the operator runs, unrecorded.
+const observe = await import('@opgen/runtime/observe').catch(() => undefined);
+observe?.onReconcile((record) => process.connected && process.send({ reconcile: record }));
 await import('@kubernetes/client-node').catch(() => undefined);
