@@ -15,6 +15,9 @@ export interface BookCommand {
   readonly text: string;
 }
 
+/** The book's chapters, by file name, in order. */
+const chapters = () => readdirSync(bookDir).filter((f) => f.endsWith('.md')).sort();
+
 /** A chapter's text with `<!--@include: …-->` lines replaced by the files they include. */
 function chapterText(file: string): string {
   const text = readFileSync(join(bookDir, file), 'utf8');
@@ -28,7 +31,7 @@ function chapterText(file: string): string {
  */
 export function bookCommands(): BookCommand[] {
   const commands: BookCommand[] = [];
-  for (const chapter of readdirSync(bookDir).filter((f) => f.endsWith('.md')).sort()) {
+  for (const chapter of chapters()) {
     const lines = chapterText(chapter).split('\n');
     for (let i = 0; i < lines.length; i++) {
       if (lines[i] !== '```sh' && lines[i] !== '```console') continue;
@@ -72,7 +75,7 @@ export interface ProseCommand {
 /** Every inline code span of the book that names an opgen command with long options. */
 export function proseCommands(): ProseCommand[] {
   const found: ProseCommand[] = [];
-  for (const chapter of readdirSync(bookDir).filter((f) => f.endsWith('.md')).sort()) {
+  for (const chapter of chapters()) {
     const prose = chapterText(chapter).replace(/^```[\s\S]*?^```$/gm, '');
     for (const [, text] of prose.matchAll(/`((?:npx )?opgen [^`]*--[^`]*)`/g)) {
       const args = opgenArgs(text!)!;

@@ -89,7 +89,7 @@ export function recordingReconciles(): boolean {
  * returned function is called.
  *
  * @example
- * import { onReconcile } from '@opgen/runtime';
+ * import { onReconcile } from '@opgen/runtime/observe';
  *
  * const stop = onReconcile((r) => console.log(`${r.kind.kind} ${r.name}: ${r.result.type} in ${r.durationMs} ms, ${r.calls.length} API calls`));
  */
