@@ -11,6 +11,7 @@ import { currentScaffold } from '../upgrade/scaffold-version.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { reimport } from '../import/reproduce.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 interface GenerateOptions {
   outputDir?: string;
@@ -36,10 +37,11 @@ export function alphaCommand(): Command {
         .description('re-scaffold the whole project from PROJECT (init, then every create api) into a directory')
         .option('--output-dir <dir>', 'where to write the scaffold (default: the project itself, where only missing files are written)')
         .option('--force', 'overwrite files that differ from the scaffold (never deletes one)')
+        .addOption(projectDirOption())
         .option('--dry-run', 'print what would be written; write nothing')
         .addHelpText('after', examples)
-        .action(async (options: GenerateOptions) => {
-          await runAlphaGenerate(process.cwd(), options);
+        .action(async ({ dir, ...options }: GenerateOptions & ProjectDirFlag) => {
+          await runAlphaGenerate(dir, options);
         }),
     );
 }

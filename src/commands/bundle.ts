@@ -6,6 +6,7 @@ import { bundleFiles, type BundleOptions } from '../bundle/generate.js';
 import { readBundleInputs } from '../bundle/inputs.js';
 import { staleManifests } from '../bundle/stale.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
+import { projectDirOption } from './shared-options.js';
 
 interface BundleCommandOptions extends Omit<BundleOptions, 'packageName'> {
   package?: string;
@@ -23,7 +24,7 @@ export function bundleCommand(): Command {
     .option('--default-channel <name>', 'the channel subscriptions follow unless they name one')
     .option('--package <name>', "the OLM package name (default: the project's name)")
     .option('--image <image>', "the manager's image in the CSV's deployment (default: config/manager's)")
-    .option('--dir <path>', 'the project root', '.')
+    .addOption(projectDirOption())
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText(
       'after',

@@ -14,6 +14,7 @@ import { certificateMode, webhooksOf, withCertificateMode, withWebhooks, type Ce
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { externalTarget } from './external-target.js';
 import { readIfExists } from '../read-if-exists.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 export interface CreateWebhookOptions {
   group: string;
@@ -68,10 +69,11 @@ export function createWebhookCommand(): Command {
       new Option('--certificates <mode>', "the webhook server's certificate: built in (a CA and certificate the manager keeps in a Secret; no cert-manager) or cert-manager's").choices(['built-in', 'cert-manager']),
     )
     .option('--force', 'scaffold a webhook type the kind already has again: rewrites the files you have not changed')
+    .addOption(projectDirOption())
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', webhookExamples)
-    .action(async (options: CreateWebhookOptions) => {
-      await runCreateWebhook(process.cwd(), options);
+    .action(async ({ dir, ...options }: CreateWebhookOptions & ProjectDirFlag) => {
+      await runCreateWebhook(dir, options);
     });
 }
 

@@ -20,6 +20,7 @@ import { loadProject } from '../project/load.js';
 import { fullGroup, projectFileName, sameGvk, type ProjectConfig, type Resource } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 export interface CreateApiOptions extends ExternalTargetOptions {
   controller?: boolean;
@@ -82,10 +83,11 @@ function createApiCommand(): Command {
     .option('--helm-chart-repo <url>', 'with --helm-chart <name>: the chart repository to pull it from')
     .option('--helm-chart-version <version>', 'with a pulled --helm-chart: its version (default: the latest)')
     .option('--force', 're-scaffold an existing kind: rewrites the files you have not changed')
+    .addOption(projectDirOption())
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', apiExamples)
-    .action(async (options: CreateApiOptions) => {
-      await runCreateApi(process.cwd(), options);
+    .action(async ({ dir, ...options }: CreateApiOptions & ProjectDirFlag) => {
+      await runCreateApi(dir, options);
     });
 }
 

@@ -14,6 +14,7 @@ import { refuseInHelmOperatorProject } from './helm-operator-guard.js';
 import { fullGroup, projectFileName } from '../project/model.js';
 import { applyChanges, formatPlan, planChanges, removeEmptyFolders, type PlannedChange } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 interface DeleteApiOptions {
   group: string;
@@ -50,10 +51,11 @@ export function deleteCommand(): Command {
         .requiredOption('--version <version>', 'API version, e.g. v1')
         .requiredOption('--kind <kind>', 'kind, e.g. DemoVolume')
         .option('--force', 'also delete the files you changed since opgen wrote them')
+        .addOption(projectDirOption())
         .option('--dry-run', 'print what would be deleted and changed; change nothing')
         .addHelpText('after', examples)
-        .action(async (options: DeleteApiOptions) => {
-          await runDeleteApi(process.cwd(), options);
+        .action(async ({ dir, ...options }: DeleteApiOptions & ProjectDirFlag) => {
+          await runDeleteApi(dir, options);
         }),
     );
 }

@@ -9,6 +9,7 @@ import { build, buildWithImage } from '../deploy/kustomize.js';
 import { objectNames } from '../deploy/objects.js';
 import { deployProject } from '../deploy/project.js';
 import { provideKubectl } from '../kubectl.js';
+import { projectDirOption, kubeconfigOption, contextOption } from './shared-options.js';
 
 // kubebuilder's `make install`, `uninstall`, `deploy`, `undeploy` and `build-installer`, with
 // kubectl's built-in kustomize and server-side apply: no separate kustomize to install.
@@ -30,9 +31,9 @@ Nothing is applied or deleted unless the cluster answers and your credentials ma
 function clusterCommand(name: string, description: string): Command {
   return new Command(name)
     .description(description)
-    .option('--kubeconfig <file>', 'the kubeconfig to use instead of $KUBECONFIG or ~/.kube/config')
-    .option('--context <name>', 'the kubeconfig context to use instead of the current one')
-    .option('--dir <path>', 'the project root', '.')
+    .addOption(kubeconfigOption())
+    .addOption(contextOption())
+    .addOption(projectDirOption())
     .hook('preAction', provideKubectl);
 }
 
@@ -125,7 +126,7 @@ export function buildInstallerCommand(): Command {
     .description(`write config/default with the manager's image set to ${installer}, one file that installs the operator`)
     .option('--image <image>', 'the manager\'s image, e.g. ghcr.io/me/operator:0.1.0 (default: $IMG)')
     .option('--dry-run', `print what would be written to ${installer}; write nothing`)
-    .option('--dir <path>', 'the project root', '.')
+    .addOption(projectDirOption())
     .hook('preAction', provideKubectl)
     .addHelpText(
       'after',

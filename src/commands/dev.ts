@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { contextOption, projectDirOption } from './shared-options.js';
 
 interface DevCommandOptions {
   samples?: boolean;
@@ -12,9 +13,9 @@ export function devCommand(): Command {
   return new Command('dev')
     .description('run the operator against a memory cluster served on loopback (or --context), reloading it on every save')
     .option('--samples', 'apply config/samples once the CRDs are installed')
-    .option('--context <name>', "use this context of your kubeconfig instead of the memory cluster")
+    .addOption(contextOption("use this context of your kubeconfig instead of the memory cluster"))
     .option('--logs', "print the operator's JSON log lines too (by default: one line per reconcile, warnings and errors)")
-    .option('--dir <path>', 'the project root', '.')
+    .addOption(projectDirOption())
     .addHelpText(
       'after',
       `

@@ -14,6 +14,7 @@ import type { CertificateMode } from '../project/webhooks.js';
 import { serializeProject } from '../project/serialize.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile, type PlannedChange } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 interface EditOptions {
   plugins?: string;
@@ -70,10 +71,11 @@ export function editCommand(): Command {
     )
     .option('--cert-manager [bool]', 'the same as --webhook-certificates cert-manager; --cert-manager=false for built-in', parseBool)
     .option('--force', `also rewrite ${chartDir}/Chart.yaml and values.yaml, which are otherwise written only once, and the files you changed that --webhook-certificates rewrites or deletes`)
+    .addOption(projectDirOption())
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', examples)
-    .action(async (options: EditOptions) => {
-      await runEdit(process.cwd(), options);
+    .action(async ({ dir, ...options }: EditOptions & ProjectDirFlag) => {
+      await runEdit(dir, options);
     });
 }
 

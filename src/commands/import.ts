@@ -10,6 +10,7 @@ import { loadProject } from '../project/load.js';
 import { projectFileName } from '../project/model.js';
 import { serializeProject } from '../project/serialize.js';
 import { applyChanges, formatPlan, planChanges, removeEmptyFolders, type PlannedChange } from '../writer/index.js';
+import { projectDirOption } from './shared-options.js';
 
 interface ImportCrdOptions {
   fromCluster?: string;
@@ -30,7 +31,7 @@ export function importCommand(): Command {
     .option('--from-cluster <name>', 'import the CRD of this name from the current kubectl context')
     .option('--update', 'accept a URL whose content changed since its recorded import')
     .option('--dry-run', 'print what would be written; write nothing')
-    .option('--dir <path>', 'the project root', '.')
+    .addOption(projectDirOption())
     .addHelpText(
       'after',
       [

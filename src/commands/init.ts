@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { parseBool } from './bool-flag.js';
@@ -13,6 +13,7 @@ import { projectFileName, type ProjectConfig } from '../project/model.js';
 import { cliVersion } from '../version.js';
 import { applyChanges, formatPlan, planChanges, type GeneratedFile } from '../writer/index.js';
 import { readIfExists } from '../read-if-exists.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 export interface InitOptions {
   domain: string;
@@ -37,6 +38,9 @@ Examples:
   # A project for APIs in the civo.com domain, named after the current directory
   $ mkdir demo-volume-operator && cd demo-volume-operator
   $ opgen init --domain civo.com
+
+  # The same in a new directory
+  $ opgen init --domain civo.com --dir demo-volume-operator
 
   # An operator that only watches its own namespace, with several API groups
   $ opgen init --domain example.com --project-name shop-operator --namespaced --multigroup
@@ -69,10 +73,11 @@ export function initCommand(): Command {
     .option('--cert-manager', "webhooks get cert-manager's certificates (a Certificate and Issuer in config/certmanager, CA injection), not the built-in ones the manager keeps by patching its webhook configurations")
     .option('--skip-install', 'do not run npm install')
     .option('--force', 'scaffold into a directory that is not empty, overwriting files')
+    .addOption(projectDirOption('where to scaffold the project; created if missing (default: the working directory)'))
     .option('--dry-run', 'print what would be written; write nothing')
     .addHelpText('after', examples)
-    .action(async (options: InitOptions) => {
-      await runInit(process.cwd(), options);
+    .action(async ({ dir, ...options }: InitOptions & ProjectDirFlag) => {
+      await runInit(dir, options);
     });
 }
 
@@ -116,10 +121,11 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
   if (options.dryRun) return;
 
   if (!options.skipInstall) await npmInstall(dir);
+  const cd = dir === resolve() ? '' : `  $ cd ${relative(resolve(), dir)}\n`;
   process.stdout.write(
     helmOperator
-      ? `\nNext: add a kind reconciled by a chart, e.g.\n  $ opgen create api --group <group> --version v1alpha1 --kind <Kind> --helm-chart <dir>\n`
-      : `\nNext: define an API and its controller, e.g.\n  $ opgen create api --group <group> --version v1 --kind <Kind>\n`,
+      ? `\nNext: add a kind reconciled by a chart, e.g.\n${cd}  $ opgen create api --group <group> --version v1alpha1 --kind <Kind> --helm-chart <dir>\n`
+      : `\nNext: define an API and its controller, e.g.\n${cd}  $ opgen create api --group <group> --version v1 --kind <Kind>\n`,
   );
 }
 
@@ -178,7 +184,8 @@ async function ensureEmpty(dir: string): Promise<void> {
   try {
     entries = await readdir(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`directory ${dir} does not exist`);
+    // --dir may name a directory still to be made: the first write makes it.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
   const others = entries.filter((name) => !tolerated(name)).sort();

@@ -14,6 +14,7 @@ import { paint } from '../ui.js';
 import { applyChanges, formatPlan, planChanges } from '../writer/index.js';
 import { resolveMaxDescLen } from '../project/manifests-settings.js';
 import { readSamples } from './read-samples.js';
+import { projectDirOption } from './shared-options.js';
 
 interface ManifestsOptions {
   check?: boolean;
@@ -37,7 +38,7 @@ export function manifestsCommand(): Command {
     .option('--dry-run', 'print what would be written; write nothing')
     .option('--max-desc-len <n>', 'shorten schema descriptions to at most N characters (0 drops them); remembered in PROJECT', nonNegativeInteger)
     .option('--watch', 'keep running and regenerate on every save under src/')
-    .option('--dir <path>', 'the project root', '.')
+    .addOption(projectDirOption())
     .addHelpText('after', '\nExamples:\n  $ opgen manifests\n  $ opgen manifests --check\n  $ opgen manifests --dry-run\n  $ opgen manifests --max-desc-len 0\n  $ opgen manifests --watch')
     .action(async (options: ManifestsOptions) => {
       const compatFlag = options.base !== undefined ? '--base' : options.allowBreaking !== undefined ? '--allow-breaking' : options.allowAlphaChanges ? '--allow-alpha-changes' : undefined;

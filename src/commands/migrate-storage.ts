@@ -4,54 +4,93 @@ import { createRequire } from 'node:module';
 import { Command, InvalidArgumentError } from 'commander';
 import { parse } from 'yaml';
 import { UserError } from '../errors.js';
+import { contextOption, kubeconfigOption, projectDirOption } from './shared-options.js';
 
 interface MigrateOptions {
   dir: string;
+  kubeconfig?: string;
+  context?: string;
+  dryRun?: boolean;
   crd?: string;
   qps: number;
   pageSize?: number;
 }
 
+/** `name` is the CRD's, for this command's messages; the runtime reads the rest. */
+type Migration = (
+  kinds: { name: string; group: string; version: string; kind: string; plural: string; namespaced: boolean }[],
+  options: { kubeConfig: unknown; qps?: number; pageSize?: number; onProgress?: (progress: { crd: string; rewritten: number }) => void },
+) => Promise<{ crd: string; storageVersion: string; storedVersions: string[]; rewritten: number; resumed: boolean }[]>;
+
+/** The kubeconfig fields this command reads: where it is about to connect. */
+interface KubeConfigData {
+  currentContext?: string;
+  contexts?: { name: string; cluster?: string }[];
+  clusters?: { name: string; server?: string }[];
+}
+
 /** The part of `@opgen/runtime` this command runs: the project's own copy, so the CLI never bundles the runtime. */
 interface RuntimeMigration {
-  loadKubeConfig(): unknown;
-  migrateStorageVersions(
-    kinds: { group: string; version: string; kind: string; plural: string; namespaced: boolean }[],
-    options: { kubeConfig: unknown; qps?: number; pageSize?: number },
-  ): Promise<{ crd: string; storageVersion: string; storedVersions: string[]; rewritten: number; resumed: boolean }[]>;
+  loadKubeConfig(path?: string, options?: { context?: string }): KubeConfigData;
+  migrateStorageVersions: Migration;
+  /** Runtimes from the one with `--dry-run` on: absent before, so a dry run is never a real one. */
+  planStorageMigration?: Migration;
 }
 
 /** `opgen migrate-storage`: the project's CRDs on the current kubectl context, every object moved into the storage version. */
 export function migrateStorageCommand(): Command {
   return new Command('migrate-storage')
-    .description("rewrite every object of the project's CRDs into their storage version and trim status.storedVersions, on the current kubectl context")
+    .description("rewrite every object of the project's CRDs into their storage version and trim status.storedVersions, on the current kubectl context (or --context)")
     .option('--crd <names>', 'only these CRDs (comma-separated names, e.g. bookstores.blog.example.com); default: every CRD in config/crd/bases')
     .option('--qps <n>', 'requests per second at most', positiveNumber, 20)
     .option('--page-size <n>', 'objects listed per request', positiveNumber)
-    .option('--dir <path>', 'the project root', '.')
-    .addHelpText('after', '\nRun it after a release makes a new version the storage version, before a later release removes the old one.\nA run that is interrupted resumes where it stopped.\n\nExamples:\n  $ opgen migrate-storage\n  $ opgen migrate-storage --crd bookstores.blog.example.com --qps 5')
+    .addOption(projectDirOption())
+    .addOption(kubeconfigOption())
+    .addOption(contextOption())
+    .option('--dry-run', 'count the objects each CRD would have rewritten; write nothing')
+    .addHelpText(
+      'after',
+      '\nRun it after a release makes a new version the storage version, before a later release removes the old one.\nA run that is interrupted resumes where it stopped.\n\nExamples:\n  $ opgen migrate-storage --dry-run\n  $ opgen migrate-storage\n  $ opgen migrate-storage --context staging --crd bookstores.blog.example.com --qps 5',
+    )
     .action(async (options: MigrateOptions) => {
       const root = resolve(options.dir);
       const kinds = projectKinds(root, options.crd);
       const runtime = projectRuntime(root);
-      let kubeConfig: unknown;
+      const migrate = options.dryRun ? runtime.planStorageMigration : runtime.migrateStorageVersions;
+      if (!migrate) throw new UserError(`the project's @opgen/runtime cannot plan a storage migration`, undefined, 'update @opgen/runtime to use --dry-run');
+      let kubeConfig: KubeConfigData;
       try {
-        kubeConfig = runtime.loadKubeConfig();
+        kubeConfig = runtime.loadKubeConfig(options.kubeconfig, { context: options.context });
       } catch (error) {
         throw new UserError((error as Error).message);
       }
-      let results: Awaited<ReturnType<RuntimeMigration['migrateStorageVersions']>>;
+      // Said before the first request: against a server that does not answer, retries take a while.
+      process.stdout.write(`${options.dryRun ? 'Counting' : 'Migrating'} ${kinds.map((k) => k.name).join(', ')} on ${where(kubeConfig)}\n`);
+      const onProgress = ({ crd, rewritten }: { crd: string; rewritten: number }) => process.stdout.write(`${crd}: ${rewritten} objects ${options.dryRun ? 'counted' : 'rewritten'} so far\n`);
+      let results: Awaited<ReturnType<Migration>>;
       try {
-        results = await runtime.migrateStorageVersions(kinds, { kubeConfig, qps: options.qps, pageSize: options.pageSize });
+        results = await migrate(kinds, { kubeConfig, qps: options.qps, pageSize: options.pageSize, onProgress });
       } catch (error) {
-        throw new UserError(`storage migration stopped: ${(error as Error).message}`, undefined, 'run it again: it resumes where it stopped');
+        throw new UserError(`storage migration stopped: ${(error as Error).message}`, undefined, options.dryRun ? undefined : 'run it again: it resumes where it stopped');
       }
       for (const r of results) {
         const before = r.storedVersions.join(', ');
-        const done = r.rewritten === 0 && before === r.storageVersion ? 'nothing to migrate' : `${r.rewritten} objects rewritten${r.resumed ? ' (resumed)' : ''}, storedVersions ${before} → ${r.storageVersion}`;
+        const nothing = r.rewritten === 0 && before === r.storageVersion;
+        const done = nothing
+          ? 'nothing to migrate'
+          : options.dryRun
+            ? `would rewrite ${r.rewritten} objects${r.resumed ? ' (resuming)' : ''}, storedVersions ${before} → ${r.storageVersion}; nothing written`
+            : `${r.rewritten} objects rewritten${r.resumed ? ' (resumed)' : ''}, storedVersions ${before} → ${r.storageVersion}`;
         process.stdout.write(`${r.crd}: stored as ${r.storageVersion}; ${done}\n`);
       }
     });
+}
+
+/** The server and context a kubeconfig's current context names, for the first line. */
+function where(kubeConfig: KubeConfigData): string {
+  const context = kubeConfig.contexts?.find((c) => c.name === kubeConfig.currentContext);
+  const server = kubeConfig.clusters?.find((c) => c.name === context?.cluster)?.server;
+  return `${server ?? 'the cluster'} (context ${kubeConfig.currentContext ?? 'none'})`;
 }
 
 function positiveNumber(value: string): number {
@@ -61,7 +100,7 @@ function positiveNumber(value: string): number {
 }
 
 /** The kinds of the CRDs in config/crd/bases (those `--crd` names, when given). */
-function projectKinds(root: string, only: string | undefined): Parameters<RuntimeMigration['migrateStorageVersions']>[0] {
+function projectKinds(root: string, only: string | undefined): Parameters<Migration>[0] {
   const dir = join(root, 'config/crd/bases');
   const files = existsSync(dir) ? readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort() : [];
   const kinds = files.flatMap((file) => {
@@ -93,7 +132,8 @@ function projectRuntime(root: string): RuntimeMigration {
       const entry = (subpath: string) => pkg.exports?.[subpath]?.import ?? pkg.exports?.['.']?.import ?? './dist/index.js';
       // require, not import(): the bundled CLI runs from the compile cache, where import() fails; Node ≥ 20.19 requires ES modules.
       const load = (subpath: string) => createRequire(manifest)(join(dirname(manifest), entry(subpath))) as Partial<RuntimeMigration>;
-      const runtime: Partial<RuntimeMigration> = { migrateStorageVersions: load('./storageversion').migrateStorageVersions, loadKubeConfig: load('./manager').loadKubeConfig };
+      const storage = load('./storageversion');
+      const runtime: Partial<RuntimeMigration> = { migrateStorageVersions: storage.migrateStorageVersions, planStorageMigration: storage.planStorageMigration, loadKubeConfig: load('./manager').loadKubeConfig };
       if (typeof runtime.migrateStorageVersions !== 'function' || typeof runtime.loadKubeConfig !== 'function') {
         throw new UserError(`@opgen/runtime ${pkg.version ?? ''} in ${dirname(manifest)} cannot migrate storage versions`, undefined, 'update @opgen/runtime');
       }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { formatResults, outputFormats, type OutputFormat } from '../bundle/scorecard/report.js';
 import { runScorecard } from '../bundle/scorecard/index.js';
+import { kubeconfigOption, contextOption } from './shared-options.js';
 
 interface ScorecardOptions {
   output: OutputFormat;
@@ -18,8 +19,8 @@ export function scorecardCommand(): Command {
     .argument('[bundle]', 'the bundle directory', 'bundle')
     .addOption(new Option('-o, --output <format>', 'how to print the results').choices(outputFormats).default('text'))
     .option('-l, --selector <label>', 'run only the checks with this label: suite=basic|olm, test=<check>-test, or a check name')
-    .option('--kubeconfig <file>', 'the kubeconfig to use instead of $KUBECONFIG or ~/.kube/config')
-    .option('--context <name>', 'the kubeconfig context to use instead of the current one')
+    .addOption(kubeconfigOption())
+    .addOption(contextOption())
     .option('-n, --namespace <name>', "where basic-check-spec creates the examples (default: the context's namespace)")
     .addHelpText(
       'after',

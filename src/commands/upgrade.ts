@@ -15,6 +15,7 @@ import { currentScaffold, firstRelease, scaffoldOf, type ScaffoldVersion } from 
 import { readIfExists } from '../read-if-exists.js';
 import { readProjectSettings } from '../upgrade/settings.js';
 import { applyChanges, formatPlan, planChanges, type PlannedChange } from '../writer/index.js';
+import { projectDirOption, type ProjectDirFlag } from './shared-options.js';
 
 export interface UpgradeOptions {
   to?: string;
@@ -38,11 +39,12 @@ export function upgradeCommand(): Command {
   return new Command('upgrade')
     .description("bring the project to this opgen's scaffold: your edits kept, opgen's changes merged in, generated files regenerated")
     .option('--to <version>', 'the opgen version to upgrade to: only this one\'s (run another with npx opgen@<version> upgrade)')
+    .addOption(projectDirOption())
     .option('--dry-run', 'print what would change; write nothing')
     .option('--force', 'upgrade even when the git tree has uncommitted changes')
     .addHelpText('after', examples)
-    .action(async (options: UpgradeOptions) => {
-      await runUpgrade(process.cwd(), options);
+    .action(async ({ dir, ...options }: UpgradeOptions & ProjectDirFlag) => {
+      await runUpgrade(dir, options);
     });
 }
 

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiextensionsV1Api, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { startControlPlane, type ControlPlane } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 
 const bin = fileURLToPath(new URL('../../bin/opgen.js', import.meta.url));
 
@@ -73,10 +73,25 @@ describe('opgen migrate-storage', () => {
     const unknown = opgen('migrate-storage', '--crd', 'nope.example.com', '--dir', project);
     expect(unknown).toMatchObject({ code: 1, stderr: `error: --crd nope.example.com is not a CRD of this project (its CRDs: ${crdName})\n` });
 
+    // The current context of this kubeconfig is a server nobody answers on; --context picks the control plane.
+    const real = parse(readFileSync(cp.kubeconfigPath, 'utf8')) as { 'current-context': string; contexts: { name: string; context: { user: string } }[]; clusters: unknown[] };
+    const deadContext = { name: 'dead', context: { cluster: 'dead', user: real.contexts[0]!.context.user } };
+    const kubeconfig = join(project, 'kubeconfig');
+    writeFileSync(kubeconfig, stringify({ ...real, 'current-context': 'dead', contexts: [...real.contexts, deadContext], clusters: [...real.clusters, { name: 'dead', cluster: { server: 'https://127.0.0.1:1' } }] }));
+    const on = `on ${cp.kubeConfig.getCurrentCluster()!.server} (context ${real['current-context']})`;
+
+    const planned = opgen('migrate-storage', '--dir', project, '--dry-run', '--page-size', '20', '--kubeconfig', kubeconfig, '--context', real['current-context']);
+    expect(planned).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `Counting ${crdName} ${on}\n${crdName}: 20 objects counted so far\n${crdName}: 30 objects counted so far\n${crdName}: stored as v2; would rewrite 30 objects, storedVersions v1, v2 → v2; nothing written\n`,
+    });
+    expect(await storedVersions(), 'a dry run writes nothing').toEqual(['v1', 'v2']);
+
     const run = opgen('migrate-storage', '--dir', project);
-    expect(run).toMatchObject({ code: 0, stderr: '', stdout: `${crdName}: stored as v2; 30 objects rewritten, storedVersions v1, v2 → v2\n` });
+    expect(run).toMatchObject({ code: 0, stderr: '', stdout: `Migrating ${crdName} ${on}\n${crdName}: 30 objects rewritten so far\n${crdName}: stored as v2; 30 objects rewritten, storedVersions v1, v2 → v2\n` });
     expect(await storedVersions()).toEqual(['v2']);
     const again = opgen('migrate-storage', '--dir', project);
-    expect(again).toMatchObject({ code: 0, stdout: `${crdName}: stored as v2; nothing to migrate\n` });
+    expect(again).toMatchObject({ code: 0, stdout: `Migrating ${crdName} ${on}\n${crdName}: stored as v2; nothing to migrate\n` });
   }, 120_000);
 });

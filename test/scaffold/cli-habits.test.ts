@@ -4,8 +4,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { program } from '../../src/cli.js';
 import { cliVersion } from '../../src/version.js';
-import { cleanUp, opgen, projectDir, readTree } from './run.js';
+import { cleanUp, opgen, opgenOk, projectDir, readTree } from './run.js';
 
 // What a kubebuilder user types on day one, and what they get.
 
@@ -56,6 +58,63 @@ describe('a command without its sub-command', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(await readFile(join(dir, 'src/api/v1/demovolume_types.ts'), 'utf8')).toContain('export interface DemoVolume ');
+  });
+});
+
+describe('the same flags on every command', () => {
+  // What each command does, hence which of the shared flags it must take: --dir where it reads
+  // or writes a project, --dry-run where it writes anything, --kubeconfig and --context where
+  // it talks to a cluster (dev talks to its own memory cluster unless --context names one).
+  const expected: Record<string, string[]> = {
+    init: ['--dir', '--dry-run'],
+    'create api': ['--dir', '--dry-run'],
+    'create webhook': ['--dir', '--dry-run'],
+    manifests: ['--dir', '--dry-run'],
+    edit: ['--dir', '--dry-run'],
+    dev: ['--dir', '--context'],
+    'import crd': ['--dir', '--dry-run'],
+    'delete api': ['--dir', '--dry-run'],
+    install: ['--dir', '--dry-run', '--kubeconfig', '--context'],
+    uninstall: ['--dir', '--dry-run', '--kubeconfig', '--context'],
+    deploy: ['--dir', '--dry-run', '--kubeconfig', '--context'],
+    undeploy: ['--dir', '--dry-run', '--kubeconfig', '--context'],
+    'build-installer': ['--dir', '--dry-run'],
+    upgrade: ['--dir', '--dry-run'],
+    'alpha generate': ['--dir', '--dry-run'],
+    'bundle validate': [],
+    scorecard: ['--kubeconfig', '--context'],
+    'setup-envtest': [],
+    'migrate-storage': ['--dir', '--dry-run', '--kubeconfig', '--context'],
+    version: [],
+  };
+  const shared = ['--dir', '--dry-run', '--kubeconfig', '--context'];
+
+  it('each command takes the shared flags its work needs, with one meaning', async () => {
+    const found: Record<string, string[]> = {};
+    const walk = (command: Command, path: string[]) => {
+      if (command.commands.length === 0) found[path.join(' ')] = shared.filter((flag) => command.options.some((o) => o.long === flag));
+      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+    };
+    for (const command of (await program()).commands) walk(command, [command.name()]);
+    expect(found).toEqual(expected);
+    const descriptions = new Set<string>();
+    for (const command of (await program()).commands.flatMap((c) => [c, ...c.commands])) {
+      for (const o of command.options) if (o.long === '--kubeconfig') descriptions.add(o.description);
+    }
+    expect([...descriptions]).toEqual(['the kubeconfig to use instead of $KUBECONFIG or ~/.kube/config']);
+  });
+
+  it('--dir scaffolds and works on a project from another directory, and init says where to go next', async () => {
+    dir = await projectDir('elsewhere');
+    const init = await opgenOk(dir, 'init', '--domain', 'example.com', '--dir', 'shop-operator', '--skip-install');
+    expect(init).toContain('  $ cd shop-operator\n  $ opgen create api');
+    await opgenOk(dir, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order', '--dir', 'shop-operator');
+    await opgenOk(dir, 'create', 'webhook', '--group', 'shop', '--version', 'v1', '--kind', 'Order', '--defaulting', '--dir', 'shop-operator');
+    expect([...(await readTree(dir)).keys()].every((path) => path.startsWith('shop-operator/')), 'nothing written outside --dir').toBe(true);
+    const project = await readFile(join(dir, 'shop-operator/PROJECT'), 'utf8');
+    expect(project).toContain('projectName: shop-operator');
+    expect(project).toContain('kind: Order');
+    expect(await readFile(join(dir, 'shop-operator/src/api/v1/order_types.ts'), 'utf8')).toContain('export interface Order ');
   });
 });
 

@@ -34,7 +34,6 @@ export async function opgen(cwd: string, ...args: string[]): Promise<RunResult> 
   }
 }
 
-/** A fresh directory `<tmp>/<name>` (init names the project after it); remove it with `cleanUp`. */
 /** Runs `opgen <args>` in `cwd` and expects it to succeed without a word on stderr; returns its stdout. */
 export async function opgenOk(cwd: string, ...args: string[]): Promise<string> {
   const result = await opgen(cwd, ...args);
@@ -53,6 +52,7 @@ export async function expectRefused(dir: string, args: string[], message: RegExp
   expect(await readTree(dir)).toEqual(before);
 }
 
+/** A fresh directory `<tmp>/<name>` (init names the project after it); remove it with `cleanUp`. */
 export async function projectDir(name: string): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), 'opgen-scaffold-'));
   const dir = join(parent, name);

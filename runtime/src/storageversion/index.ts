@@ -6,6 +6,7 @@
  * Public surface:
  * - `migrateStorageVersions(kinds, { kubeConfig | cluster, qps?, … })` → one {@link StorageMigrationResult} per kind.
  * - `migrateStorageVersionsWhenLeading(mgr, kinds, options?)`: the same as a leader-only runnable.
+ * - `planStorageMigration(kinds, options)`: what a migration would rewrite, writing nothing.
  *
  * Imported as `@opgen/runtime/storageversion`.
  *
@@ -16,5 +17,5 @@
  *
  * @module
  */
-export { migrateStorageVersions, progressAnnotation, type StorageMigrationOptions, type StorageMigrationResult } from './migrate.js';
+export { migrateStorageVersions, planStorageMigration, progressAnnotation, type StorageMigrationOptions, type StorageMigrationResult } from './migrate.js';
 export { migrateStorageVersionsWhenLeading, type LeaderMigrationOptions } from './when-leading.js';

@@ -32,6 +32,8 @@ export interface StorageMigrationOptions {
   logger?: Pick<Logger, 'info' | 'warn'>;
   /** Registers `opgen_storage_migration_objects_total{crd}` here when given. */
   registry?: Registry;
+  /** Called after each page of objects with the kind's count so far, for a progress display. */
+  onProgress?: (progress: { crd: string; rewritten: number }) => void;
   signal?: AbortSignal;
 }
 
@@ -42,7 +44,7 @@ export interface StorageMigrationResult {
   storageVersion: string;
   /** `status.storedVersions` before the migration. */
   storedVersions: string[];
-  /** Objects rewritten in this run (0 when there was nothing to migrate). */
+  /** Objects rewritten in this run (0 when there was nothing to migrate); by {@link planStorageMigration}, those it would rewrite. */
   rewritten: number;
   /** Whether the run picked up where an interrupted one stopped. */
   resumed: boolean;
@@ -90,6 +92,26 @@ const MERGE_PATCH = 'application/merge-patch+json';
  * await migrateStorageVersions([BookStore], { kubeConfig: loadKubeConfig() });
  */
 export async function migrateStorageVersions(kinds: readonly Kind[], options: StorageMigrationOptions): Promise<StorageMigrationResult[]> {
+  return run(kinds, options, true);
+}
+
+/**
+ * What {@link migrateStorageVersions} would do, writing nothing: each kind's CRD is read and
+ * its objects are listed (from where an interrupted run stopped, as a real run would), and
+ * `rewritten` counts the objects a run would rewrite now. `opgen migrate-storage --dry-run`.
+ *
+ * @example
+ * import { planStorageMigration } from '@opgen/runtime/storageversion';
+ *
+ * for (const r of await planStorageMigration([BookStore], { kubeConfig: loadKubeConfig() })) {
+ *   console.log(`${r.crd}: ${r.rewritten} objects to rewrite into ${r.storageVersion}`);
+ * }
+ */
+export async function planStorageMigration(kinds: readonly Kind[], options: StorageMigrationOptions): Promise<StorageMigrationResult[]> {
+  return run(kinds, options, false);
+}
+
+async function run(kinds: readonly Kind[], options: StorageMigrationOptions, write: boolean): Promise<StorageMigrationResult[]> {
   if (options.rateLimiter && (options.qps || options.burst)) throw new Error('migrateStorageVersions: give either rateLimiter or qps/burst, not both');
   const qps = options.qps ?? 20;
   const pace = options.rateLimiter ?? tokenBucketFor(qps, options.burst ?? qps);
@@ -97,7 +119,7 @@ export async function migrateStorageVersions(kinds: readonly Kind[], options: St
   const rewrites = options.registry && counterIn(options.registry);
   const results: StorageMigrationResult[] = [];
   for (const name of new Set(kinds.map((kind) => `${kind.plural}.${kind.group}`))) {
-    results.push(await migrateCrd(transport, name, options, (count) => rewrites?.inc({ crd: name }, count)));
+    results.push(await migrateCrd(transport, name, options, write, (count) => rewrites?.inc({ crd: name }, count)));
   }
   return results;
 }
@@ -117,7 +139,7 @@ function counterIn(registry: Registry): Counter<'crd'> {
   return new Counter({ name, help: 'Objects rewritten into the storage version of their CRD by migrateStorageVersions.', labelNames: ['crd'], registers: [registry] });
 }
 
-async function migrateCrd(transport: Transport, name: string, options: StorageMigrationOptions, counted: (n: number) => void): Promise<StorageMigrationResult> {
+async function migrateCrd(transport: Transport, name: string, options: StorageMigrationOptions, write: boolean, counted: (n: number) => void): Promise<StorageMigrationResult> {
   const { signal, logger } = options;
   const crd = await transport.request<Crd>({ method: 'GET', path: `${crdsPath}/${name}`, signal });
   const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
@@ -144,6 +166,10 @@ async function migrateCrd(transport: Transport, name: string, options: StorageMi
     for (const item of page.items ?? []) {
       const itemName = item.metadata?.name;
       if (!itemName) continue;
+      if (!write) {
+        result.rewritten++;
+        continue;
+      }
       const path = namespaced ? `/apis/${crd.spec.group}/${storageVersion}/namespaces/${encodeURIComponent(item.metadata?.namespace ?? '')}/${crd.spec.names.plural}/${encodeURIComponent(itemName)}` : `${collection}/${encodeURIComponent(itemName)}`;
       try {
         await transport.request({ method: 'PATCH', path, body: {}, contentType: MERGE_PATCH, query: { fieldManager: 'opgen-storage-migrator' }, signal });
@@ -153,10 +179,12 @@ async function migrateCrd(transport: Transport, name: string, options: StorageMi
         if (!isNotFound(error)) throw error;
       }
     }
+    options.onProgress?.({ crd: name, rewritten: result.rewritten });
     token = page.metadata?.continue ?? '';
     if (!token) break;
-    await saveProgress(transport, name, { storageVersion, continue: token }, signal);
+    if (write) await saveProgress(transport, name, { storageVersion, continue: token }, signal);
   }
+  if (!write) return result;
   await finish(transport, name, storageVersion, signal);
   logger?.info({ crd: name, storageVersion, storedVersions, rewritten: result.rewritten, resumed: result.resumed }, `storage migration: ${name} stored as ${storageVersion} only`);
   return result;
