@@ -13,18 +13,18 @@ export type ProjectCache = typeof import('@opgen/runtime/cache');
 
 /** The project's `@opgen/runtime/testing`, checked to serve a memory cluster. */
 export function importProjectTesting(root: string): ProjectTesting {
-  const testing = importProjectEntry<ProjectTesting>(root, './testing');
+  const testing = importProjectEntry(root, './testing') as ProjectTesting;
   if (typeof testing.serveMemoryCluster !== 'function') throw new UserError(`the project's @opgen/runtime cannot serve a memory cluster`, undefined, 'update @opgen/runtime to the version of this opgen');
   return testing;
 }
 
 /** The project's `@opgen/runtime/cache`: the informers the live page watches the memory cluster with. */
 export function importProjectCache(root: string): ProjectCache {
-  return importProjectEntry<ProjectCache>(root, './cache');
+  return importProjectEntry(root, './cache') as ProjectCache;
 }
 
 /** Finds `@opgen/runtime` from `root` up (npm workspaces hoist it) and imports its `entry` export. */
-function importProjectEntry<T>(root: string, entry: string): T {
+function importProjectEntry(root: string, entry: string): unknown {
   for (let dir = root; ; dir = dirname(dir)) {
     const manifest = join(dir, 'node_modules', '@opgen', 'runtime', 'package.json');
     if (existsSync(manifest)) {
@@ -32,7 +32,7 @@ function importProjectEntry<T>(root: string, entry: string): T {
       const file = exports?.[entry]?.import;
       if (!file) throw new UserError(`${manifest} has no ${entry} entry`, undefined, 'update @opgen/runtime');
       // require() of the ES module (Node >= 20.19): the CLI's bundle has no import() of files outside it.
-      return createRequire(manifest)(join(dirname(manifest), file)) as T;
+      return createRequire(manifest)(join(dirname(manifest), file));
     }
     if (dirname(dir) === dir) break;
   }
