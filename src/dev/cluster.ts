@@ -6,12 +6,13 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type { Kind } from '@opgen/runtime/api';
 import { UserError } from '../errors.js';
 import type { ProjectTesting } from './project-runtime.js';
 
 type KubeConfig = ReturnType<ProjectTesting['kubeConfigOfContext']>;
-/** The memory cluster's in-process transport. */
-export type MemoryTransport = Awaited<ReturnType<ProjectTesting['serveMemoryCluster']>>['memory']['transport'];
+/** The memory cluster's in-process connection (its transport and clock), as the runtime's cache takes it. */
+export type MemoryConnection = Awaited<ReturnType<ProjectTesting['serveMemoryCluster']>>['memory']['cluster'];
 
 /** A running dev cluster. */
 export interface DevCluster {
@@ -19,8 +20,8 @@ export interface DevCluster {
   readonly kubeconfigPath: string;
   /** `memory at https://127.0.0.1:<port>` or `context <name>`. */
   readonly description: string;
-  /** The memory cluster's in-process transport; undefined for a real cluster. */
-  readonly memoryTransport: MemoryTransport | undefined;
+  /** The memory cluster's in-process connection; undefined for a real cluster. */
+  readonly memoryConnection: MemoryConnection | undefined;
   /** Server-side applies the CRDs of `dirs` that exist, waits until they are Established; returns their names. */
   installCRDs(dirs: string[]): Promise<string[]>;
   /** Server-side applies every object of the YAML files in `dir` (kustomization.yaml skipped); returns how many. */
@@ -37,7 +38,7 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
   let kubeConfig: KubeConfig;
   let description: string;
   let stop = async () => {};
-  let memoryTransport: MemoryTransport | undefined;
+  let memoryConnection: MemoryConnection | undefined;
   if (context !== undefined) {
     try {
       kubeConfig = testing.kubeConfigOfContext(undefined, context);
@@ -50,13 +51,13 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
     kubeConfig = served.kubeConfig();
     description = `memory cluster at ${served.url}`;
     stop = () => served.close();
-    memoryTransport = served.memory.transport;
+    memoryConnection = served.memory.cluster;
   }
   testing.writeKubeConfig(kubeConfig, kubeconfigPath);
   return {
     kubeconfigPath,
     description,
-    memoryTransport,
+    memoryConnection,
     async installCRDs(dirs) {
       const present = dirs.filter((dir) => existsSync(dir) && readdirSync(dir).some((f) => /\.(ya?ml|json)$/.test(f)));
       return present.length === 0 ? [] : testing.installCRDs(kubeConfig, present);
@@ -73,16 +74,17 @@ export async function startDevCluster(testing: ProjectTesting, kubeconfigPath: s
   };
 }
 
-/** The collections (`/apis/<group>/<version>/<plural>`, every namespace) of the CRDs in `dirs`, at their storage versions. */
-export function crdCollections(dirs: string[]): string[] {
-  const collections: string[] = [];
+/** The kinds of the CRDs in `dirs`, at their storage versions. */
+export function crdKinds(dirs: string[]): Kind[] {
+  const kinds: Kind[] = [];
   for (const dir of dirs) {
-    for (const object of readManifests(dir) as { kind?: string; spec?: { group?: string; names?: { plural?: string }; versions?: { name: string; storage?: boolean }[] } }[]) {
+    for (const object of readManifests(dir) as { kind?: string; spec?: { group?: string; scope?: string; names?: { kind?: string; plural?: string }; versions?: { name: string; storage?: boolean }[] } }[]) {
+      const { group, scope, names } = object.spec ?? {};
       const version = object.spec?.versions?.find((v) => v.storage)?.name;
-      if (object.kind === 'CustomResourceDefinition' && object.spec?.group && object.spec.names?.plural && version) collections.push(`/apis/${object.spec.group}/${version}/${object.spec.names.plural}`);
+      if (object.kind === 'CustomResourceDefinition' && group && names?.kind && names.plural && version) kinds.push({ group, version, kind: names.kind, plural: names.plural, namespaced: scope !== 'Cluster' });
     }
   }
-  return collections;
+  return kinds;
 }
 
 /** The objects of `dir`'s YAML files, in file order; a YAML error is a one-line error with its place. */

@@ -12,10 +12,10 @@ import { formatUserError, UserError, UserErrors } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { paint } from '../ui.js';
 import { apiFingerprint } from './api-fingerprint.js';
-import { crdCollections, startDevCluster, type DevCluster } from './cluster.js';
+import { crdKinds, startDevCluster, type DevCluster } from './cluster.js';
 import { watchCompile, type BuildResult } from './compile.js';
 import { prepareOperator, PRELOAD_TEMPLATE, type OperatorProcess, type SpareOperator } from './operator.js';
-import { importProjectTesting } from './project-runtime.js';
+import { importProjectCache, importProjectTesting } from './project-runtime.js';
 import { operatorLine } from './operator-log.js';
 import { watchClusterObjects, type ClusterObjects } from './page/objects.js';
 import { startDevPage, type DevPage } from './page/server.js';
@@ -60,7 +60,7 @@ export async function runDev(options: DevOptions): Promise<void> {
     cluster = await startDevCluster(testing, join(devDir, 'kubeconfig'), options.context);
     say(`${cluster.description}; kubectl --kubeconfig ${relative(process.cwd(), cluster.kubeconfigPath) || cluster.kubeconfigPath}`);
     await installCRDs(root, cluster);
-    if (cluster.memoryTransport) objects = watchClusterObjects(cluster.memoryTransport, crdCollections(crdDirs(root)));
+    if (cluster.memoryConnection) objects = watchClusterObjects(importProjectCache(root), cluster.memoryConnection, crdKinds(crdDirs(root)));
     page = await startDevPage(objects);
     say(`live page ${page.url}`);
     if (options.samples) say(`applied ${await cluster.applyManifests(join(root, 'config', 'samples'))} sample object(s) from config/samples`);
@@ -141,7 +141,7 @@ async function afterBuild(session: Session, result: BuildResult, running: Operat
       return running;
     }
     await installCRDs(session.root, session.cluster);
-    session.objects?.watchKinds(crdCollections(crdDirs(session.root)));
+    session.objects?.watchKinds(crdKinds(crdDirs(session.root)));
     session.apiSeen = api;
   }
   if (running) await running.stop();

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventually } from '@opgen/runtime/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,11 +27,16 @@ const reconcileLine = (trigger: string) => new RegExp(`^dev Widget default/widge
 
 describe('opgen dev', () => {
   it(
-    'prints one line per reconcile and shows each, with its API calls and the object tree, on its live page',
+    'prints one line per reconcile and shows each, with its API calls, the object tree and Events, on its live page',
     async () => {
       await project.init('example.com');
       const create = await opgen(project.dir, 'create', 'api', '--group', 'demo', '--version', 'v1', '--kind', 'Widget');
       expect(create.stderr).toBe('');
+      // The operator records an Event about the Widget on each reconcile, as operators do.
+      const controller = join(project.dir, 'src/controllers/widget_controller.ts');
+      const applied = 'await ctx.apply(kinds.ConfigMap, { metadata: { name }, data: { foo } });';
+      expect(readFileSync(controller, 'utf8')).toContain(applied);
+      writeFileSync(controller, readFileSync(controller, 'utf8').replace(applied, `${applied}\n      ctx.recorder.event(widget, 'Normal', 'StarterApplied', \`ConfigMap \${name} holds "\${foo}"\`);`));
 
       run.start();
       await eventually(() => holds(/operator started/.test(run.output), `no operator yet:\n${run.output}`), { timeoutMs: 120_000, intervalMs: 200 });
@@ -65,10 +72,19 @@ describe('opgen dev', () => {
       await widgetNode.locator('.node[data-object="ConfigMap default/widget-sample-starter"]').waitFor({ timeout: 10_000 });
       await widgetNode.locator('.conditions', { hasText: 'Ready=True' }).first().waitFor({ timeout: 10_000 });
 
+      // Clicking the Widget shows the Events about it: the one its reconcile recorded, with its time.
+      await page.locator('.node[data-object="Widget default/widget-sample"] > button').click();
+      const events = page.locator('#events table.events tbody tr');
+      await events.first().waitFor({ timeout: 10_000 });
+      const [firstEvent] = (await events.allInnerTexts()).map((row) => row.split('\t').map((cell) => cell.trim()));
+      expect(firstEvent).toEqual([expect.stringMatching(/\d/), 'Normal', 'StarterApplied', 'ConfigMap widget-sample-starter holds ""']);
+
       // A change to the Widget: one more reconcile, caused by the update.
       await kubectl('patch', 'widget', 'widget-sample', '--type', 'merge', '-p', '{"spec":{"foo":"bar"}}');
       await page.locator('.reconcile[data-object="Widget default/widget-sample"]', { hasText: 'update Widget default/widget-sample' }).first().waitFor({ timeout: 30_000 });
       expect(run.output).toMatch(reconcileLine('update Widget default/widget-sample'));
+      // Its Event comes after the first one, while the Widget stays selected.
+      await page.locator('#events tbody tr').nth(1).filter({ hasText: 'ConfigMap widget-sample-starter holds "bar"' }).waitFor({ timeout: 30_000 });
 
       // The filter hides the reconciles of other objects.
       await page.fill('#filter', 'no-such-object');

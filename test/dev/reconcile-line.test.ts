@@ -1,7 +1,7 @@
 import type { ReconcileRecord } from '@opgen/runtime/observe';
 import { describe, expect, it } from 'vitest';
 import { operatorLine } from '../../src/dev/operator-log.js';
-import { collectionOf } from '../../src/dev/page/objects.js';
+import { kindOfCall } from '../../src/dev/page/objects.js';
 import { reconcileLine } from '../../src/dev/reconcile-line.js';
 
 // What `opgen dev` prints of its operator: a line per reconcile, and of the operator's own
@@ -46,11 +46,13 @@ describe("the operator's output", () => {
   });
 });
 
-describe('the collection of a call', () => {
-  it('is the kind across namespaces', () => {
-    expect(collectionOf('/api/v1/namespaces/a/configmaps/b')).toBe('/api/v1/configmaps');
-    expect(collectionOf('/apis/apps/v1/namespaces/a/deployments/b/status')).toBe('/apis/apps/v1/deployments');
-    expect(collectionOf('/apis/demo.example.com/v1/clusterwidgets/x')).toBe('/apis/demo.example.com/v1/clusterwidgets');
-    expect(collectionOf('/api/v1/namespaces/a')).toBe('/api/v1/namespaces');
+describe('the kind a call wrote', () => {
+  it('is read from its path, namespaced when the path names a namespace', () => {
+    const kindOf = (kind: string, path: string) => kindOfCall({ kind, path });
+    expect(kindOf('ConfigMap', '/api/v1/namespaces/a/configmaps/b')).toEqual({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true });
+    expect(kindOf('Deployment', '/apis/apps/v1/namespaces/a/deployments/b/status')).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true });
+    expect(kindOf('ClusterWidget', '/apis/demo.example.com/v1/clusterwidgets/x')).toEqual({ group: 'demo.example.com', version: 'v1', kind: 'ClusterWidget', plural: 'clusterwidgets', namespaced: false });
+    expect(kindOf('Namespace', '/api/v1/namespaces/a')).toEqual({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false });
+    expect(kindOf('ConfigMap', '/api/v1/namespaces/a/configmaps')).toEqual({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true });
   });
 });

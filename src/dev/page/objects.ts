@@ -1,32 +1,37 @@
 /**
  * The memory cluster's objects as the live page shows them: the project's kinds and what
- * they own, and each reconciled object before and after its reconcile. The dev process holds
- * the memory cluster, so it watches it in-process (no socket): the project's kinds from the
- * start, and each kind of child once a reconcile wrote one. Each object keeps its last few
- * versions with when they were seen, which is what a reconcile's diff is read from.
+ * they own, each reconciled object before and after its reconcile, and the Events about each.
+ * The dev process holds the memory cluster, so it reads it in-process (no socket) through the
+ * runtime's own cache (list+watch → reflector → store, with its relists and retries): an
+ * informer per project kind from the start, and one per kind of child once a reconcile wrote
+ * one. The informers' handlers keep each object's last few versions with when they were
+ * seen, which is what a reconcile's diff is read from.
  */
 import { createTwoFilesPatch } from 'diff';
+import type { Condition, Kind, ObjectMeta } from '@opgen/runtime/api';
+import type { Cached } from '@opgen/runtime/cache';
 import type { ReconcileRecord, ApiCallRecord } from '@opgen/runtime/observe';
 import { toYaml } from '../../yaml.js';
+import type { MemoryConnection } from '../cluster.js';
+import type { ProjectCache } from '../project-runtime.js';
+import { watchEvents, type ObjectEvent } from './events.js';
 import type { PageObjects } from './server.js';
-import type { MemoryTransport } from '../cluster.js';
 
 /** Versions kept per object: enough for the diffs of its recent reconciles. */
 const VERSIONS_KEPT = 20;
-/** A watch that ended is opened again after this long. */
-const REWATCH_MS = 1_000;
 
+/** An object of any kind, as far as the page reads it. */
 interface WatchedObject {
   apiVersion?: string;
   kind?: string;
-  metadata: { uid: string; name: string; namespace?: string; resourceVersion?: string; ownerReferences?: { uid: string }[]; managedFields?: unknown };
-  status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
+  metadata?: ObjectMeta;
+  status?: { conditions?: Condition[] };
 }
 
 interface Tracked {
-  kind: string;
+  kind: Kind;
   /** Oldest first; `object` undefined once deleted. */
-  versions: { at: number; object: WatchedObject | undefined }[];
+  versions: { at: number; object: Cached<WatchedObject> | undefined }[];
 }
 
 /** One node of the page's tree. */
@@ -34,7 +39,9 @@ export interface ObjectNode {
   kind: string;
   namespace?: string;
   name: string;
-  conditions: NonNullable<NonNullable<WatchedObject['status']>['conditions']>;
+  conditions: NonNullable<NonNullable<Cached<WatchedObject>['status']>['conditions']>;
+  /** The Events about it, oldest first. */
+  events: ObjectEvent[];
   children: ObjectNode[];
 }
 
@@ -43,19 +50,17 @@ export interface ClusterObjects extends PageObjects {
   /** Watches the kinds of objects `calls` wrote, if not watched yet. */
   follow(calls: readonly ApiCallRecord[]): void;
   /** Watches more of the project's kinds (new CRDs), if not watched yet. */
-  watchKinds(collections: readonly string[]): void;
+  watchKinds(kinds: readonly Kind[]): void;
   close(): void;
 }
 
-/** Watches `collections` (the project's kinds, e.g. `/apis/demo.example.com/v1/widgets`) on `transport`. */
-export function watchClusterObjects(transport: MemoryTransport, collections: readonly string[]): ClusterObjects {
+/** Watches `kinds` (the project's kinds) and the Events of the memory cluster on `connection`, with the project's own cache. */
+export function watchClusterObjects(runtime: ProjectCache, connection: MemoryConnection, kinds: readonly Kind[]): ClusterObjects {
   const tracked = new Map<string, Tracked>();
-  const rootCollections = new Set<string>();
-  /** The kinds of `collections`, learnt from their lists. */
   const rootKinds = new Set<string>();
-  const watched = new Set<string>();
   const listeners = new Set<() => void>();
   const stop = new AbortController();
+  const cache = runtime.createCache(connection);
   let notify: ReturnType<typeof setTimeout> | undefined;
   // Changes come in bursts (a reconcile's writes): the page is told once per burst.
   const changed = () => {
@@ -64,8 +69,9 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
       for (const listener of listeners) listener();
     }, 50);
   };
+  const eventsOf = watchEvents(cache, changed);
 
-  const see = (kind: string, object: WatchedObject, deleted: boolean) => {
+  const see = (kind: Kind, object: Cached<WatchedObject>, deleted: boolean) => {
     const entry = tracked.get(object.metadata.uid) ?? { kind, versions: [] };
     tracked.set(object.metadata.uid, entry);
     entry.versions.push({ at: Date.now(), object: deleted ? undefined : object });
@@ -73,44 +79,26 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
     changed();
   };
 
-  async function watch(collection: string): Promise<void> {
-    while (!stop.signal.aborted) {
-      try {
-        const list = await transport.request<{ kind: string; metadata: { resourceVersion: string }; items: WatchedObject[] }>({ method: 'GET', path: collection, signal: stop.signal });
-        const kind = list.kind.replace(/List$/, '');
-        if (rootCollections.has(collection)) rootKinds.add(kind);
-        for (const item of list.items) see(kind, item, false);
-        const stream = await transport.stream({ method: 'GET', path: collection, query: { watch: 'true', resourceVersion: list.metadata.resourceVersion }, signal: stop.signal });
-        let rest = '';
-        for await (const chunk of stream) {
-          const lines = (rest + String(chunk)).split('\n');
-          rest = lines.pop() ?? '';
-          for (const line of lines.filter(Boolean)) {
-            const event = JSON.parse(line) as { type: string; object: WatchedObject };
-            if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') see(event.object.kind ?? kind, event.object, event.type === 'DELETED');
-          }
-        }
-      } catch {
-        // Stopped, or the kind is gone (its CRD removed): tried again while the session runs.
-      }
-      await new Promise((resolve) => setTimeout(resolve, REWATCH_MS).unref());
-    }
-  }
-
-  const start = (collection: string, root = false) => {
-    if (root) rootCollections.add(collection);
-    if (watched.has(collection)) return;
-    watched.add(collection);
-    void watch(collection);
+  const watch = (kind: Kind, root = false) => {
+    if (root) rootKinds.add(kindKey(kind));
+    if (cache.has(kind)) return;
+    // The cache's objects are never changed in place (a new version is a new object), so the history keeps them as they are.
+    cache.informerFor(kind as Kind<WatchedObject>).addHandler({
+      add: (object) => see(kind, object, false),
+      update: (_old, object) => see(kind, object, false),
+      delete: (object) => see(kind, object, true),
+    });
   };
-  for (const collection of collections) start(collection, true);
+  for (const kind of kinds) watch(kind, true);
+  cache.start(stop.signal);
 
   const latest = (entry: Tracked) => entry.versions.at(-1)?.object;
-  const nodeOf = (object: WatchedObject, kind: string, depth: number): ObjectNode => ({
+  const nodeOf = (object: Cached<WatchedObject>, kind: string, depth: number): ObjectNode => ({
     kind,
     ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
     name: object.metadata.name,
     conditions: object.status?.conditions ?? [],
+    events: eventsOf({ kind, uid: object.metadata.uid, namespace: object.metadata.namespace, name: object.metadata.name }),
     // Ownership never cycles in a cluster; the bound keeps a page drawable if it did.
     children: depth > 8 ? [] : childrenOf(object.metadata.uid, depth + 1),
   });
@@ -119,7 +107,7 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
     const children: ObjectNode[] = [];
     for (const entry of tracked.values()) {
       const object = latest(entry);
-      if (object?.metadata.ownerReferences?.some((ref) => ref.uid === uid)) children.push(nodeOf(object, entry.kind, depth));
+      if (object?.metadata.ownerReferences?.some((ref) => ref.uid === uid)) children.push(nodeOf(object, entry.kind.kind, depth));
     }
     return sorted(children);
   }
@@ -129,12 +117,14 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
       const roots: ObjectNode[] = [];
       for (const entry of tracked.values()) {
         const object = latest(entry);
-        if (object && isRoot(object, entry.kind)) roots.push(nodeOf(object, entry.kind, 0));
+        if (object && isRoot(object, entry.kind)) roots.push(nodeOf(object, entry.kind.kind, 0));
       }
       return sorted(roots);
     },
     diff(record: ReconcileRecord, until: number) {
-      const entry = [...tracked.values()].reverse().find((e) => e.kind === record.kind.kind && e.versions.some((v) => v.object?.metadata.name === record.name && v.object.metadata.namespace === record.namespace));
+      const entry = [...tracked.values()]
+        .reverse()
+        .find((e) => e.kind.kind === record.kind.kind && e.kind.group === record.kind.group && e.versions.some((v) => v.object?.metadata.name === record.name && v.object.metadata.namespace === record.namespace));
       if (!entry) return undefined;
       // The operator's clock ends the reconcile before this process sees the watch events of its
       // last writes; the record itself arrives after them.
@@ -151,10 +141,10 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
       return () => void listeners.delete(listener);
     },
     follow(calls) {
-      for (const call of calls) if (call.verb !== 'get' && call.verb !== 'list') start(collectionOf(call.path));
+      for (const call of calls) if (call.verb !== 'get' && call.verb !== 'list') watch(kindOfCall(call));
     },
     watchKinds(more) {
-      for (const collection of more) start(collection, true);
+      for (const kind of more) watch(kind, true);
     },
     close() {
       stop.abort();
@@ -163,24 +153,28 @@ export function watchClusterObjects(transport: MemoryTransport, collections: rea
   };
 
   /** Roots: objects of the project's kinds that no other watched object owns. */
-  function isRoot(object: WatchedObject, kind: string): boolean {
+  function isRoot(object: Cached<WatchedObject>, kind: Kind): boolean {
     const owner = object.metadata.ownerReferences?.find((ref) => tracked.has(ref.uid) && latest(tracked.get(ref.uid)!) !== undefined);
-    return rootKinds.has(kind) && !owner;
+    return rootKinds.has(kindKey(kind)) && !owner;
   }
 }
 
+/** A kind's identity across versions: its group and kind. */
+const kindKey = (kind: Pick<Kind, 'group' | 'kind'>) => `${kind.kind}.${kind.group}`;
+
 /** An object as its diff shows it: YAML without managedFields (noise a person does not read). */
-function shown(object: WatchedObject | undefined): string {
+function shown(object: Cached<WatchedObject> | undefined): string {
   if (!object) return '';
   const { managedFields: _managed, ...metadata } = object.metadata;
   return toYaml([{ ...object, metadata }]);
 }
 
-/** `/api/v1/namespaces/a/configmaps/b/status` → `/api/v1/configmaps`: the kind's collection across namespaces. */
-export function collectionOf(path: string): string {
-  const segments = path.split('/').filter(Boolean);
-  const prefix = segments[0] === 'api' ? segments.slice(0, 2) : segments.slice(0, 3);
-  const rest = segments.slice(prefix.length);
-  const plural = rest[0] === 'namespaces' && rest.length >= 3 ? rest[2] : rest[0];
-  return `/${[...prefix, plural].join('/')}`;
+/** The kind a call wrote, from its path: `/api/v1/namespaces/a/configmaps/b/status` → core v1 `configmaps`, namespaced. */
+export function kindOfCall(call: Pick<ApiCallRecord, 'kind' | 'path'>): Kind {
+  const segments = call.path.split('/').filter(Boolean);
+  const core = segments[0] === 'api';
+  const [group, version] = core ? ['', segments[1]!] : [segments[1]!, segments[2]!];
+  const rest = segments.slice(core ? 2 : 3);
+  const namespaced = rest[0] === 'namespaces' && rest.length >= 3;
+  return { group, version, kind: call.kind, plural: (namespaced ? rest[2] : rest[0])!, namespaced };
 }
