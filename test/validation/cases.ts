@@ -217,7 +217,7 @@ export const structuralRejections: [string, JSONSchemaProps, string, string][] =
   ],
   [
     'a CEL reason that is not one of four',
-    { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', reason: 'Nope' }] },
+    { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', reason: 'Nope' as 'FieldValueInvalid' }] },
     'spec',
     'x-kubernetes-validations[0].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
   ],
