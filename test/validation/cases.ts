@@ -246,19 +246,19 @@ export const acceptedSchemas: [string, JSONSchemaProps][] = [
 
 /** `[what, schema of spec.x, path, message]`: checkDefaults reports the default. */
 export const defaultRejections: [string, JSONSchemaProps, string, string][] = [
-  ['of the wrong type', { type: 'integer', default: '1' }, 'spec.x', 'default is invalid: must be of type integer, got string'],
-  ['below the minimum', { type: 'integer', minimum: 1, default: 0 }, 'spec.x', 'default is invalid: must be greater than or equal to 1, got 0'],
+  ['of the wrong type', { type: 'integer', default: '1' }, 'spec.x', 'default "1" is invalid: must be of type integer, got string'],
+  ['below the minimum', { type: 'integer', minimum: 1, default: 0 }, 'spec.x', 'default 0 is invalid: must be greater than or equal to 1, got 0'],
   ['outside the enum', { type: 'string', enum: ['A'], default: 'B' }, 'spec.x', 'must be one of "A", got "B"'],
   ['not matching the pattern', { type: 'string', pattern: '^[a-z]+$', default: 'ABC' }, 'spec.x', 'must match the pattern'],
   ['too long', { type: 'string', maxLength: 2, default: 'abc' }, 'spec.x', 'must be at most 2 characters long'],
   ['with a bad item', { type: 'array', items: { type: 'string' }, default: ['a', 1] }, 'spec.x[1]', 'must be of type string, got integer'],
-  ['missing a required field', { type: 'object', required: ['a'], properties: { a: { type: 'string' } }, default: {} }, 'spec.x.a', 'default is invalid: is required'],
-  ['with fields that would be pruned', { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } }, 'spec.x', 'default is invalid: Invalid value: {"a":"x","b":"y"}: must not have unknown fields'],
+  ['missing a required field', { type: 'object', required: ['a'], properties: { a: { type: 'string' } }, default: {} }, 'spec.x.a', 'default {} is invalid: is required'],
+  ['with fields that would be pruned', { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } }, 'spec.x', 'default {"a":"x","b":"y"} is invalid: Invalid value: {"a":"x","b":"y"}: must not have unknown fields'],
   [
     'matching both schemas of a oneOf',
     { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }], default: { a: 'x', b: 'y' } },
     'spec.x',
-    'default is invalid: must match exactly one schema of oneOf, matches 2',
+    'default {"a":"x","b":"y"} is invalid: must match exactly one schema of oneOf, matches 2',
   ],
 ];
 

@@ -30,6 +30,6 @@ describe('checkDefaults', () => {
 
   it('checks defaults inside array items', () => {
     const schema = spec({ list: { type: 'array', items: { type: 'object', properties: { p: { type: 'string', enum: ['TCP', 'UDP'], default: 'tcp' } } } } });
-    expect(checkDefaults(schema)).toEqual([{ path: 'spec.list[*].p', message: 'default is invalid: must be one of "TCP", "UDP", got "tcp"' }]);
+    expect(checkDefaults(schema)).toEqual([{ path: 'spec.list[*].p', message: 'default "tcp" is invalid: must be one of "TCP", "UDP", got "tcp"' }]);
   });
 });

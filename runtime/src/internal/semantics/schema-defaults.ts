@@ -48,12 +48,12 @@ function check(node: SchemaNode, value: Json, place: Place): SchemaFinding[] {
     const at = error.check?.field ?? inside;
     const base = joinField(place.field, 'default');
     // The API server joins the default's own paths with a dot, brackets too: `default.[1]`.
-    return { path: joinData(place.data, at), keyword: 'default', error: { ...error, field: inside === '' ? base : `${base}.${inside}` } };
+    return { path: joinData(place.data, at), keyword: 'default', error: { ...error, field: inside === '' ? base : `${base}.${inside}` }, default: value };
   });
   // A default is pruned as a field's value: below the root, apiVersion, kind and metadata are ordinary fields.
   if (prune(structuredClone(value), node, false).length > 0) {
     const error = { type: 'FieldValueInvalid', value: goValue(value), detail: 'must not have unknown fields', check: { keyword: 'x-kubernetes-preserve-unknown-fields', limit: false, actual: value } } as const;
-    found.push(finding(place, 'default', error));
+    found.push({ ...finding(place, 'default', error), default: value });
   }
   return found;
 }

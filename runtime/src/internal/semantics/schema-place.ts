@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FieldError } from './types.js';
+import type { FieldError, Json } from './types.js';
 
 /** A schema node's two paths; both are '' at the root. */
 export interface Place {
@@ -30,6 +30,8 @@ export interface SchemaFinding {
   path: string;
   keyword: string;
   error: FieldError;
+  /** For a refused default: the default itself (the error may be about a part of it). */
+  default?: Json;
 }
 
 export const ROOT: Place = { data: '', field: '' };

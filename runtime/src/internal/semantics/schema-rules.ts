@@ -1,8 +1,8 @@
 /**
  * The shape of a node's `x-kubernetes-validations` entries as apiextensions-apiserver checks
  * it before any CEL: a rule is given, a message is one non-blank line (and required when the
- * rule spans lines), a messageExpression is not blank, the reason is one of four, and the
- * fieldPath names a field of the schema. Parsing, types and cost are CEL's (cel-admission.ts).
+ * rule spans lines), a messageExpression is not blank, and the reason is one of four.
+ * Parsing, types, cost and fieldPath are CEL's (cel-admission.ts, admission.ts).
  *
  * @module
  */
@@ -37,23 +37,6 @@ export function ruleFindings(node: SchemaNode, place: Place): SchemaFinding[] {
     if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
       found.push(finding(place, `${label}.reason`, { type: 'FieldValueNotSupported', value: goQuote(rule.reason), detail: `supported values: ${REASONS.map(goQuote).join(', ')}` }));
     }
-    if (rule.fieldPath !== undefined && rule.fieldPath !== '' && !validFieldPath(node, rule.fieldPath)) {
-      found.push(finding(place, `${label}.fieldPath`, { type: 'FieldValueInvalid', value: goQuote(rule.fieldPath), detail: 'must be a valid path' }));
-    }
   });
   return found;
-}
-
-/** Whether `fieldPath` (`.a.b`, `['a.b']`, `.list[0]`) names a place the schema below `node` declares. */
-function validFieldPath(node: SchemaNode, fieldPath: string): boolean {
-  const segments = [...fieldPath.matchAll(/\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]/g)];
-  if (segments.map((m) => m[0]).join('') !== fieldPath || segments.length === 0) return false;
-  let at: SchemaNode | undefined = node;
-  for (const [, dotted, quoted, index] of segments) {
-    if (!at) return false;
-    if (at['x-kubernetes-preserve-unknown-fields'] === true && !at.properties) return true;
-    if (index !== undefined) at = at.items;
-    else at = at.properties?.[(dotted ?? quoted)!] ?? (typeof at.additionalProperties === 'object' ? at.additionalProperties : undefined);
-  }
-  return at !== undefined;
 }
