@@ -20,9 +20,10 @@ import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { checkCelRule } from '../../src/validation/cel.js';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
 import { schemaArbitrary } from '../generators/schema-arbitrary.js';
-import { acceptedSchemas, acceptedSpec, celRejections, defaultRejections, structuralRejections } from './cases.js';
+import { acceptedSchemas, acceptedSpec, celRejections, crdOf, defaultRejections, root, structuralRejections } from './cases.js';
 
 const group = 'parity.opgen.dev';
+const crd = (kind: string, schema: JSONSchemaProps) => crdOf(kind, group, schema) as KubernetesObject;
 let controlPlane: ControlPlane;
 
 beforeAll(async () => {
@@ -32,25 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await controlPlane?.stop();
 });
-
-function root(spec: JSONSchemaProps): JSONSchemaProps {
-  return { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, spec } };
-}
-
-function crd(kind: string, schema: JSONSchemaProps): KubernetesObject {
-  const plural = `${kind.toLowerCase()}s`;
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
-      scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-    },
-  } as KubernetesObject;
-}
 
 /**
  * Creates the object (only validates it with `dryRun`); the API server's refusal, or

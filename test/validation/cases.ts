@@ -4,6 +4,27 @@
  */
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 
+/** A CRD root schema with `spec` set to the given schema. */
+export function root(spec: JSONSchemaProps): JSONSchemaProps {
+  return { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, spec } };
+}
+
+/** A namespaced CRD of `kind` in `group` whose one version, v1, has `schema`. */
+export function crdOf(kind: string, group: string, schema: JSONSchemaProps): Record<string, unknown> {
+  const plural = `${kind.toLowerCase()}s`;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
+  };
+}
+
 const intOrString: JSONSchemaProps = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
 
 /** A `spec` using every construct CRDs allow: checkStructural and the API server accept it. */

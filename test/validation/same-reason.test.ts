@@ -7,7 +7,7 @@ import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { createMemoryCluster, type MemoryCluster } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
-import { acceptedSchemas, defaultRejections, structuralRejections } from './cases.js';
+import { acceptedSchemas, crdOf, defaultRejections, root, structuralRejections } from './cases.js';
 
 let cluster: MemoryCluster;
 
@@ -17,23 +17,9 @@ beforeAll(async () => {
 
 afterAll(() => cluster?.close());
 
-function root(spec: JSONSchemaProps): JSONSchemaProps {
-  return { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, spec } };
-}
-
 /** The memory cluster's answer to creating a CRD with `schema` (dry run): its refusal, or undefined. */
 async function memoryRefusal(schema: JSONSchemaProps): Promise<string | undefined> {
-  const body = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'things.same.opgen.dev' },
-    spec: {
-      group: 'same.opgen.dev',
-      names: { kind: 'Thing', listKind: 'ThingList', plural: 'things', singular: 'thing' },
-      scope: 'Namespaced',
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-    },
-  };
+  const body = crdOf('Thing', 'same.opgen.dev', schema);
   const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
   return cluster.transport.request({ method: 'POST', path, query: { dryRun: 'All' }, body }).then(
     () => undefined,

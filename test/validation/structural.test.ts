@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { checkStructural } from '../../src/validation/structural.js';
-import { acceptedSchemas, acceptedSpec, structuralRejections } from './cases.js';
-
-/** A CRD root schema with `spec` set to the given schema. */
-function root(spec: JSONSchemaProps): JSONSchemaProps {
-  return {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { type: 'object' },
-      spec,
-    },
-  };
-}
+import { acceptedSchemas, acceptedSpec, root, structuralRejections } from './cases.js';
 
 describe('checkStructural accepts', () => {
   it('a typical kubebuilder CRD schema', () => {
