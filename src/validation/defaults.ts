@@ -1,44 +1,19 @@
-import { prune, type Json, type SchemaNode } from '@opgen/runtime/internal/semantics';
-import { isShared } from '../schema/shared.js';
+import { defaultFindings, type SchemaNode } from '@opgen/runtime/internal/semantics';
 import type { JSONSchemaProps } from '../schema/types.js';
-import { itemPath, propertyPath, type SchemaProblem } from './path.js';
-import { validateValue } from './value.js';
+import type { SchemaProblem } from './path.js';
+import { phrase } from './value.js';
 
 /**
- * Checks every `default` in the structural part of a CRD schema as the API server does:
- * the default must validate against the schema it sits on (type, enum, limits, pattern,
- * formats, items, required, …) and must survive pruning unchanged (no fields the schema
- * does not specify). Defaults under `additionalProperties` are not applied by the API
- * server and are not visited, like there.
+ * Checks every `default` in the structural part of a CRD schema as the API server does (the
+ * semantics core's {@link defaultFindings}, the memory cluster's CRD admission): it must
+ * validate against the schema it sits on and survive pruning unchanged. Worded as the CLI
+ * words value problems: `default "1" is invalid: must be of type integer, got string`.
+ *
+ * @example
+ * checkDefaults({ type: 'object', properties: { n: { type: 'integer', default: '1' } } });
+ * // [{ path: 'n', message: 'default "1" is invalid: must be of type integer, got string' }]
  */
 export function checkDefaults(schema: JSONSchemaProps): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
-  visit(schema, '', problems);
-  return problems;
-}
-
-/** Shared (frozen) built-in subtrees whose defaults are valid: the path only shapes the messages. */
-const clean = new WeakSet<JSONSchemaProps>();
-
-function visit(node: JSONSchemaProps, path: string, problems: SchemaProblem[]): void {
-  const memo = isShared(node);
-  if (memo && clean.has(node)) return;
-  const before = problems.length;
-  visitOwn(node, path, problems);
-  if (memo && problems.length === before) clean.add(node);
-}
-
-function visitOwn(node: JSONSchemaProps, path: string, problems: SchemaProblem[]): void {
-  // A null default is no default to the API server.
-  if (node.default !== undefined && node.default !== null) {
-    for (const problem of validateValue(node, node.default, path)) {
-      problems.push({ path: problem.path, message: `default ${JSON.stringify(node.default)} is invalid: ${problem.message}` });
-    }
-    // A default is pruned as a field's value: below the root, apiVersion, kind and metadata are ordinary fields.
-    if (prune(structuredClone(node.default) as Json, node as SchemaNode, false).length > 0) {
-      problems.push({ path, message: `default ${JSON.stringify(node.default)} has fields the schema does not specify (they would be pruned)` });
-    }
-  }
-  if (node.items) visit(node.items, itemPath(path), problems);
-  for (const [name, property] of Object.entries(node.properties ?? {})) visit(property, propertyPath(path, name), problems);
+  // A value error without its check is a note kube-openapi adds beside one that has it.
+  return defaultFindings(schema as SchemaNode).flatMap((found) => (found.error.check ? [{ path: found.path, message: `default ${JSON.stringify(found.default)} is invalid: ${phrase(found.error)}` }] : []));
 }

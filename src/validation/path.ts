@@ -1,22 +1,10 @@
 /**
- * Data paths for schema problems, in the form users read in `kubectl explain`:
- * `spec.template.containers[*].ports`. The root is the empty string; `[*]` stands for any
- * array item or map value, `[2]` for one item.
+ * Problems found in a schema or a value, at a data path in the form users read in
+ * `kubectl explain` (`spec.template.containers[*].ports`; the root is the empty string).
  */
 
 /** One problem found in a schema or a value, at a data path. */
 export interface SchemaProblem {
   path: string;
   message: string;
-}
-
-/** The path of a named property under `path`. */
-export function propertyPath(path: string, name: string): string {
-  if (!/^[A-Za-z_$][\w$-]*$/.test(name)) return `${path}[${JSON.stringify(name)}]`;
-  return path === '' ? name : `${path}.${name}`;
-}
-
-/** The path of every item (or map value) under `path`, or of item `index`. */
-export function itemPath(path: string, index?: number): string {
-  return `${path}[${index ?? '*'}]`;
 }

@@ -1,7 +1,9 @@
+import { itemPath, propertyPath, unsupportedKeywords, type SchemaNode } from '@opgen/runtime/internal/semantics';
 import type { JSONSchemaProps } from '../schema/types.js';
+import type { SchemaProblem } from './path.js';
 
 /** The keywords of a CRD schema (`apiextensions.k8s.io/v1` JSONSchemaProps). */
-export const schemaKeywords: ReadonlySet<string> = new Set([
+const schemaKeywords: ReadonlySet<string> = new Set([
   'type', 'format', 'title', 'description', 'default', 'example', 'nullable', 'enum', 'maximum', 'exclusiveMaximum',
   'minimum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems',
   'uniqueItems', 'maxProperties', 'minProperties', 'properties', 'required', 'additionalProperties', 'items', 'allOf',
@@ -10,7 +12,30 @@ export const schemaKeywords: ReadonlySet<string> = new Set([
   'x-kubernetes-validations',
 ]);
 
-/** The scalar schema types (a list-map key or a set item must be one of them). */
-export function isScalarType(type: JSONSchemaProps['type']): boolean {
-  return type !== 'object' && type !== 'array';
+/**
+ * Keywords that are no field of a CRD schema at all: kubectl's strict field validation
+ * refuses them (`unknown field`), where the API server alone would drop them. Those the API
+ * server knows and refuses (`$ref`, `definitions`, …) are the semantics core's findings.
+ */
+export function unknownKeywords(schema: JSONSchemaProps, path = ''): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  visit(schema as SchemaNode, path, problems);
+  return problems;
+}
+
+/** Frozen (shared) subtrees found without unknown keywords. */
+const clean = new WeakSet<SchemaNode>();
+
+function visit(node: SchemaNode, path: string, problems: SchemaProblem[]): void {
+  const memo = Object.isFrozen(node);
+  if (memo && clean.has(node)) return;
+  const before = problems.length;
+  for (const keyword of Object.keys(node)) {
+    if (!schemaKeywords.has(keyword) && !unsupportedKeywords.has(keyword)) problems.push({ path, message: `${keyword} is not allowed in a CRD schema` });
+  }
+  const children: Array<[SchemaNode | undefined, string]> = [[node.items, itemPath(path)], [node.not, path], ...[...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])].map((clause): [SchemaNode, string] => [clause, path])];
+  if (typeof node.additionalProperties === 'object') children.push([node.additionalProperties, itemPath(path)]);
+  for (const [name, property] of Object.entries(node.properties ?? {})) children.push([property, propertyPath(path, name)]);
+  for (const [child, at] of children) if (child && typeof child === 'object' && !Array.isArray(child)) visit(child, at, problems);
+  if (memo && problems.length === before) clean.add(node);
 }

@@ -30,7 +30,7 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, path = ''
 }
 
 /** The CLI's words for a core error that carries its check (the others are notes beside one that does). */
-function phrase(error: FieldError): string {
+export function phrase(error: FieldError): string {
   const { keyword, limit, actual } = error.check!;
   const show = (json: Json | undefined) => JSON.stringify(json);
   switch (keyword) {

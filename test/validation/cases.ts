@@ -4,6 +4,27 @@
  */
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 
+/** A CRD root schema with `spec` set to the given schema. */
+export function root(spec: JSONSchemaProps): JSONSchemaProps {
+  return { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, spec } };
+}
+
+/** A namespaced CRD of `kind` in `group` whose one version, v1, has `schema`. */
+export function crdOf(kind: string, group: string, schema: JSONSchemaProps): Record<string, unknown> {
+  const plural = `${kind.toLowerCase()}s`;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
+  };
+}
+
 const intOrString: JSONSchemaProps = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
 
 /** A `spec` using every construct CRDs allow: checkStructural and the API server accept it. */
@@ -54,65 +75,59 @@ export const acceptedSpec: JSONSchemaProps = {
 
 /** `[what, spec schema, path, message]`: a CRD whose `spec` is the schema fails checkStructural. */
 export const structuralRejections: [string, JSONSchemaProps, string, string][] = [
-  ['a field without a type', { type: 'object', properties: { size: { minimum: 1 } } }, 'spec.size', 'must have a type'],
-  ['array items without a type', { type: 'array', items: { description: 'x' } }, 'spec[*]', 'array items must have a type'],
-  ['an array without items', { type: 'array' }, 'spec', 'an array must specify items'],
-  ['a $ref', { type: 'object', properties: { a: { $ref: '#/definitions/A' } as JSONSchemaProps } }, 'spec.a', '$ref is not allowed in a CRD schema (inline'],
-  ['definitions', { type: 'object', definitions: { A: { type: 'string' } } } as JSONSchemaProps, 'spec', 'definitions is not allowed'],
+  ['a field without a type', { type: 'object', properties: { size: { minimum: 1 } } }, 'spec.size', 'type: Required value: must not be empty for specified object fields'],
+  ['array items without a type', { type: 'array', items: { description: 'x' } }, 'spec[*]', 'type: Required value: must not be empty for specified array items'],
+  ['an array without items', { type: 'array' }, 'spec', 'items: Required value: must be specified'],
+  ['a $ref', { type: 'object', properties: { a: { $ref: '#/definitions/A' } as JSONSchemaProps } }, 'spec.a', '$ref: Forbidden: $ref is not supported'],
+  ['definitions', { type: 'object', definitions: { A: { type: 'string' } } } as JSONSchemaProps, 'spec', 'definitions: Forbidden: definitions is not supported'],
   [
     'properties beside additionalProperties',
     { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
     'spec',
-    'properties and additionalProperties exclude each other',
+    'additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive',
   ],
-  ['a type inside anyOf', { type: 'object', anyOf: [{ type: 'object' }, { type: 'string' }] }, 'spec', 'anyOf[0]: type is not allowed inside'],
-  ['a description inside allOf', { type: 'string', allOf: [{ description: 'x' }] }, 'spec', 'allOf[0]: description is not allowed'],
-  ['a default inside oneOf', { type: 'string', oneOf: [{ default: 'a' }] }, 'spec', 'oneOf[0]: default is not allowed'],
-  ['nullable inside not', { type: 'string', not: { nullable: true } }, 'spec', 'not: nullable is not allowed'],
-  ['additionalProperties inside anyOf', { type: 'object', anyOf: [{ additionalProperties: { type: 'string' } }] }, 'spec', 'anyOf[0]: additionalProperties is not allowed'],
-  ['a list type inside allOf', { type: 'array', items: { type: 'string' }, allOf: [{ 'x-kubernetes-list-type': 'set' }] }, 'spec', 'x-kubernetes-list-type is not allowed inside'],
-  ['a CEL rule inside anyOf', { type: 'string', anyOf: [{ 'x-kubernetes-validations': [{ rule: 'true' }] }] }, 'spec', 'x-kubernetes-validations is not allowed inside'],
+  ['a type inside anyOf', { type: 'object', anyOf: [{ type: 'object' }, { type: 'string' }] }, 'spec', 'anyOf[0].type: Forbidden: must be empty to be structural'],
+  ['a description inside allOf', { type: 'string', allOf: [{ description: 'x' }] }, 'spec', 'allOf[0].description: Forbidden: must be empty to be structural'],
+  ['a default inside oneOf', { type: 'string', oneOf: [{ default: 'a' }] }, 'spec', 'oneOf[0].default: Forbidden: must be undefined to be structural'],
+  ['nullable inside not', { type: 'string', not: { nullable: true } }, 'spec', 'not.nullable: Forbidden: must be false to be structural'],
+  ['additionalProperties inside anyOf', { type: 'object', anyOf: [{ additionalProperties: { type: 'string' } }] }, 'spec', 'anyOf[0].additionalProperties: Forbidden: must be undefined to be structural'],
+  ['a list type inside allOf', { type: 'array', items: { type: 'string' }, allOf: [{ 'x-kubernetes-list-type': 'set' }] }, 'spec', 'allOf[0].x-kubernetes-list-type: Forbidden: must be undefined to be structural'],
+  ['a CEL rule inside anyOf', { type: 'string', anyOf: [{ 'x-kubernetes-validations': [{ rule: 'true' }] }] }, 'spec', 'anyOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural'],
   [
     'a type deep inside an anyOf clause',
     { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ properties: { a: { type: 'string' } } }] },
     'spec',
-    'anyOf[0].properties.a: type is not allowed',
+    'anyOf[0].properties[a].type: Forbidden: must be empty to be structural',
   ],
-  [
-    'a property only specified in anyOf',
-    { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['b'], properties: { b: { minLength: 1 } } }] },
-    'spec.b',
-    'is restricted in anyOf[0] but not specified in properties',
-  ],
-  ['int-or-string anyOf with extra keywords', { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }], 'x-kubernetes-int-or-string': true }, 'spec', 'anyOf[0]: type is not allowed'],
-  ['int-or-string with preserve-unknown-fields', { 'x-kubernetes-int-or-string': true, 'x-kubernetes-preserve-unknown-fields': true }, 'spec', 'exclude each other'],
-  ['an embedded resource that is not an object', { type: 'string', 'x-kubernetes-embedded-resource': true }, 'spec', 'requires type: object'],
-  ['an embedded resource without properties', { type: 'object', 'x-kubernetes-embedded-resource': true }, 'spec', 'needs properties or x-kubernetes-preserve-unknown-fields'],
+  ['int-or-string anyOf with extra keywords', { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }], 'x-kubernetes-int-or-string': true }, 'spec', 'anyOf[0].type: Forbidden: must be empty to be structural'],
+  ['int-or-string with preserve-unknown-fields', { 'x-kubernetes-int-or-string': true, 'x-kubernetes-preserve-unknown-fields': true }, 'spec', 'x-kubernetes-preserve-unknown-fields: Invalid value: true: must be false if x-kubernetes-int-or-string is true'],
+  ['an embedded resource that is not an object', { type: 'string', 'x-kubernetes-embedded-resource': true }, 'spec', 'type: Invalid value: "string": must be object if x-kubernetes-embedded-resource is true'],
+  ['an embedded resource without properties', { type: 'object', 'x-kubernetes-embedded-resource': true }, 'spec', 'properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'],
   [
     'an embedded resource whose kind is not a string',
     { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { kind: { type: 'integer' } } },
-    'spec.kind',
-    'must have type string',
+    'spec',
+    'properties[kind].type: Invalid value: "integer": must be string',
   ],
-  ['preserve-unknown-fields: false', { type: 'object', 'x-kubernetes-preserve-unknown-fields': false }, 'spec', 'must be true or absent'],
-  ['uniqueItems', { type: 'array', items: { type: 'string' }, uniqueItems: true }, 'spec', 'uniqueItems is not allowed'],
-  ['an invalid pattern', { type: 'string', pattern: '([a-z]' }, 'spec', 'pattern is not a valid regular expression'],
-  ['a lookahead, which RE2 lacks', { type: 'string', pattern: '^(?!kube-).*$' }, 'spec', 'error parsing regexp: invalid or unsupported Perl syntax: `(?!`'],
-  ['a list type on an object', { type: 'object', 'x-kubernetes-list-type': 'set' }, 'spec', 'x-kubernetes-list-type may only be used on arrays'],
-  ['an unknown list type', { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'bag' as 'set' }, 'spec', 'must be atomic, set or map'],
-  ['a map type on an array', { type: 'array', items: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' }, 'spec', 'x-kubernetes-map-type may only be used on objects'],
-  ['list-map keys without a map list', { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-map-keys': ['a'] }, 'spec', 'may only be used with x-kubernetes-list-type: map'],
+  ['preserve-unknown-fields: false', { type: 'object', 'x-kubernetes-preserve-unknown-fields': false }, 'spec', 'x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined'],
+  ['uniqueItems', { type: 'array', items: { type: 'string' }, uniqueItems: true }, 'spec', 'uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic'],
+  ['an invalid pattern', { type: 'string', pattern: '([a-z]' }, 'spec', 'pattern: Invalid value: "([a-z]": must be a valid regular expression, but isn\'t: error parsing regexp: missing closing ): `([a-z]`'],
+  ['a lookahead, which RE2 lacks', { type: 'string', pattern: '^(?!kube-).*$' }, 'spec', 'pattern: Invalid value: "^(?!kube-).*$": must be a valid regular expression, but isn\'t: error parsing regexp: invalid or unsupported Perl syntax: `(?!`'],
+  ['a list type on an object', { type: 'object', 'x-kubernetes-list-type': 'set' }, 'spec', 'type: Invalid value: "object": must be array if x-kubernetes-list-type is specified'],
+  ['an unknown list type', { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'bag' as 'set' }, 'spec', 'x-kubernetes-list-type: Unsupported value: "bag": supported values: "atomic", "set", "map"'],
+  ['a map type on an array', { type: 'array', items: { type: 'string' }, 'x-kubernetes-map-type': 'atomic' }, 'spec', 'type: Invalid value: "array": must be object if x-kubernetes-map-type is specified'],
+  ['list-map keys without a map list', { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-map-keys': ['a'] }, 'spec', 'x-kubernetes-list-type: Required value: must be map if x-kubernetes-list-map-keys is non-empty'],
   [
     'a map list without keys',
     { type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object', properties: { a: { type: 'string' } } } },
     'spec',
-    'needs x-kubernetes-list-map-keys',
+    'x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map',
   ],
   [
     'a map list of strings',
     { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['a'], items: { type: 'string' } },
     'spec',
-    'items of a list with x-kubernetes-list-type: map must be objects',
+    'items.type: Invalid value: "string": must be object if parent array\'s x-kubernetes-list-type is map',
   ],
   [
     'a map-list key that is optional without default',
@@ -123,13 +138,13 @@ export const structuralRejections: [string, JSONSchemaProps, string, string][] =
       items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, protocol: { type: 'string' } } },
     },
     'spec',
-    'entry protocol must be required or have a default',
+    'items.properties[protocol].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
   ],
   [
     'a map-list key that is not a property',
     { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], items: { type: 'object', properties: { name: { type: 'string' } } } },
     'spec',
-    'entry id is not a property of the items',
+    'x-kubernetes-list-map-keys: Invalid value: ["id"]: entries must all be names of item properties',
   ],
   [
     'a map-list key that is an object',
@@ -140,25 +155,25 @@ export const structuralRejections: [string, JSONSchemaProps, string, string][] =
       items: { type: 'object', required: ['ref'], properties: { ref: { type: 'object' } } },
     },
     'spec',
-    'entry ref must be a scalar property',
+    'items.properties[ref].type: Invalid value: "object": must be a scalar type if parent array\'s x-kubernetes-list-type is map',
   ],
   [
     'a set of granular objects',
     { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', properties: { a: { type: 'string' } } } },
     'spec',
-    'must have x-kubernetes-map-type: atomic',
+    'items.x-kubernetes-map-type: Invalid value: null: must be atomic as item of a list with x-kubernetes-list-type=set',
   ],
   [
     'a set of set lists',
     { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } },
     'spec',
-    'must be scalars or atomic lists',
+    'items.x-kubernetes-list-type: Invalid value: "set": must be atomic as item of a list with x-kubernetes-list-type=set',
   ],
   [
     'nullable items of a set',
     { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', nullable: true } },
     'spec',
-    'items of a list with x-kubernetes-list-type: set must not be nullable',
+    'items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set',
   ],
   [
     'a nullable map-list key',
@@ -169,29 +184,86 @@ export const structuralRejections: [string, JSONSchemaProps, string, string][] =
       items: { type: 'object', required: ['name'], properties: { name: { type: 'string', nullable: true } } },
     },
     'spec',
-    'entry name must not be nullable',
+    'items.properties[name].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable',
   ],
-  ['an empty CEL rule', { type: 'object', 'x-kubernetes-validations': [{ rule: '  ' }] }, 'spec', 'x-kubernetes-validations[0]: the rule is empty'],
+  ['an empty CEL rule', { type: 'object', 'x-kubernetes-validations': [{ rule: '  ' }] }, 'spec', 'x-kubernetes-validations[0].rule: Required value: rule is not specified'],
   [
     'a CEL message of two lines',
     { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', message: 'one\ntwo' }] },
     'spec',
-    'x-kubernetes-validations[0]: the message must be one line',
+    'x-kubernetes-validations[0].message: Invalid value: "one\\ntwo": must not contain line breaks',
   ],
   [
     'a CEL rule of two lines without a message',
     { type: 'object', 'x-kubernetes-validations': [{ rule: 'true &&\ntrue' }] },
     'spec',
-    'x-kubernetes-validations[0]: a rule of several lines needs a message',
+    'x-kubernetes-validations[0].message: Required value: message must be specified if rule contains line breaks',
+  ],
+  ['additionalProperties: false beside properties', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, 'spec', 'additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive'],
+  ['metadata inside a junctor', { type: 'object', properties: { metadata: { type: 'object' } }, anyOf: [{ properties: { metadata: {} } }] }, 'spec', 'anyOf[0].properties[metadata]: Forbidden: must not be specified in a nested context'],
+  ['patternProperties', { type: 'object', patternProperties: { a: { type: 'string' } } } as JSONSchemaProps, 'spec', 'patternProperties: Forbidden: patternProperties is not supported'],
+  ['dependencies', { type: 'object', dependencies: { a: ['b'] } } as JSONSchemaProps, 'spec', 'dependencies: Forbidden: dependencies is not supported'],
+  ['additionalItems', { type: 'array', items: { type: 'string' }, additionalItems: false } as JSONSchemaProps, 'spec', 'additionalItems: Forbidden: additionalItems is not supported'],
+  ['a type that is not OpenAPI\'s', { type: 'bogus' } as unknown as JSONSchemaProps, 'spec', 'type: Unsupported value: "bogus": supported values: "array", "boolean", "integer", "number", "object", "string"'],
+  [
+    'an embedded resource with additionalProperties',
+    { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, additionalProperties: { type: 'string' } },
+    'spec',
+    'additionalProperties: Forbidden: must not be used if x-kubernetes-embedded-resource is set',
+  ],
+  [
+    'an embedded int-or-string',
+    { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-int-or-string': true, properties: { a: { type: 'string' } } },
+    'spec',
+    'x-kubernetes-embedded-resource: Invalid value: true: must be false if x-kubernetes-int-or-string is true',
+  ],
+  [
+    'a map-list key named twice',
+    { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['a', 'a'], items: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } },
+    'spec',
+    'x-kubernetes-list-map-keys: Invalid value: ["a","a"]: must not contain duplicate entries',
+  ],
+  ['a blank CEL message', { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', message: '  ' }] }, 'spec', 'x-kubernetes-validations[0].message: Invalid value: "  ": must be non-empty if specified'],
+  [
+    'a blank messageExpression',
+    { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', messageExpression: '  ' }] },
+    'spec',
+    'x-kubernetes-validations[0].messageExpression: Required value: messageExpression must be non-empty if specified',
+  ],
+  [
+    'a CEL rule of two lines with only a messageExpression',
+    { type: 'object', 'x-kubernetes-validations': [{ rule: 'true &&\ntrue', messageExpression: "'x'" }] },
+    'spec',
+    'x-kubernetes-validations[0].message: Required value: message must be specified if rule contains line breaks',
+  ],
+  [
+    'a CEL reason that is not one of four',
+    { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', reason: 'Nope' as 'FieldValueInvalid' }] },
+    'spec',
+    'x-kubernetes-validations[0].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
   ],
 ];
 
 /**
- * Rejections where opgen is stricter than the API server, which accepts these schemas:
- * a junctor that restricts a property the schema does not specify is only checked at the
- * root there (the property is pruned, so the restriction can never apply).
+ * `[what, spec schema]`: schemas the API server accepts, which the CLI or the memory cluster
+ * once refused. Completeness is checked at the root only (a junctor below may restrict a
+ * property the schema does not specify: it is pruned, so the restriction never applies);
+ * an empty message is no message; a null default is no default; defaults under
+ * additionalProperties are never applied, so never checked; list-type uniqueness is not
+ * checked in defaults.
  */
-export const stricterThanApiServer: ReadonlySet<string> = new Set(['a property only specified in anyOf']);
+export const acceptedSchemas: [string, JSONSchemaProps][] = [
+  [
+    'a property only specified in anyOf below the root',
+    { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['b'], properties: { b: { minLength: 1 } } }] },
+  ],
+  ['an empty CEL message', { type: 'object', 'x-kubernetes-validations': [{ rule: 'true', message: '' }] }],
+  ['a null default', { type: 'object', properties: { x: { type: 'string', default: null } } }],
+  ['a default under additionalProperties that does not validate', { type: 'object', additionalProperties: { type: 'integer', default: 'x' } }],
+  ['a default with duplicates in a set', { type: 'object', properties: { x: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' }, default: ['a', 'a'] } } }],
+  ['additionalProperties: true beside properties', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true }],
+  ['an int-or-string with a type', { type: 'string', 'x-kubernetes-int-or-string': true }],
+];
 
 /** `[what, schema of spec.x, path, message]`: checkDefaults reports the default. */
 export const defaultRejections: [string, JSONSchemaProps, string, string][] = [
@@ -202,7 +274,13 @@ export const defaultRejections: [string, JSONSchemaProps, string, string][] = [
   ['too long', { type: 'string', maxLength: 2, default: 'abc' }, 'spec.x', 'must be at most 2 characters long'],
   ['with a bad item', { type: 'array', items: { type: 'string' }, default: ['a', 1] }, 'spec.x[1]', 'must be of type string, got integer'],
   ['missing a required field', { type: 'object', required: ['a'], properties: { a: { type: 'string' } }, default: {} }, 'spec.x.a', 'default {} is invalid: is required'],
-  ['with fields that would be pruned', { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } }, 'spec.x', 'has fields the schema does not specify'],
+  ['with fields that would be pruned', { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } }, 'spec.x', 'default {"a":"x","b":"y"} is invalid: Invalid value: {"a":"x","b":"y"}: must not have unknown fields'],
+  [
+    'matching both schemas of a oneOf',
+    { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }], default: { a: 'x', b: 'y' } },
+    'spec.x',
+    'default {"a":"x","b":"y"} is invalid: must match exactly one schema of oneOf, matches 2',
+  ],
 ];
 
 /** `[rule, message, column]`: checkCelRule rejects the rule. */

@@ -1,12 +1,10 @@
 /**
  * What apiextensions-apiserver refuses when a CustomResourceDefinition is created, with its
  * field paths and messages. Covered: the CRD's name, group, scope, names (kind, plural),
- * version names, exactly one storage version, a schema per version, and in the schema: the
- * root's type, missing types, arrays without items, `properties` beside
- * `additionalProperties`, `uniqueItems`, `$ref`, `x-kubernetes-preserve-unknown-fields:
- * false`, root `metadata` restricting more than name/generateName, list-map keys (present,
- * required or defaulted), defaults that fail their own schema, and CEL rules (empty, unknown
- * `reason`, `oldSelf` where values cannot be correlated, syntax errors).
+ * version names, exactly one storage version, a schema per version, the schema's structural
+ * refusals ({@link structuralFindings}, {@link defaultFindings}: the same findings
+ * `opgen manifests` reports), and CEL rules (`oldSelf` where values cannot be correlated,
+ * syntax errors).
  * Also: selectable fields naming a field the schema declares, scale subresource paths under
  * `.spec`/`.status`.
  * CEL type checking and cost estimation are `opgen manifests`' own (cel-admission.ts).
@@ -17,12 +15,12 @@
  *
  * @module
  */
-import { compileRe2 } from '../cel/index.js';
 import { celSchemaErrors, printedRule } from './cel-admission.js';
 import { compile } from './cel-eval/environment.js';
+import { structuralFindings } from './crd-schema.js';
 import { goQuote } from './paths.js';
-import { validateStructural } from './value.js';
-import type { CrdLike, FieldError, Json, SchemaNode } from './types.js';
+import { defaultFindings } from './schema-defaults.js';
+import type { CrdLike, FieldError, SchemaNode } from './types.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
@@ -30,7 +28,6 @@ const SUBDOMAIN_MESSAGE =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_MESSAGE =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
 /**
  * The errors the API server answers a create of `crd` with (422); empty when it accepts it.
@@ -133,62 +130,19 @@ function printedVersions(crd: CrdLike): string {
 }
 
 function checkSchema(root: SchemaNode, rootPath: string, errors: FieldError[]): void {
-  const before = errors.length;
-  if (root.type === undefined) errors.push({ type: 'FieldValueRequired', field: `${rootPath}.type`, detail: 'must not be empty at the root' });
-  else if (root.type !== 'object') errors.push({ type: 'FieldValueInvalid', field: `${rootPath}.type`, value: goQuote(root.type), detail: 'must be object at the root' });
-  const metadata = root.properties?.metadata;
-  if (metadata) {
-    const restricted = Object.keys(metadata).filter((k) => k !== 'type' && !(k === 'properties' && Object.keys(metadata.properties ?? {}).every((p) => p === 'name' || p === 'generateName')));
-    if (restricted.length > 0) errors.push({ type: 'FieldValueForbidden', field: `${rootPath}.properties[metadata]`, detail: 'must not specify anything other than name and generateName, but metadata is implicitly specified' });
-  }
-  walk(root, rootPath, true, '', errors);
+  const schemaErrors = [...structuralFindings(root, rootPath), ...defaultFindings(root)].map(({ error }) => ({ ...error, field: error.field === '' ? rootPath : `${rootPath}.${error.field}` }));
+  errors.push(...schemaErrors);
+  celRules(root, rootPath, true, '', errors);
   // The API server type-checks and costs the rules only of a structural schema without errors (a rule's own errors aside).
-  const schemaErrors = errors.slice(before).filter((error) => !error.field.includes('.x-kubernetes-validations['));
-  if (schemaErrors.length === 0) errors.push(...celSchemaErrors(root, rootPath));
+  if (schemaErrors.every((error) => error.field.includes('.x-kubernetes-validations['))) errors.push(...celSchemaErrors(root, rootPath));
 }
 
-function walk(node: SchemaNode, path: string, correlatable: boolean, correlationRoot: string, errors: FieldError[]): void {
-  const intOrString = node['x-kubernetes-int-or-string'] === true;
-  const preserve = node['x-kubernetes-preserve-unknown-fields'];
-  if (node.$ref !== undefined) errors.push({ type: 'FieldValueForbidden', field: `${path}.$ref`, detail: '$ref is not supported' });
-  if (preserve === false) errors.push({ type: 'FieldValueInvalid', field: `${path}.x-kubernetes-preserve-unknown-fields`, value: 'false', detail: 'must be true or undefined' });
-  if (!node.type && !intOrString && preserve !== true && node.$ref === undefined && !path.endsWith('openAPIV3Schema')) {
-    errors.push({ type: 'FieldValueRequired', field: `${path}.type`, detail: 'must not be empty for specified object fields' });
-  }
-  if (node.type === 'array' && !node.items) errors.push({ type: 'FieldValueRequired', field: `${path}.items`, detail: 'must be specified' });
-  if (node.properties && node.additionalProperties !== undefined && node.additionalProperties !== false) {
-    errors.push({ type: 'FieldValueForbidden', field: `${path}.additionalProperties`, detail: 'additionalProperties and properties are mutual exclusive' });
-  }
-  if (node.pattern !== undefined) {
-    const re = compileRe2(node.pattern);
-    if ('error' in re) errors.push({ type: 'FieldValueInvalid', field: `${path}.pattern`, value: goQuote(node.pattern), detail: `must be a valid regular expression, but isn't: ${re.error}` });
-  }
-  if (node.uniqueItems === true) errors.push({ type: 'FieldValueForbidden', field: `${path}.uniqueItems`, detail: 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic' });
-  if (node['x-kubernetes-list-type'] === 'map') {
-    const keys = node['x-kubernetes-list-map-keys'] ?? [];
-    if (keys.length === 0) errors.push({ type: 'FieldValueRequired', field: `${path}.x-kubernetes-list-map-keys`, detail: 'must not be empty if x-kubernetes-list-type is map' });
-    for (const key of keys) {
-      const property = node.items?.properties?.[key];
-      if (property && property.default === undefined && !(node.items?.required ?? []).includes(key)) {
-        errors.push({ type: 'FieldValueRequired', field: `${path}.items.properties[${key}].default`, detail: 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property' });
-      }
-    }
-  }
-  if (node.default !== undefined) {
-    for (const error of validateStructural(node.default as Json, { ...node, default: undefined }, '', '')) {
-      errors.push({ ...error, field: error.field === '<nil>' ? `${path}.default` : `${path}.default.${error.field}` });
-    }
-  }
+/** The rules whose fieldPath names no field, that use oldSelf where values cannot be correlated, or that do not compile. */
+function celRules(node: SchemaNode, path: string, correlatable: boolean, correlationRoot: string, errors: FieldError[]): void {
   (node['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
     const at = `${path}.x-kubernetes-validations[${i}]`;
-    if (rule.rule.trim() === '') {
-      errors.push({ type: 'FieldValueRequired', field: `${at}.rule`, detail: 'rule is not specified' });
-      return;
-    }
-    if (rule.reason !== undefined && !REASONS.includes(rule.reason)) {
-      errors.push({ type: 'FieldValueNotSupported', field: `${at}.reason`, value: goQuote(rule.reason), detail: `supported values: ${REASONS.map(goQuote).join(', ')}` });
-    }
-    if (rule.fieldPath !== undefined && !validFieldPath(node, rule.fieldPath)) {
+    if (rule.rule.trim() === '') return;
+    if (rule.fieldPath !== undefined && rule.fieldPath !== '' && !validFieldPath(node, rule.fieldPath)) {
       errors.push({ type: 'FieldValueInvalid', field: `${at}.fieldPath`, value: goQuote(rule.fieldPath), detail: 'must be a valid path' });
     }
     if (/\boldSelf\b/.test(rule.rule) && !correlatable) {
@@ -200,11 +154,11 @@ function walk(node: SchemaNode, path: string, correlatable: boolean, correlation
       errors.push({ type: 'FieldValueInvalid', field: `${at}.rule`, value: printedRule(rule), detail: `compilation failed: ${compiled.message.split('\n')[0]}` });
     }
   });
-  for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, `${path}.properties[${name}]`, correlatable, correlationRoot, errors);
-  if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${path}.additionalProperties`, correlatable, correlationRoot, errors);
+  for (const [name, child] of Object.entries(node.properties ?? {})) celRules(child, `${path}.properties[${name}]`, correlatable, correlationRoot, errors);
+  if (typeof node.additionalProperties === 'object') celRules(node.additionalProperties, `${path}.additionalProperties`, correlatable, correlationRoot, errors);
   if (node.items) {
     const keeps = correlatable && node['x-kubernetes-list-type'] === 'map';
-    walk(node.items, `${path}.items`, keeps, keeps ? correlationRoot : correlatable ? path : correlationRoot, errors);
+    celRules(node.items, `${path}.items`, keeps, keeps ? correlationRoot : correlatable ? path : correlationRoot, errors);
   }
 }
 
@@ -221,4 +175,3 @@ function validFieldPath(node: SchemaNode, fieldPath: string): boolean {
   }
   return at !== undefined;
 }
-

@@ -16,6 +16,10 @@
  * @module
  */
 export { admitCrd } from './admission.js';
+export { structuralFindings } from './crd-schema.js';
+export { defaultFindings } from './schema-defaults.js';
+export { unsupportedKeywords } from './schema-keywords.js';
+export { itemPath, propertyPath, type SchemaFinding } from './schema-place.js';
 export { decodeCustomObject, pruneCustomObject, type DecodeOptions, type Decoded } from './decode.js';
 export { validateCustomObject, type ValidateOptions } from './validate.js';
 export { errorBody, invalidMessage } from './messages.js';

@@ -37,6 +37,13 @@ const refused = (name: string, body: Record<string, unknown>): Scenario => ({
   steps: [create(CRDS, body), { ...remove(`${CRDS}/${(body.metadata as { name: string }).name}`), quiet: true }],
 });
 
+/** A CRD the API server accepts: the scenario records its answer, then deletes it. */
+const accepted = (name: string, body: Record<string, unknown>): Scenario => ({
+  name,
+  noNamespace: true,
+  steps: [{ ...create(CRDS, body), quiet: true }, { ...remove(`${CRDS}/${(body.metadata as { name: string }).name}`), quiet: true }],
+});
+
 /** What apiextensions-apiserver refuses when a CRD is created, with its messages. */
 export const crdAdmission: Area = {
   area: 'CRD admission',
@@ -59,6 +66,26 @@ export const crdAdmission: Area = {
     refused('two storage versions are refused', crd(object({}), {}, { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }, { name: 'v2', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }] })),
     refused('a selectable field that is not in the schema is refused', crd(object({ n: { type: 'integer' } }), { selectableFields: [{ jsonPath: '.spec.missing' }] })),
     refused('a scale specReplicasPath outside .spec is refused', crd(object({ n: { type: 'integer' } }), { subresources: { scale: { specReplicasPath: '.status.replicas', statusReplicasPath: '.status.replicas' } } })),
+    // Rules opgen manifests checked and the memory cluster did not, or the reverse (one semantics core since).
+    refused('a description inside an allOf clause is refused (not structural)', crd(object({ s: { type: 'string', allOf: [{ description: 'x' }] } }))),
+    refused('metadata inside a junctor clause is refused', crd(object({ o: { type: 'object', properties: { metadata: { type: 'object' } }, anyOf: [{ properties: { metadata: {} } }] } }))),
+    refused('a root junctor restricting a property the schema does not specify is refused', crd({ type: 'object', properties: { spec: { type: 'object' } }, anyOf: [{ required: ['b'], properties: { b: { minLength: 1 } } }] })),
+    refused('a list type on an object is refused', crd(object({ o: { type: 'object', 'x-kubernetes-list-type': 'set' } }))),
+    refused('a list-map key that is not a property of the items is refused', crd(object({ ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['id'], items: { type: 'object', properties: { name: { type: 'string' } } } } }))),
+    refused('a set of granular objects is refused', crd(object({ s: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', properties: { a: { type: 'string' } } } } }))),
+    refused('a nullable list-map key is refused', crd(object({ ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string', nullable: true } } } } }))),
+    refused('an embedded resource without properties is refused', crd(object({ e: { type: 'object', 'x-kubernetes-embedded-resource': true } }))),
+    refused('additionalProperties false beside properties is refused', crd(object({ o: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false } }))),
+    refused('patternProperties is refused', crd(object({ o: { type: 'object', patternProperties: { a: { type: 'string' } } } }))),
+    refused('a CEL message of two lines is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', message: 'one\ntwo' }] } }))),
+    refused('a blank CEL message is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', message: '  ' }] } }))),
+    refused('a default with fields the schema does not specify is refused', crd(object({ o: { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } } }))),
+    refused('a default matching both schemas of a oneOf is refused', crd(object({ o: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }], default: { a: 'x', b: 'y' } } }))),
+    refused('a default in top-level metadata is refused', crd({ type: 'object', properties: { metadata: { type: 'object', default: {} } } })),
+    accepted('a junctor below the root may restrict a property the schema does not specify', crd(object({ o: { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['b'], properties: { b: { minLength: 1 } } }] } }))),
+    accepted('a default under additionalProperties is not checked', crd(object({ m: { type: 'object', additionalProperties: { type: 'integer', default: 'x' } } }))),
+    accepted('a default with duplicates in a set list is accepted', crd(object({ tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' }, default: ['a', 'a'] } }))),
+    accepted('an empty CEL message is no message', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', message: '' }] } }))),
     refused('a group without a dot is refused', { ...crd(object({})), metadata: { name: 'things.{ns}' }, spec: { ...(crd(object({})).spec as object), group: '{ns}' } }),
     {
       name: 'a CRD with a good schema is accepted and its kind served',
