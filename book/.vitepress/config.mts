@@ -1,4 +1,10 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitepress';
+
+// The API reference's pages, one per subpath of @opgen/runtime, once api-reference.mjs wrote them.
+const api = fileURLToPath(new URL('../api', import.meta.url));
+const apiPages = existsSync(api) ? readdirSync(api).filter((f) => f.endsWith('.md') && f !== 'index.md' && f !== 'modules.md').map((f) => f.slice(0, -3)).sort() : [];
 
 // The opgen book. Code samples are never written in the pages: each is a region of a file
 // under snippets/, which test/book/ compiles and runs.
@@ -11,7 +17,7 @@ export default defineConfig({
   lastUpdated: false,
   // The pages link to each other only; a dead one fails the build.
   ignoreDeadLinks: false,
-  srcExclude: ['snippets/**', 'README.md'],
+  srcExclude: ['snippets/**', 'README.md', 'api-reference.md'],
   themeConfig: {
     nav: [{ text: 'Getting started', link: '/getting-started' }],
     sidebar: [
@@ -34,6 +40,11 @@ export default defineConfig({
           { text: 'Coming from kubebuilder', link: '/kubebuilder' },
           { text: 'The commands', link: '/commands' },
         ],
+      },
+      {
+        text: 'API reference: @opgen/runtime',
+        collapsed: true,
+        items: [{ text: 'About this reference', link: '/api/' }, { text: '@opgen/runtime', link: '/api/index/' }, ...apiPages.map((page) => ({ text: `@opgen/runtime/${page}`, link: `/api/${page}` }))],
       },
     ],
     search: { provider: 'local' },

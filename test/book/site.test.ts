@@ -14,7 +14,9 @@ const dist = join(root, 'book/.vitepress/dist');
 /** Pages whose code blocks still scroll sideways at 1280 px, each with the reason. */
 const WIDE_CODE_PENDING: Record<string, string> = {
   'cronjob.html': 'the tutorial shows five whole files of examples/cronjob, not regions of them with prose between',
+  'api/': "the API reference's @example blocks are JSDoc written at the repository's 160 columns, not yet reflowed to 99",
 };
+const pendingKey = (page: string) => Object.keys(WIDE_CODE_PENDING).find((key) => page === key || (key.endsWith('/') && page.startsWith(key)));
 
 /** The built book, loaded page by page in headless Chromium as a reader's browser would. */
 describe('the book’s site', () => {
@@ -22,11 +24,11 @@ describe('the book’s site', () => {
   let site: Awaited<ReturnType<typeof serveSite>>;
 
   beforeAll(async () => {
-    const vitepress = join(root, 'node_modules/vitepress/bin/vitepress.js');
-    // A dead internal link fails this build (ignoreDeadLinks: false).
-    await promisify(execFile)(process.execPath, [vitepress, 'build', join(root, 'book')], { cwd: root });
+    // The book's own build: the API reference from the runtime's JSDoc (a public symbol without
+    // one fails it), then the site (a dead internal link fails it: ignoreDeadLinks false).
+    await promisify(execFile)('npm', ['run', 'build', '--workspace', '@opgen/book'], { cwd: root });
     [browser, site] = await Promise.all([launchChromium(), serveSite(dist)]);
-  }, 180_000);
+  }, 600_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -34,7 +36,7 @@ describe('the book’s site', () => {
   });
 
   it('has every chapter and no link to a page or anchor it lacks', () => {
-    expect(htmlPages(dist)).toEqual(expect.arrayContaining(['index.html', 'getting-started.html', 'api-types.html', 'controllers.html', 'testing.html', 'developing.html', 'webhooks.html', 'deploying.html', 'security.html', 'upgrading.html', 'scale.html', 'external-apis.html', 'kubebuilder.html', 'commands.html']));
+    expect(htmlPages(dist)).toEqual(expect.arrayContaining(['index.html', 'getting-started.html', 'api-types.html', 'controllers.html', 'testing.html', 'developing.html', 'webhooks.html', 'deploying.html', 'security.html', 'upgrading.html', 'scale.html', 'external-apis.html', 'kubebuilder.html', 'commands.html', 'api/index.html', 'api/client.html', 'api/controller.html']));
     expect(brokenLinks(dist)).toEqual([]);
   });
 
@@ -43,13 +45,14 @@ describe('the book’s site', () => {
     const pending = new Set<string>();
     for (const page of htmlPages(dist).filter((p) => p !== '404.html')) {
       for (const problem of await pageProblems(browser, `${site.url}/${page}`)) {
-        if (page in WIDE_CODE_PENDING && problem.startsWith('code block scrolls sideways')) pending.add(page);
+        const key = pendingKey(page);
+        if (key && problem.startsWith('code block scrolls sideways')) pending.add(key);
         else problems.push(`${page}: ${problem}`);
       }
     }
     expect(problems).toEqual([]);
     expect([...pending].sort(), 'pages named in WIDE_CODE_PENDING whose code now fits').toEqual(Object.keys(WIDE_CODE_PENDING).sort());
-  }, 120_000);
+  }, 300_000);
 
   it('the checks catch a broken link, a missing anchor, a console error, a missing script and a wide code block', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'opgen-book-'));

@@ -12,6 +12,7 @@ import type { Cache, KindCacheOptions } from './types.js';
 /** {@link KindCacheOptions} for one kind. */
 export type KindCache<T extends KubeObject = KubeObject> = KindCacheOptions<T> & { kind: Kind<T> };
 
+/** Options of {@link createCache}: what it watches and how. */
 export interface CacheOptions {
   /** Watch namespaced kinds in this namespace only (cluster-scoped kinds are always watched whole). */
   namespace?: string;

@@ -17,7 +17,9 @@ export interface EventHandler<T extends KubeObject> {
    * later): work nobody is waiting on, which controllers queue at low priority.
    */
   add?(object: Cached<T>, initialList: boolean): void;
+  /** The object changed (or a resync passed: `oldObject` is then `newObject`). */
   update?(oldObject: Cached<T>, newObject: Cached<T>): void;
+  /** The object was deleted, or was gone when a relist came back (its last known state). */
   delete?(object: Cached<T>): void;
 }
 
@@ -56,6 +58,7 @@ export interface Informer<T extends KubeObject> {
   get(name: string, namespace?: string): Cached<T> | undefined;
   /** Cached objects, shared like {@link Informer.get}'s. */
   list(options?: ListOptions): Cached<T>[];
+  /** Whether the first list is in the store. */
   hasSynced(): boolean;
   /**
    * Lists again at once with the selection {@link KindCacheOptions.selection} gives now
@@ -67,6 +70,7 @@ export interface Informer<T extends KubeObject> {
   readonly metadataOnly: boolean;
   /** Resolves true once the first list is in the store, false if `timeoutMs` passes or `signal` aborts first. */
   waitForSync(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  /** When it last heard from the API server and whether its watch is up, for readiness checks. */
   health(): InformerHealth;
 }
 

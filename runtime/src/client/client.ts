@@ -28,6 +28,7 @@ export type ApplyObject<T> = { readonly [K in keyof T]?: ApplyValue<Exclude<T[K]
 // `DeepReadonly`) go into an apply unchanged.
 type ApplyValue<V> = V | (V extends readonly (infer U)[] ? readonly ApplyValue<U>[] : V extends object ? ApplyObject<V> : V);
 
+/** What {@link Client.list} lists. */
 export interface ListQuery {
   /** Objects of this namespace only; all namespaces when left out. */
   namespace?: string;
@@ -43,6 +44,7 @@ export interface ListQuery {
   index?: Record<string, string>;
 }
 
+/** Options of {@link Client.apply} and {@link Client.applyStatus}. */
 export interface ApplyOptions {
   /** Overrides the client's field manager for this call. */
   fieldManager?: string;
@@ -55,6 +57,7 @@ export interface ApplyOptions {
   force?: boolean;
 }
 
+/** Options of {@link Client.delete}. */
 export interface DeleteOptions {
   /** `Background` (the API's default for most kinds), `Foreground` or `Orphan`. */
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
@@ -82,6 +85,7 @@ export interface Client {
    * {@link Stored}: their identity (`metadata.name`, `uid`, …) is typed present.
    */
   get<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, name: string, namespace?: string): Promise<Stored<T, N> | undefined>;
+  /** The objects of `kind` that `query` selects, every page of them; from the cache when it serves the kind. */
   list<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, query?: ListQuery): Promise<Stored<T, N>[]>;
   /** Creates the object; `metadata.generateName` works. `apiVersion`/`kind` are filled in from `kind`. */
   create<T extends KubeObject, N extends boolean>(kind: Kind<T, N>, object: T): Promise<Stored<T, N>>;
@@ -130,6 +134,7 @@ export interface BindOptions {
   precondition?: () => void;
 }
 
+/** Options of {@link createClient}. */
 export interface ClientOptions {
   /** Field manager of writes and server-side apply; default `opgen`. */
   fieldManager?: string;

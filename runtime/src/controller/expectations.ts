@@ -45,6 +45,7 @@ export interface Expectations {
   observe<T extends KubeObject>(informer: Informer<T>, ownerKind: Kind): () => void;
 }
 
+/** Options of {@link createExpectations}. */
 export interface ExpectationsOptions {
   /** How long a record may block its key; default 5 minutes, as client-go. */
   ttlMs?: number;

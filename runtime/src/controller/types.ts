@@ -69,7 +69,10 @@ export interface ReconcileCluster {
  */
 export interface ClusterSet {
   /** The engaged cluster `name`; undefined when no such cluster is engaged (now). */
-  get(name: string): (ReconcileCluster & { synced(): boolean }) | undefined;
+  get(name: string): (ReconcileCluster & {
+    /** Whether the cluster's caches have synced. */
+    synced(): boolean;
+  }) | undefined;
   /** Names of the engaged clusters, sorted. */
   names(): string[];
 }

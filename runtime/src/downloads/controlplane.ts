@@ -11,8 +11,10 @@ import { extractFiles } from './tar.js';
 
 /** The envtest tarball holds these three; kube-controller-manager comes from the Kubernetes release. */
 export const ENVTEST_BINARIES = ['etcd', 'kube-apiserver', 'kubectl'] as const;
+/** A binary {@link downloadControlPlane} can fetch. */
 export type ControlPlaneBinary = (typeof ENVTEST_BINARIES)[number] | 'kube-controller-manager';
 
+/** Options of {@link downloadControlPlane}. */
 export interface DownloadControlPlaneOptions {
   /** Kubernetes version without the `v`, e.g. `1.36.3`. */
   version: string;
@@ -86,6 +88,7 @@ async function extractInPlace(archive: string, dir: string, names: readonly stri
   }
 }
 
+/** Whether `path` is a file this process may execute (a finished download, not a partial one). */
 export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);

@@ -26,6 +26,7 @@ export interface Checksum {
   hex: string;
 }
 
+/** Options of {@link downloadFile}. */
 export interface DownloadOptions {
   checksum: Checksum;
   /** What the progress line calls it; default the URL's last segment. */

@@ -1,5 +1,6 @@
 /** Reports one download's bytes as they arrive. */
 export interface Progress {
+  /** `bytes` more arrived. */
   advance(bytes: number): void;
   /** Clears the bar; the caller says what became of the download. */
   end(): void;
@@ -7,6 +8,7 @@ export interface Progress {
 
 /** Where progress is written: a stream with an optional TTY width (stderr by default). */
 export interface ProgressSink {
+  /** Writes `text` as it is (lines are redrawn with `\r` on a TTY). */
   write(text: string): unknown;
   isTTY?: boolean;
   columns?: number;

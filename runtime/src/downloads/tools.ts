@@ -8,7 +8,7 @@ import { downloadWithSumFile } from './release-binary.js';
 import { extractFiles } from './tar.js';
 import { HELM_VERSION, KUBERNETES_VERSION } from './versions.js';
 
-
+/** Options of {@link ensureHelm} and {@link ensureKubectl}: environment, platform, where progress goes. */
 export interface ToolOptions {
   env?: NodeJS.ProcessEnv;
   platform?: Platform;

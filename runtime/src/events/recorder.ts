@@ -7,6 +7,7 @@ import { silentLogger, type LoggerLike } from '../rest/logger.js';
 import { formatMicroTime } from '../client/time.js';
 import type { DeepReadonly, KubeObject } from '../object.js';
 
+/** An Event's type, as the API server accepts it. */
 export type EventType = 'Normal' | 'Warning';
 
 /** Records Kubernetes Events (events.k8s.io/v1) about objects, as `kubectl describe` shows them. */
@@ -23,6 +24,7 @@ export interface EventRecorder {
   flush(): Promise<void>;
 }
 
+/** Options of {@link createEventRecorder}. */
 export interface EventRecorderOptions {
   /** Who reports, e.g. `demovolume-controller` or `example.com/demovolume-controller`. */
   reportingController: string;

@@ -58,6 +58,7 @@ export function removeCondition(conditions: Condition[] | undefined, type: strin
   return list.some((c) => c.type === type) ? list.filter((c) => c.type !== type) : list;
 }
 
+/** The condition of `type`, if `conditions` holds one. */
 export function findCondition(conditions: Condition[] | undefined, type: string): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }

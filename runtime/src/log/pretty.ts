@@ -13,7 +13,9 @@ const DIM = '\x1b[2m';
 
 /** Where pretty lines go: a stream with `write`, e.g. `process.stderr`. */
 export interface TextSink {
+  /** Writes one or more whole lines. */
   write(text: string): unknown;
+  /** Colours are used on a TTY unless told otherwise. */
   isTTY?: boolean;
 }
 

@@ -27,6 +27,7 @@ export interface ControllerMetrics {
 
 /** The controller-runtime metric families, registered once per registry. */
 export interface ControllerMetricFamilies {
+  /** The series of controller `name`, every one exposed at zero from the start. */
   forController(name: string, maxConcurrentReconciles: number): ControllerMetrics;
 }
 

@@ -30,6 +30,14 @@ export interface MetricsOptions {
   processMetrics?: boolean;
 }
 
+/**
+ * The manager's metrics: one registry with controller-runtime's families (controllers, work
+ * queues, REST clients), opgen's informer gauges and, by default, Node's process metrics.
+ *
+ * @example
+ * const metrics = createMetrics();
+ * const text = await metrics.registry.metrics();
+ */
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });

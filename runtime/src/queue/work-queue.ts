@@ -78,6 +78,7 @@ export interface WorkQueue {
   shutDown(): void;
   /** Like `shutDown`, then resolves once every key being processed is `done`. */
   shutDownWithDrain(): Promise<void>;
+  /** Whether `shutDown` was called: `get` then resolves undefined once the queue is empty. */
   isShuttingDown(): boolean;
   /** Work in progress, for the unfinished-work and longest-running gauges. */
   inFlight(): InFlight;

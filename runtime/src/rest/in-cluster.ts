@@ -8,7 +8,7 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
 /** Where {@link inClusterKubeConfig} looks: the environment and the mounted service account (tests point both elsewhere). */
 export interface InClusterSource {
   env?: NodeJS.ProcessEnv;
-  /** Default {@link SERVICE_ACCOUNT_DIR}. */
+  /** Default `/var/run/secrets/kubernetes.io/serviceaccount`. */
   directory?: string;
 }
 

@@ -5,11 +5,12 @@ import { credentialsFor } from './credentials.js';
 import { ApiError, type ApiStatus } from './errors.js';
 import { currentContextOf, type KubeConfig } from './kubeconfig.js';
 import { notSent, parseRetryAfter, retryDelayMs, type TryOutcome } from './retry-policy.js';
-import { createRecoveryWatch, type RecoveryWatch } from './recovery.js';
+import { createRecoveryWatch } from './recovery.js';
 import { sleep } from './sleep.js';
 import type { LoggerLike } from './logger.js';
 import type { TokenBucket } from './token-bucket.js';
 
+/** A request's query parameters; undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
 /** One call to the API server. */
@@ -78,7 +79,7 @@ export interface Transport {
    * memory cluster) can answer with a stream of its own.
    */
   stream(request: HttpRequest): Promise<Readable>;
-  /** See {@link RecoveryWatch.recovered}: the API server's `/readyz` is the probe. */
+  /** Resolves once the API server answers again after failures (its `/readyz` is the probe), or when `signal` aborts. */
   recovered(signal: AbortSignal): Promise<void>;
 }
 
@@ -87,6 +88,7 @@ export interface HttpTransport extends Transport {
   stream(request: HttpRequest): Promise<IncomingMessage>;
 }
 
+/** Options of {@link createTransport}. */
 export interface TransportOptions {
   /** Deadline of a call, all its tries included; default 60 000 ms. A hung call must not pin a worker. */
   timeoutMs?: number;

@@ -1,12 +1,13 @@
 /** A timer set on a {@link Clock}; `cancel` is harmless after it fired. */
 export interface ClockTimer {
+  /** Stops the timer before it fires. */
   cancel(): void;
 }
 
 /**
  * Where the runtime reads time and sets its timers: the work queue's delays
  * (`requeue.after`, error backoff), `.reconcileAllEvery()`, informer resyncs, reconcile
- * timeouts and leader election. Production runs on {@link systemClock}; a test's memory
+ * timeouts and leader election. Production runs on the system clock; a test's memory
  * cluster hands the manager a fake one that `runUntilIdle()` moves forward, so a
  * `requeue.after('5m')` is reached without waiting five minutes.
  *

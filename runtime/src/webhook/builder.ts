@@ -35,6 +35,7 @@ export interface WebhookBuilder<T> {
 
 /** Admission webhooks of a kind, served by the manager's webhook server on controller-runtime's paths. */
 export interface WebhookFor {
+  /** The webhooks of `kind`, on controller-runtime's paths unless `paths` says otherwise. */
   for<T>(kind: Kind<T>, paths?: { defaulting?: string; validation?: string }): WebhookBuilder<T>;
 }
 
@@ -67,7 +68,9 @@ export function webhook(mgr: WebhookHost): WebhookFor {
 
 /** Declares a kind's conversions; see {@link conversion}. */
 export interface ConversionFor {
+  /** The conversions of `kind`, whichever version. */
   for(kind: Pick<Kind, 'group' | 'kind'>): {
+    /** Names the hub version every spoke converts through. */
     hub<H>(hub: Kind<H>): ConversionSpokes<H>;
   };
 }

@@ -13,6 +13,7 @@ export interface SpokeConversion<S, H> {
    * optional so that a test can call the conversion directly, as the scaffold's round trips do.
    */
   toHub(spoke: S, context?: WebhookContext): H | Promise<H>;
+  /** The hub object as this spoke version; `context` as for `toHub`. */
   fromHub(hub: H, context?: WebhookContext): S | Promise<S>;
 }
 

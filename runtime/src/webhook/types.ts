@@ -79,8 +79,11 @@ export type Defaulter<T> = (object: T, request: AdmissionRequest, context: Webho
 
 /** Validating handlers: throw (or {@link deny}) to refuse; an absent one allows. */
 export interface Validators<T> {
+  /** Checks an object being created. */
   create?: (object: T, request: AdmissionRequest, context: WebhookContext) => void | ValidationResult | Promise<void | ValidationResult>;
+  /** Checks a change: the stored object and the one asked for. */
   update?: (oldObject: T, object: T, request: AdmissionRequest, context: WebhookContext) => void | ValidationResult | Promise<void | ValidationResult>;
+  /** Checks a deletion of the stored object. */
   delete?: (object: T, request: AdmissionRequest, context: WebhookContext) => void | ValidationResult | Promise<void | ValidationResult>;
 }
 

@@ -23,6 +23,7 @@ export interface SeedObject {
   [key: string]: unknown;
 }
 
+/** Options of {@link createMemoryCluster}. */
 export interface MemoryClusterOptions {
   /** CustomResourceDefinitions to install; one the API server would refuse makes this throw with its message. */
   crds?: readonly (SeedObject | V1CustomResourceDefinition)[];
@@ -36,6 +37,7 @@ export interface MemoryClusterOptions {
   hooks?: Partial<PipelineHooks>;
 }
 
+/** An API server in this process: what {@link createMemoryCluster} returns. */
 export interface MemoryCluster {
   /** The in-process transport: what `createCluster({ transport })` and `watchOnce`/`listAll` take. */
   readonly transport: Transport;
