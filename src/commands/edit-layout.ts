@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isBuiltinPath, isForeignKind, findBuiltinKind } from '../generators/scaffold/builtin-kinds.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
+import { isMulticlusterProject, namespacedFleetError } from '../generators/multicluster/plugin.js';
 import { scopeDependentFiles } from '../generators/scaffold/scope-files.js';
 import { fullGroup, projectFileName, type ProjectConfig } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
@@ -43,6 +44,7 @@ export async function layoutEdit(
     }
   }
   if (updated.namespaced && !project.namespaced) {
+    if (isMulticlusterProject(project)) throw namespacedFleetError('--namespaced');
     const clusterScoped = project.resources.find((r) =>
       r.api ? !r.api.namespaced : r.extra.namespaced === false || (isBuiltinPath(r.path) && findBuiltinKind(r.group, r.version, r.kind)?.namespaced === false),
     );

@@ -3,10 +3,11 @@ import type { GeneratedFile } from '../../writer/index.js';
 import { apiFiles, setupAlias } from './api.js';
 import { managerFiles } from './config/manager.js';
 import { rbacFiles } from './config/rbac.js';
-import { leaderElectionId, readmeData } from './init.js';
+import { e2eData, mainData, readmeData } from './init.js';
 import { kindNames } from './names.js';
 import { registerController } from './register-controller.js';
 import { render } from './render.js';
+import { isMulticlusterProject } from '../multicluster/plugin.js';
 
 /**
  * The scaffolded files whose content depends on whether the operator watches one namespace
@@ -18,7 +19,7 @@ import { render } from './render.js';
  */
 export function scopeDependentFiles(project: ProjectConfig, boilerplate: string): GeneratedFile[] {
   const header = boilerplate ? `${boilerplate.trimEnd()}\n\n` : '';
-  let main = render('init/main.ts', { header, namespaced: project.namespaced, leaderElectionId: leaderElectionId(project) });
+  let main = render('init/main.ts', mainData(project, header));
   const tests: GeneratedFile[] = [];
   project.resources.forEach((resource, i) => {
     if (!resource.controller) return;
@@ -37,11 +38,11 @@ export function scopeDependentFiles(project: ProjectConfig, boilerplate: string)
     },
     {
       path: 'test/e2e/operator.test.ts',
-      content: render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced }),
+      content: render('init/e2e.test.ts', e2eData(project, header)),
       ownership: 'user',
     },
-    ...managerFiles(project.projectName, project.namespaced),
-    ...rbacFiles(project.projectName, project.namespaced),
+    ...managerFiles(project.projectName, project.namespaced, isMulticlusterProject(project)),
+    ...rbacFiles(project.projectName, project.namespaced, isMulticlusterProject(project)),
     ...tests,
   ];
 }
