@@ -85,6 +85,18 @@ describe('opgen edit --namespaced', () => {
   });
 });
 
+describe('opgen edit --namespaced on an operator of many clusters', () => {
+  it('refuses, writing nothing: the fleet\'s rights are its kubeconfig Secrets\'', async () => {
+    const dir = await project('fleet-operator', ['--multicluster'], ['--group', 'shop', '--version', 'v1', '--kind', 'Widget']);
+    const before = await readTree(dir);
+    const result = await opgen(dir, 'edit', '--namespaced');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: --namespaced: an operator of many clusters \(--multicluster\) does not watch one namespace/);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(await readTree(dir)).toEqual(before);
+  });
+});
+
 describe('opgen edit --multigroup', () => {
   it('records multigroup; the next kind of another group goes under src/api/<group>/<version>', async () => {
     const dir = await project('shop-operator', [], bookStore);
