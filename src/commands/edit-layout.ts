@@ -56,18 +56,29 @@ export async function layoutEdit(
     }
   }
   if (updated.namespaced === project.namespaced) return { project: updated, files: [], kept: [] };
+  return { project: updated, ...(await rescaffold(root, project, updated)) };
+}
 
+/**
+ * The scaffold's files that differ between the settings of `project` and of `updated`, as
+ * `updated` would have them where the file on disk is still exactly what the scaffold made
+ * of `project`; a file the user changed is kept and named. config/rbac/kustomization.yaml
+ * lists each kind's roles too, so it is left to the caller.
+ */
+export async function rescaffold(root: string, project: ProjectConfig, updated: ProjectConfig): Promise<Omit<LayoutEdit, 'project'>> {
   const boilerplate = await readIfExists(join(root, boilerplatePath)) ?? '';
   const before = new Map(scopeDependentFiles(project, boilerplate).map((file) => [file.path, file.content]));
   const files: GeneratedFile[] = [];
   const kept: string[] = [];
   for (const file of scopeDependentFiles(updated, boilerplate)) {
     // The Role or ClusterRole of the markers is opgen manifests' to write.
-    if (file.path === 'config/rbac/role.yaml' || before.get(file.path) === file.content) continue;
+    if (file.path === 'config/rbac/role.yaml' || file.path === rbacKustomizationPath || before.get(file.path) === file.content) continue;
     const current = await readIfExists(join(root, file.path));
     if (current === before.get(file.path)) files.push({ ...file, ownership: 'generated' });
     else if (current !== file.content) kept.push(file.path);
   }
-  return { project: updated, files, kept };
+  return { files, kept };
 }
+
+const rbacKustomizationPath = 'config/rbac/kustomization.yaml';
 
