@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isBuiltinPath, isForeignKind, findBuiltinKind } from '../generators/scaffold/builtin-kinds.js';
+import { projectWidePaths } from '../generators/scaffold/api-updates.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
 import { isMulticlusterProject, namespacedFleetError } from '../generators/multicluster/plugin.js';
 import { scopeDependentFiles } from '../generators/scaffold/scope-files.js';
@@ -72,13 +73,10 @@ export async function rescaffold(root: string, project: ProjectConfig, updated: 
   const kept: string[] = [];
   for (const file of scopeDependentFiles(updated, boilerplate)) {
     // The Role or ClusterRole of the markers is opgen manifests' to write.
-    if (file.path === 'config/rbac/role.yaml' || file.path === rbacKustomizationPath || before.get(file.path) === file.content) continue;
+    if (file.path === 'config/rbac/role.yaml' || file.path === projectWidePaths.rbacKustomization || before.get(file.path) === file.content) continue;
     const current = await readIfExists(join(root, file.path));
     if (current === before.get(file.path)) files.push({ ...file, ownership: 'generated' });
     else if (current !== file.content) kept.push(file.path);
   }
   return { files, kept };
 }
-
-const rbacKustomizationPath = 'config/rbac/kustomization.yaml';
-
