@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { isBuiltinPath, isForeignKind, findBuiltinKind } from '../generators/scaffold/builtin-kinds.js';
+import { projectWidePaths } from '../generators/scaffold/api-updates.js';
 import { boilerplatePath } from '../generators/scaffold/init.js';
+import { isMulticlusterProject, namespacedFleetError } from '../generators/multicluster/plugin.js';
 import { scopeDependentFiles } from '../generators/scaffold/scope-files.js';
 import { fullGroup, projectFileName, type ProjectConfig } from '../project/model.js';
 import type { GeneratedFile } from '../writer/index.js';
@@ -43,6 +45,7 @@ export async function layoutEdit(
     }
   }
   if (updated.namespaced && !project.namespaced) {
+    if (isMulticlusterProject(project)) throw namespacedFleetError('--namespaced');
     const clusterScoped = project.resources.find((r) =>
       r.api ? !r.api.namespaced : r.extra.namespaced === false || (isBuiltinPath(r.path) && findBuiltinKind(r.group, r.version, r.kind)?.namespaced === false),
     );
@@ -54,18 +57,26 @@ export async function layoutEdit(
     }
   }
   if (updated.namespaced === project.namespaced) return { project: updated, files: [], kept: [] };
+  return { project: updated, ...(await rescaffold(root, project, updated)) };
+}
 
+/**
+ * The scaffold's files that differ between the settings of `project` and of `updated`, as
+ * `updated` would have them where the file on disk is still exactly what the scaffold made
+ * of `project`; a file the user changed is kept and named. config/rbac/kustomization.yaml
+ * lists each kind's roles too, so it is left to the caller.
+ */
+export async function rescaffold(root: string, project: ProjectConfig, updated: ProjectConfig): Promise<Omit<LayoutEdit, 'project'>> {
   const boilerplate = await readIfExists(join(root, boilerplatePath)) ?? '';
   const before = new Map(scopeDependentFiles(project, boilerplate).map((file) => [file.path, file.content]));
   const files: GeneratedFile[] = [];
   const kept: string[] = [];
   for (const file of scopeDependentFiles(updated, boilerplate)) {
     // The Role or ClusterRole of the markers is opgen manifests' to write.
-    if (file.path === 'config/rbac/role.yaml' || before.get(file.path) === file.content) continue;
+    if (file.path === 'config/rbac/role.yaml' || file.path === projectWidePaths.rbacKustomization || before.get(file.path) === file.content) continue;
     const current = await readIfExists(join(root, file.path));
     if (current === before.get(file.path)) files.push({ ...file, ownership: 'generated' });
     else if (current !== file.content) kept.push(file.path);
   }
-  return { project: updated, files, kept };
+  return { files, kept };
 }
-

@@ -6,6 +6,8 @@ import { parseBool } from './bool-flag.js';
 import { certificatesEdit } from './edit-certificates.js';
 import { helmFiles, type HelmChartUpdate } from './edit-helm.js';
 import { layoutEdit } from './edit-layout.js';
+import { multiclusterEdit } from './edit-multicluster.js';
+import { multiclusterPlugin } from '../generators/multicluster/plugin.js';
 import { customMetricsConfigPath, grafanaFiles } from '../generators/grafana/index.js';
 import { chartDir } from '../generators/helm/index.js';
 import { loadProject } from '../project/load.js';
@@ -28,7 +30,7 @@ interface EditOptions {
 }
 
 /** The plugins `opgen edit` knows, by the name `--plugins` takes, with the key PROJECT records. */
-const plugins = { helm: 'helm.opgen.dev/v1-alpha', grafana: 'grafana.opgen.dev/v1-alpha' } as const;
+const plugins = { helm: 'helm.opgen.dev/v1-alpha', grafana: 'grafana.opgen.dev/v1-alpha', multicluster: multiclusterPlugin } as const;
 type PluginName = keyof typeof plugins;
 
 const examples = `
@@ -48,6 +50,9 @@ Examples:
   # After listing your own metrics in grafana/custom-metrics/config.yaml: their dashboard too
   $ opgen edit --plugins grafana
 
+  # Reconcile every cluster a kubeconfig Secret names, as opgen init --multicluster does
+  $ opgen edit --plugins multicluster
+
   # New kinds of any group under src/api/<group>/<version>/ (existing kinds stay where they are)
   $ opgen edit --multigroup
 
@@ -62,7 +67,7 @@ Examples:
 /** `opgen edit`: adds optional plugins to a project; `helm` writes a Helm chart. */
 export function editCommand(): Command {
   return new Command('edit')
-    .description('change the project\'s settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/')
+    .description('change the project\'s settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/, --plugins multicluster makes the operator reconcile every cluster a kubeconfig Secret names')
     .option('--plugins <names>', `comma-separated plugins (known: ${Object.keys(plugins).join(', ')})`)
     .option('--multigroup [bool]', 'new kinds go under src/api/<group>/<version>/, for several API groups; --multigroup=false for one group', parseBool)
     .option('--namespaced [bool]', 'the operator watches one namespace (a Role); --namespaced=false for the whole cluster (a ClusterRole)', parseBool)
@@ -91,6 +96,11 @@ export async function runEdit(root: string, given: EditOptions): Promise<void> {
     throw new UserError('--webhook-certificates and --namespaced both change config/rbac; change one, then the other', undefined, 'run opgen edit twice');
   }
   const names = options.plugins === undefined ? [] : parsePlugins(options.plugins);
+  const settings = options.multigroup !== undefined || options.namespaced !== undefined || options.webhookCertificates !== undefined;
+  if (names.includes('multicluster') && settings) {
+    // Each rewrites src/main.ts or config/; one at a time keeps each plan readable.
+    throw new UserError('--plugins multicluster changes src/main.ts and config/ on its own; change the settings, then add it', undefined, 'run opgen edit twice');
+  }
   const loaded = await loadProject(dir, 'opgen edit');
   const layout = await layoutEdit(dir, loaded, { multigroup: options.multigroup, namespaced: options.namespaced });
   const certificates = await certificatesEdit(dir, layout.project, options.webhookCertificates, options.force ?? false);
@@ -99,8 +109,9 @@ export async function runEdit(root: string, given: EditOptions): Promise<void> {
     process.stdout.write(`${certificates.unchanged}\n`);
     return;
   }
-  const project = certificates.project;
-  const files: GeneratedFile[] = [...layout.files, ...certificates.updates];
+  const fleet = names.includes('multicluster') ? await multiclusterEdit(dir, certificates.project) : undefined;
+  const project = fleet?.project ?? certificates.project;
+  const files: GeneratedFile[] = [...layout.files, ...certificates.updates, ...(fleet?.files ?? [])];
   // The chart follows config/: when asked, and when the certificates change config/ under an existing chart.
   const chartFollows = certificates.updates.length + certificates.deletes.length > 0 && existsSync(join(dir, chartDir, 'Chart.yaml'));
   // --force rewrites Chart.yaml and values.yaml only when the chart is asked for.
@@ -123,6 +134,9 @@ export async function runEdit(root: string, given: EditOptions): Promise<void> {
   for (const path of certificates.kept) {
     process.stdout.write(`  kept ${path}: you changed it since opgen wrote it; make it fit --webhook-certificates ${options.webhookCertificates} yourself, or pass --force\n`);
   }
+  for (const path of fleet?.kept ?? []) {
+    process.stdout.write(`  kept ${path}: you changed it since opgen wrote it; make it fit --plugins multicluster yourself (as opgen init --multicluster writes it)\n`);
+  }
   if (certificates.unchanged) process.stdout.write(`${certificates.unchanged}\n`);
   for (const note of certificates.notes) process.stdout.write(`\n${note}\n`);
   if (loaded.multigroup !== project.multigroup && loaded.resources.some((r) => r.path?.startsWith('src/'))) {
@@ -133,6 +147,9 @@ export async function runEdit(root: string, given: EditOptions): Promise<void> {
     process.stdout.write(
       `\nNext: import grafana/*.json in Grafana (Dashboards → New → Import); list your own metrics in ${customMetricsConfigPath} and run opgen edit --plugins grafana again for their dashboard.\n`,
     );
+  }
+  if (fleet && fleet.files.length > 0 && !options.dryRun) {
+    process.stdout.write('\nNext: npm test; then name each cluster with a kubeconfig Secret in the manager\'s namespace (see src/main.ts).\n');
   }
   if (helm && !options.dryRun) {
     process.stdout.write(

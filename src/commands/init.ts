@@ -6,6 +6,7 @@ import { parseBool } from './bool-flag.js';
 import { mergeGitignore } from '../generators/scaffold/gitignore-merge.js';
 import { helmOperatorInitFiles } from '../generators/helm-operator/init.js';
 import { helmOperatorPlugin } from '../generators/helm-operator/plugin.js';
+import { multiclusterPlugin, namespacedFleetError } from '../generators/multicluster/plugin.js';
 import { initFiles } from '../generators/scaffold/init.js';
 import { validateDomain, validateOwner, validateProjectName } from '../names/validate.js';
 import { withCertificateMode } from '../project/webhooks.js';
@@ -28,6 +29,8 @@ export interface InitOptions {
   plugins?: string;
   /** Webhooks served with cert-manager's certificates instead of the built-in ones. */
   certManager?: boolean;
+  /** Controllers reconcile every cluster named by a kubeconfig Secret (a fleet). */
+  multicluster?: boolean;
   skipInstall?: boolean;
   force?: boolean;
   dryRun?: boolean;
@@ -51,6 +54,9 @@ Examples:
   # An operator whose kinds are reconciled by Helm charts (operator-sdk's helm operator)
   $ opgen init --domain example.com --plugins helm-operator
 
+  # An operator of many clusters: each named by a kubeconfig Secret, its kinds reconciled on each
+  $ opgen init --domain example.com --multicluster
+
   # Webhooks certified by cert-manager (kubebuilder's default) instead of the manager itself
   $ opgen init --domain example.com --cert-manager
 
@@ -70,6 +76,7 @@ export function initCommand(): Command {
     .option('--runtime <spec>', `npm spec of @opgen/runtime (default: ^${cliVersion})`)
     .option('--cli <spec>', `npm spec of the opgen CLI the project's scripts run (default: ^${cliVersion})`)
     .option('--plugins <plugins>', 'helm-operator: kinds reconciled by Helm charts listed in watches.yaml, as operator-sdk\'s helm operator')
+    .option('--multicluster', 'controllers reconcile their kinds on every cluster a kubeconfig Secret names (multicluster-runtime\'s kubeconfig provider), not on the manager\'s own cluster')
     .option('--cert-manager', "webhooks get cert-manager's certificates (a Certificate and Issuer in config/certmanager, CA injection), not the built-in ones the manager keeps by patching its webhook configurations")
     .option('--skip-install', 'do not run npm install')
     .option('--force', 'scaffold into a directory that is not empty, overwriting files')
@@ -92,6 +99,10 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
     if (spec !== undefined && spec.trim() === '') throw new UserError(`${flag} needs an npm spec, e.g. ^${cliVersion} or file:../runtime`);
   }
   const helmOperator = helmOperatorChosen(options.plugins);
+  if (options.multicluster && options.namespaced) throw namespacedFleetError('--namespaced');
+  if (options.multicluster && helmOperator) {
+    throw new UserError('--multicluster and --plugins helm-operator do not combine yet: a chart-backed operator reconciles its own cluster only');
+  }
   await refuseExistingProject(dir);
   if (!options.force) await ensureEmpty(dir);
 
@@ -102,7 +113,7 @@ export async function runInit(root: string, options: InitOptions): Promise<void>
     multigroup: options.multigroup,
     namespaced: options.namespaced,
     resources: [],
-    extra: helmOperator ? { plugins: { [helmOperatorPlugin]: {} } } : {},
+    extra: helmOperator ? { plugins: { [helmOperatorPlugin]: {} } } : options.multicluster ? { plugins: { [multiclusterPlugin]: {} } } : {},
   };
   // Recorded now, used by the first create webhook.
   const project = options.certManager ? withCertificateMode(initial, 'cert-manager') : initial;

@@ -28,6 +28,10 @@ const NOT_RUN: Record<string, string> = {
   'node dist/main.js --tls-cipher-suites TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256':
     'needs a cluster; runtime/test/webhook/tls.test.ts covers the TLS flags',
   'mkdir -p crds': 'part of the downloads below',
+  'kubectl -n fleet-operator-system create secret generic east --from-file=kubeconfig=east.yaml':
+    'needs a cluster; test/scaffold/multicluster-build.test.ts runs the e2e test that makes such a Secret',
+  'kubectl -n fleet-operator-system label secret east sigs.k8s.io/multicluster-runtime-kubeconfig=true':
+    'needs a cluster; test/scaffold/multicluster-build.test.ts runs the e2e test that labels such a Secret',
 };
 
 /** Chapters whose commands another test runs as the chapter shows them. */

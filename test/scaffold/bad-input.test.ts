@@ -42,6 +42,12 @@ describe('opgen init refuses', () => {
     ['an owner that would end the header comment', ['init', '--owner', 'Evil */ code'], /^error: invalid owner "Evil \*\/ code": must be one line without "\*\/"$/],
     ['an argument it does not take', ['init', 'my-operator'], /^error: too many arguments for 'init'/],
     ['an empty runtime spec', ['init', '--runtime', ''], /^error: --runtime needs an npm spec, e\.g\. \^\d+\.\d+\.\d+ or file:\.\.\/runtime$/],
+    [
+      'an operator of many clusters that watches one namespace',
+      ['init', '--multicluster', '--namespaced'],
+      /^error: --namespaced: an operator of many clusters \(--multicluster\) does not watch one namespace; the rights it has on each cluster are its kubeconfig Secret's \(give the credentials/,
+    ],
+    ['a chart-backed operator of many clusters', ['init', '--multicluster', '--plugins', 'helm-operator'], /^error: --multicluster and --plugins helm-operator do not combine yet/],
   ])('%s', async (_, args, message) => {
     dir = await projectDir('demo-volume-operator');
     await expectRefused(args, message);

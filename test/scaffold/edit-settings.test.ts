@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUp, opgen, projectDir, readTree } from './run.js';
 
@@ -81,6 +82,58 @@ describe('opgen edit --namespaced', () => {
     expect(result.stderr).toBe(
       'PROJECT: error: --namespaced: Catalog (shop.example.com/v1) is cluster-scoped, which an operator with rights in one namespace cannot serve\n',
     );
+    expect(await readTree(dir)).toEqual(before);
+  });
+});
+
+describe('opgen edit --plugins multicluster', () => {
+  const widget = ['--group', 'shop', '--version', 'v1', '--kind', 'Widget'];
+  const rbacKustomization = 'config/rbac/kustomization.yaml';
+
+  it('turns a project with a kind into what init --multicluster would have made; again changes nothing', async () => {
+    const single = await project('fleet-operator', [], widget);
+    const fleet = await project('fleet-operator', ['--multicluster'], widget);
+
+    const stdout = await ok(single, 'edit', '--plugins', 'multicluster');
+    expect(stdout).toMatch(/^UPDATE src\/main\.ts$/m);
+    expect(stdout).toMatch(/^CREATE config\/rbac\/kubeconfig_secret_reader_role\.yaml$/m);
+    expect(stdout).toMatch(/^UPDATE src\/controllers\/widget_controller\.test\.ts$/m);
+    const [edited, made] = [await readTree(single), await readTree(fleet)];
+    // The kind's roles were listed before the Secret reader was added.
+    expect(parse(edited.get(rbacKustomization)!).resources.toSorted()).toEqual(parse(made.get(rbacKustomization)!).resources.toSorted());
+    edited.delete(rbacKustomization);
+    made.delete(rbacKustomization);
+    expect(edited).toEqual(made);
+
+    await ok(single, 'edit', '--plugins', 'multicluster');
+    expect((await readTree(single)).get('src/main.ts')).toBe(made.get('src/main.ts'));
+  });
+
+  it('keeps a src/main.ts the user changed and says so; refuses a namespaced project', async () => {
+    const dir = await project('fleet-operator', [], widget);
+    const main = join(dir, 'src/main.ts');
+    await writeFile(main, `${await readFile(main, 'utf8')}// mine\n`);
+    const stdout = await ok(dir, 'edit', '--plugins', 'multicluster');
+    expect(stdout).toContain('kept src/main.ts: you changed it since opgen wrote it; make it fit --plugins multicluster yourself');
+    expect(await readFile(main, 'utf8')).toMatch(/\/\/ mine\n$/);
+
+    const namespaced = await project('shop-operator', ['--namespaced'], widget);
+    const before = await readTree(namespaced);
+    const refused = await opgen(namespaced, 'edit', '--plugins', 'multicluster');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: --plugins multicluster: an operator of many clusters \(--multicluster\) does not watch one namespace/);
+    expect(await readTree(namespaced)).toEqual(before);
+  });
+});
+
+describe('opgen edit --namespaced on an operator of many clusters', () => {
+  it('refuses, writing nothing: the fleet\'s rights are its kubeconfig Secrets\'', async () => {
+    const dir = await project('fleet-operator', ['--multicluster'], ['--group', 'shop', '--version', 'v1', '--kind', 'Widget']);
+    const before = await readTree(dir);
+    const result = await opgen(dir, 'edit', '--namespaced');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: --namespaced: an operator of many clusters \(--multicluster\) does not watch one namespace/);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(await readTree(dir)).toEqual(before);
   });
 });

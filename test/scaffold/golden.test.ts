@@ -71,6 +71,14 @@ describe('the scaffold', () => {
     await expectGolden('webhooks');
   });
 
+  it('of an operator of many clusters: init --multicluster, a namespaced and a cluster-scoped kind', async () => {
+    dir = await projectDir('fleet-operator');
+    await run('init', '--domain', 'example.com', '--multicluster', '--license', 'none', '--skip-install');
+    await run('create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Widget');
+    await run('create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Gadget', '--namespaced=false');
+    await expectGolden('multicluster');
+  });
+
   it('with Grafana dashboards: edit --plugins grafana, then again after listing custom metrics', async () => {
     dir = await projectDir('bookstore-operator');
     await run('init', '--domain', 'example.com', '--license', 'none', '--skip-install');

@@ -14,8 +14,8 @@ export const repo = fileURLToPath(new URL('../../', import.meta.url));
 export interface PackedProject {
   /** The project's folder (valid once the suite's beforeAll has run). */
   readonly dir: string;
-  /** Packs both packages and runs `opgen init --domain <domain>` against them. */
-  init(domain: string): Promise<void>;
+  /** Packs both packages and runs `opgen init --domain <domain> <flags>` against them. */
+  init(domain: string, ...flags: string[]): Promise<void>;
   /** Runs `opgen <args>` in the project; it must succeed without a word on stderr. */
   run(...args: string[]): Promise<void>;
   /** Runs a command in the project; never throws, `all` holds its interleaved output. */
@@ -54,10 +54,10 @@ export function packedProject(name: string): PackedProject {
     get dir() {
       return join(work, name);
     },
-    async init(domain) {
+    async init(domain, ...flags) {
       const runtime = await pack(join(repo, 'runtime'));
       const cli = await pack(repo);
-      await project.run('init', '--domain', domain, '--runtime', `file:${runtime}`, '--cli', `file:${cli}`);
+      await project.run('init', '--domain', domain, '--runtime', `file:${runtime}`, '--cli', `file:${cli}`, ...flags);
     },
     async run(...args) {
       await opgenOk(project.dir, ...args);

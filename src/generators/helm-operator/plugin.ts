@@ -1,12 +1,12 @@
 import type { ProjectConfig } from '../../project/model.js';
+import { hasPlugin } from '../../project/plugins.js';
 
 /** The PROJECT `plugins` key that marks a chart-backed project, as kubebuilder records its plugins. */
 export const helmOperatorPlugin = 'helm-operator.opgen.dev/v1';
 
 /** True for a project made with `opgen init --plugins helm-operator`. */
 export function isHelmOperatorProject(project: ProjectConfig): boolean {
-  const plugins = project.extra.plugins;
-  return typeof plugins === 'object' && plugins !== null && helmOperatorPlugin in plugins;
+  return hasPlugin(project, helmOperatorPlugin);
 }
 
 /** Where charts are copied to and watches.yaml names them from. */

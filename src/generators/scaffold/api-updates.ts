@@ -5,7 +5,8 @@ import { serializeProject } from '../../project/serialize.js';
 import type { GeneratedFile } from '../../writer/index.js';
 import { crdResources, setupAlias } from './api.js';
 import { crdKustomization, addResources, samplesKustomization } from './config/kustomize.js';
-import { rbacBaseResources, rbacKustomization } from './config/rbac.js';
+import { fleetRbacResources, rbacBaseResources, rbacKustomization } from './config/rbac.js';
+import { isMulticlusterProject } from '../multicluster/plugin.js';
 import { kindNames } from './names.js';
 import { registerController } from './register-controller.js';
 
@@ -45,7 +46,7 @@ export function apiProjectUpdates(
       crdKustomization(crdResources(project)),
     );
     update(projectWidePaths.rbacKustomization, current.rbacKustomization, kindRoles(project, resource), () =>
-      rbacKustomization([...new Set([...rbacBaseResources, ...project.resources.filter((r) => r.api).flatMap((r) => kindRoles(project, r))])]),
+      rbacKustomization([...new Set([...rbacBaseResources, ...(isMulticlusterProject(project) ? fleetRbacResources : []), ...project.resources.filter((r) => r.api).flatMap((r) => kindRoles(project, r))])]),
     );
     update(projectWidePaths.samplesKustomization, current.samplesKustomization, [sampleEntry(project, resource)], () =>
       samplesKustomization(project.resources.filter((r) => r.api).map((r) => sampleEntry(project, r))),

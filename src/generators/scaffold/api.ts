@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { pluralOf } from '../../names/plural.js';
 import type { ProjectConfig, Resource } from '../../project/model.js';
 import type { GeneratedFile } from '../../writer/index.js';
+import { isMulticlusterProject } from '../multicluster/plugin.js';
 import { kindRoleFiles } from './config/rbac.js';
 import { findBuiltinKind, isBuiltinPath, type BuiltinKind } from './builtin-kinds.js';
 import { kindNames, type KindNames } from './names.js';
@@ -100,6 +101,7 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
       typesImport: names.typesImportFromController,
       setupFunction: names.setupFunction,
       namespaced: names.namespaced,
+      multicluster: isMulticlusterProject(project),
     };
     files.push(
       {
@@ -115,7 +117,11 @@ export function apiFiles(scaffold: ApiScaffold): GeneratedFile[] {
       {
         path: names.controllerTestFile,
         ownership: 'user',
-        content: render('api/controller.test.ts', { ...common, projectNamespaced: project.namespaced, crdBases: names.crdBasesFromControllerTest }),
+        content: render(common.multicluster ? 'api/controller_multicluster.test.ts' : 'api/controller.test.ts', {
+          ...common,
+          projectNamespaced: project.namespaced,
+          crdBases: names.crdBasesFromControllerTest,
+        }),
       },
     );
   }

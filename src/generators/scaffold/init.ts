@@ -12,6 +12,7 @@ import { packageJson, tsconfigFiles } from './package.js';
 import type { InitScaffold } from './init-scaffold.js';
 import { packagedTemplates } from './render.js';
 import { workflowFiles } from './workflows.js';
+import { isMulticlusterProject } from '../multicluster/plugin.js';
 
 /** Where the license header of new source files lives; `create api` reads it back. */
 export const boilerplatePath = 'hack/boilerplate.txt';
@@ -39,7 +40,7 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('vitest.config.ts', render('init/vitest.config.ts', { header })),
     user('vitest.global-setup.ts', render('init/vitest.global-setup.ts', { header })),
     user('vitest.e2e.config.ts', render('init/vitest.e2e.config.ts', { header })),
-    user('test/e2e/operator.test.ts', render('init/e2e.test.ts', { header, projectName: project.projectName, namespaced: project.namespaced })),
+    user('test/e2e/operator.test.ts', render('init/e2e.test.ts', e2eData(project, header))),
     user('eslint.config.js', render('init/eslint.config.js', { header })),
     ...workflowFiles(),
     user('Dockerfile', render('init/Dockerfile', {})),
@@ -47,18 +48,25 @@ export function initFiles(scaffold: InitScaffold): GeneratedFile[] {
     user('.gitignore', render('init/gitignore', {})),
     user('README.md', render('init/README.md', readmeData(project))),
     ...(boilerplate ? [user(boilerplatePath, boilerplate)] : []),
-    user(
-      'src/main.ts',
-      render('init/main.ts', { header, namespaced: project.namespaced, leaderElectionId: leaderElectionId(project) }),
-    ),
+    user('src/main.ts', render('init/main.ts', mainData(project, header))),
     user('config/crd/kustomization.yaml', crdKustomization([])),
     user('config/samples/kustomization.yaml', samplesKustomization([])),
-    ...rbacFiles(project.projectName, project.namespaced),
-    ...managerFiles(project.projectName, project.namespaced),
+    ...rbacFiles(project.projectName, project.namespaced, isMulticlusterProject(project)),
+    ...managerFiles(project.projectName, project.namespaced, isMulticlusterProject(project)),
     ...defaultFiles(project.projectName),
     ...prometheusFiles(project.projectName),
     ...networkPolicyFiles(project.projectName),
   ];
+}
+
+/** What test/e2e/operator.test.ts is rendered from; `edit --namespaced` renders it again. */
+export function e2eData(project: ProjectConfig, header: string): object {
+  return { header, projectName: project.projectName, namespaced: project.namespaced, multicluster: isMulticlusterProject(project) };
+}
+
+/** What src/main.ts is rendered from; `edit --namespaced` renders it again. */
+export function mainData(project: ProjectConfig, header: string): object {
+  return { header, namespaced: project.namespaced, multicluster: isMulticlusterProject(project), leaderElectionId: leaderElectionId(project) };
 }
 
 /**

@@ -11,7 +11,7 @@ export const healthPort = 8081;
  * to the "restricted" Pod Security Standard (non-root, read-only root filesystem, no
  * privilege escalation, no capabilities, the runtime's default seccomp profile).
  */
-export function managerFiles(projectName: string, namespaced: boolean): GeneratedFile[] {
+export function managerFiles(projectName: string, namespaced: boolean, multicluster = false): GeneratedFile[] {
   const labels = { 'control-plane': 'controller-manager', ...commonLabels(projectName) };
   const selector = managerSelector(projectName);
   const container = {
@@ -21,6 +21,8 @@ export function managerFiles(projectName: string, namespaced: boolean): Generate
     args: ['--leader-elect', `--health-probe-bind-address=:${healthPort}`, `--metrics-bind-address=:${metricsPort}`],
     // The namespace a namespaced operator watches: its own.
     ...(namespaced ? { env: [{ name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }] } : {}),
+    // Where a multi-cluster manager finds the kubeconfig Secrets of its fleet: its own namespace.
+    ...(multicluster ? { env: [{ name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }] } : {}),
     ports: [{ containerPort: metricsPort, name: 'metrics', protocol: 'TCP' }],
     securityContext: {
       allowPrivilegeEscalation: false,

@@ -17,6 +17,12 @@ export const rbacBaseResources = [
   'metrics_reader_role.yaml',
 ];
 
+/**
+ * The files a multi-cluster project's config/rbac/kustomization.yaml lists after the base
+ * ones: the manager reads the kubeconfig Secrets naming its fleet's clusters.
+ */
+export const fleetRbacResources = ['kubeconfig_secret_reader_role.yaml', 'kubeconfig_secret_reader_role_binding.yaml'] as const;
+
 const serviceAccountSubject = { kind: 'ServiceAccount', name: 'controller-manager', namespace: 'system' };
 
 /**
@@ -24,7 +30,7 @@ const serviceAccountSubject = { kind: 'ServiceAccount', name: 'controller-manage
  * `opgen manifests` rewrites from the controllers' RBAC markers; in a namespaced project
  * it is a Role bound with a RoleBinding, so the operator acts in its namespace only.
  */
-export function rbacFiles(projectName: string, namespaced: boolean): GeneratedFile[] {
+export function rbacFiles(projectName: string, namespaced: boolean, multicluster = false): GeneratedFile[] {
   const labels = commonLabels(projectName);
   const roleKind = namespaced ? 'Role' : 'ClusterRole';
   const file = (path: string, content: string, ownership: GeneratedFile['ownership'] = 'user'): GeneratedFile => ({
@@ -33,7 +39,7 @@ export function rbacFiles(projectName: string, namespaced: boolean): GeneratedFi
     ownership,
   });
   return [
-    file('kustomization.yaml', rbacKustomization(rbacBaseResources)),
+    file('kustomization.yaml', rbacKustomization(multicluster ? [...rbacBaseResources, ...fleetRbacResources] : rbacBaseResources)),
     file(
       'service_account.yaml',
       yamlFile([], {
@@ -91,6 +97,39 @@ export function rbacFiles(projectName: string, namespaced: boolean): GeneratedFi
       }),
     ),
     ...metricsRbacFiles(projectName).map(({ path, content }) => file(path, content)),
+    ...(multicluster ? fleetRbacFiles(projectName).map(({ path, content }) => file(path, content)) : []),
+  ];
+}
+
+/**
+ * A Role in the manager's own namespace to read the kubeconfig Secrets that name the fleet's
+ * clusters (src/main.ts's --kubeconfig-secret-namespace defaults to that namespace). A Role,
+ * not a ClusterRole: the manager never reads the Secrets of other namespaces. What it may
+ * do on each cluster of the fleet is what that Secret's credentials may do there.
+ */
+function fleetRbacFiles(projectName: string): { path: string; content: string }[] {
+  const labels = commonLabels(projectName);
+  const [role, binding] = fleetRbacResources;
+  return [
+    {
+      path: role,
+      content: yamlFile(['Lets the manager read the kubeconfig Secrets that name the clusters it reconciles.'], {
+        apiVersion: rbacApi,
+        kind: 'Role',
+        metadata: { labels, name: 'kubeconfig-secret-reader', namespace: 'system' },
+        rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }],
+      }),
+    },
+    {
+      path: binding,
+      content: yamlFile([], {
+        apiVersion: rbacApi,
+        kind: 'RoleBinding',
+        metadata: { labels, name: 'kubeconfig-secret-reader-rolebinding', namespace: 'system' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kubeconfig-secret-reader' },
+        subjects: [serviceAccountSubject],
+      }),
+    },
   ];
 }
 
