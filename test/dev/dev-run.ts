@@ -27,7 +27,15 @@ export function devRun(project: PackedProject): DevRun {
   });
   return {
     start(...args) {
-      dev = execa('node', [join(project.dir, 'node_modules/opgen/bin/opgen.js'), 'dev', ...args], { cwd: project.dir, all: true, reject: false, env: { NO_COLOR: '1' } });
+      dev = execa('node', [join(project.dir, 'node_modules/opgen/bin/opgen.js'), 'dev', ...args], {
+        cwd: project.dir,
+        all: true,
+        reject: false,
+        env: { NO_COLOR: '1' },
+        // The tests SIGTERM it and check its exit: execa's SIGKILL 5 s later would turn a slow
+        // shutdown on a loaded machine into a kill, and a real hang shows as the test's timeout.
+        forceKillAfterDelay: false,
+      });
       dev.all.on('data', (chunk: Buffer) => (output += chunk.toString()));
     },
     get process() {
