@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Informer } from '../../src/cache/index.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { Lease } from '../../src/client/kinds.js';
 import { shardLabel, slotsLeaseName } from '../../src/sharding/labels.js';
@@ -12,7 +11,6 @@ import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
 import { killAll } from '../fixtures/manager-process.js';
 import { overlappingReconciles } from '../fixtures/reconcile-intervals.js';
 import { SETTLE_MS, SHARD_OBJECTS as OBJECTS, SHARD_TEST_MS, shardReplicas } from '../fixtures/shard-replicas.js';
-import { watchWidgets } from '../fixtures/watched-widgets.js';
 
 // The server-side mode, on kube-apiserver 1.36 started with --feature-gates=ShardedListAndWatch=true:
 // three replicas (real processes) find the API server serves shard selectors and each
@@ -31,8 +29,6 @@ const name = (i: number) => `ss-${String(i).padStart(5, '0')}`;
 
 let cp: ControlPlane;
 let admin: Client;
-let view: Informer<Widget>;
-const stopView = new AbortController();
 const replicas = shardReplicas({ script: SCRIPT, ring: RING, lease: LEASE, kubeconfigPath: () => cp.kubeconfigPath });
 const { processes, all, killedAt, intervals } = replicas;
 // Reconciles take a second, so that a handover finds some in flight, and up to 64 run at
@@ -59,13 +55,14 @@ async function settle(shards: string[]): Promise<SlotTable> {
     return await eventually(
       `every widget reconciled by the owner of its slot among ${shards.join(',')}`,
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // A full list of every widget is heavy on the API server: not more than every 2 s.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
         const t = await table();
         if (!settledTable(t, shards)) {
           lastWrong = [`table not settled: ${JSON.stringify(t)}`];
           return false;
         }
-        const list = view.list();
+        const list = await admin.list(Widget, { namespace: NS });
         const wrong = list.filter((w) => w.status?.reconciledBy !== (t.slots[slotOf(w.metadata.uid)] as { owner: string }).owner);
         lastWrong = wrong.slice(0, 5).map((w) => `${w.metadata.name} slot ${slotOf(w.metadata.uid)} ${JSON.stringify(w.status)}`);
         return list.length === OBJECTS && wrong.length === 0 && t;
@@ -82,11 +79,9 @@ beforeAll(async () => {
   cp = await startControlPlane({ extraArgs: { kubeApiServer: ['--feature-gates=ShardedListAndWatch=true'] } });
   await installCRDs(cp.kubeConfig, WIDGET_CRD);
   admin = createClient(cp.kubeConfig);
-  view = await watchWidgets(cp.kubeConfig, NS, stopView.signal);
 }, 300_000);
 
 afterAll(async () => {
-  stopView.abort();
   await killAll(all);
   await cp?.stop();
 });

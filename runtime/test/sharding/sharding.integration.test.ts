@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Informer } from '../../src/cache/index.js';
 import { createClient, type Client } from '../../src/client/index.js';
 import { drainLabel, shardFor, shardLabel } from '../../src/sharding/index.js';
 import { installCRDs, startControlPlane, type ControlPlane } from '../../src/testing/index.js';
@@ -9,7 +8,6 @@ import { Widget, WIDGET_CRD } from '../fixtures/kinds.js';
 import { killAll, startManagerProcess, type LogLine } from '../fixtures/manager-process.js';
 import { overlappingReconciles } from '../fixtures/reconcile-intervals.js';
 import { SETTLE_MS, SHARD_OBJECTS as OBJECTS, SHARD_TEST_MS, shardReplicas } from '../fixtures/shard-replicas.js';
-import { watchWidgets } from '../fixtures/watched-widgets.js';
 
 // Three (then four) replicas of one operator as real processes share the Widgets of ring
 // "widgets": each reconciles exactly the objects its shard label names, the label is the
@@ -30,8 +28,6 @@ const name = (i: number) => `sh-${String(i).padStart(5, '0')}`;
 
 let cp: ControlPlane;
 let admin: Client;
-let view: Informer<Widget>;
-const stopView = new AbortController();
 const replicas = shardReplicas({ script: SCRIPT, ring: RING, lease: LEASE, kubeconfigPath: () => cp.kubeconfigPath });
 const { processes, all, killedAt, intervals } = replicas;
 const startReplica = (shard: string) => replicas.start(shard);
@@ -43,8 +39,9 @@ async function widgets() {
 
 /** Every widget labelled for the ring's choice among `shards`, reconciled by it, no drain left. */
 async function settledOn(shards: string[]): Promise<boolean> {
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const list = view.list();
+  // A full list of every widget is heavy on the API server: not more than every 2 s.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const list = await widgets();
   const wrong = list.filter((w) => {
     const labels = w.metadata.labels ?? {};
     return labels[S] !== shardFor(`${NS}/${w.metadata.name}`, shards) || D in labels || w.status?.reconciledBy !== labels[S];
@@ -70,11 +67,9 @@ beforeAll(async () => {
   cp = await startControlPlane();
   await installCRDs(cp.kubeConfig, WIDGET_CRD);
   admin = createClient(cp.kubeConfig);
-  view = await watchWidgets(cp.kubeConfig, NS, stopView.signal);
 }, 300_000);
 
 afterAll(async () => {
-  stopView.abort();
   await killAll(all);
   await cp?.stop();
 });
