@@ -21,7 +21,7 @@ export const commandSummaries: readonly CommandSummary[] = [
   {
     name: 'edit',
     term: 'edit [options]',
-    description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/",
+    description: "change the project's settings, or add optional plugins: --plugins helm writes a Helm chart to dist/chart from config/, --plugins grafana Grafana dashboards to grafana/, --plugins multicluster makes the operator reconcile every cluster a kubeconfig Secret names",
   },
   {
     name: 'dev',
@@ -63,7 +63,7 @@ export const commandSummaries: readonly CommandSummary[] = [
   {
     name: 'migrate-storage',
     term: 'migrate-storage [options]',
-    description: "rewrite every object of the project's CRDs into their storage version and trim status.storedVersions, on the current kubectl context",
+    description: "rewrite every object of the project's CRDs into their storage version and trim status.storedVersions, on the current kubectl context (or --context)",
   },
   { name: 'version', term: 'version', description: 'print the opgen version' },
 ];

@@ -33,7 +33,7 @@ describe('opgen edit refuses', () => {
   it('an unknown plugin, naming the known ones', async () => {
     dir = await projectDir('demo-volume-operator');
     await scaffoldDemoVolume(dir);
-    await expectFailure(['edit', '--plugins', 'helm,olm'], /^error: unknown plugin "olm" \(known plugins: helm, grafana\)$/m);
+    await expectFailure(['edit', '--plugins', 'helm,olm'], /^error: unknown plugin "olm" \(known plugins: helm, grafana, multicluster\)$/m);
   });
 
   it('to run with nothing to edit', async () => {
