@@ -39,6 +39,7 @@ export default defineConfig({
           { text: 'Tutorial: the CronJob operator', link: '/cronjob' },
           { text: 'Coming from kubebuilder', link: '/kubebuilder' },
           { text: 'The commands', link: '/commands' },
+          { text: 'Troubleshooting', link: '/troubleshooting' },
         ],
       },
       {

@@ -37,6 +37,7 @@ const NOT_RUN: Record<string, string> = {
 /** Chapters whose commands another test runs as the chapter shows them. */
 const RUN_ELSEWHERE: Record<string, string> = {
   'external-apis.md': 'test/book/external-apis.test.ts imports the pinned copies of these CRDs',
+  'troubleshooting.md': 'test/book/troubleshooting.integration.test.ts runs each in the situation its section describes',
 };
 
 /** Options the prose names on purpose although opgen has none of that name. */
