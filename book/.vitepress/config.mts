@@ -30,6 +30,7 @@ export default defineConfig({
           { text: 'Testing', link: '/testing' },
           { text: 'Developing: opgen dev', link: '/developing' },
           { text: 'Webhooks and conversion', link: '/webhooks' },
+          { text: 'From init to production', link: '/production' },
           { text: 'Deploying, Helm, OLM', link: '/deploying' },
           { text: 'Security', link: '/security' },
           { text: 'Upgrading', link: '/upgrading' },

@@ -6,8 +6,32 @@ import { bookCommands, opgenArgs, proseCommands, type BookCommand } from './comm
 // named below with the test that runs it or the reason it cannot run on a machine without a
 // cluster or the internet. A new command in the book fails this test until it is one or the other.
 
+/** "From init to production" runs on kind, which needs a Docker engine; none is here. */
+const ON_KIND = 'needs Docker and kind; test/scaffold/build.test.ts deploys a packed project to a real control plane';
+const ROLLOUT = 'needs a cluster with a scheduler and nodes (the test control plane has neither)';
+const METRICS = 'needs the operator running in a cluster; test/ship/least-privilege.test.ts reads /metrics with a bound ServiceAccount token';
+
 /** Commands this test does not run, each with where it is proven or why it cannot run here. */
 const NOT_RUN: Record<string, string> = {
+  'IMG=widget-operator:0.1.0 npm run docker:build': 'needs a Docker engine (the image is never built in tests here)',
+  'IMG=widget-operator:0.2.0 npm run docker:build': 'needs a Docker engine (the image is never built in tests here)',
+  'kind create cluster --name widgets': ON_KIND,
+  'kind load docker-image widget-operator:0.1.0 --name widgets': ON_KIND,
+  'kind load docker-image widget-operator:0.2.0 --name widgets': ON_KIND,
+  'kind delete cluster --name widgets': ON_KIND,
+  'IMG=widget-operator:0.1.0 npm run deploy': ON_KIND,
+  'IMG=widget-operator:0.2.0 npm run deploy': ON_KIND,
+  'kubectl -n widget-operator-system rollout status deployment/widget-operator-controller-manager': ROLLOUT,
+  'kubectl -n widget-operator-system rollout undo deployment/widget-operator-controller-manager': ROLLOUT,
+  'kubectl -n widget-operator-system logs deployment/widget-operator-controller-manager': ROLLOUT,
+  'kubectl apply -k config/samples/': 'needs a cluster; test/scaffold/build.test.ts applies the samples to one',
+  'kubectl get widgets -A': 'needs a cluster; test/scaffold/build.test.ts applies the samples to one',
+  "kubectl get widget widget-sample -o jsonpath='{.status.conditions}'": 'needs the operator running in a cluster; the scaffolded test checks the Ready condition',
+  'kubectl create clusterrolebinding widget-operator-metrics-reader --clusterrole=widget-operator-metrics-reader --serviceaccount=widget-operator-system:widget-operator-controller-manager':
+    METRICS,
+  'kubectl -n widget-operator-system port-forward service/widget-operator-controller-manager-metrics-service 8443:8443': METRICS,
+  'TOKEN=$(kubectl -n widget-operator-system create token widget-operator-controller-manager)': METRICS,
+  'curl -sk -H "Authorization: Bearer $TOKEN" https://localhost:8443/metrics': METRICS,
   'npm test': 'test/scaffold/build.test.ts runs a packed project\'s npm test',
   'npm run test:e2e': 'needs a cluster with the operator deployed',
   'npm run dev': 'runs until stopped; test/dev/dev.test.ts and test/dev/live-page.test.ts run it',
