@@ -62,7 +62,8 @@ export async function serveSite(dir: string): Promise<{ url: string; close: () =
 
 /**
  * Loads `url` in a fresh page 1280 px wide: console errors, uncaught exceptions, failed
- * requests, HTTP errors and code blocks a reader must scroll sideways, one line each.
+ * requests, HTTP errors, code blocks a reader must scroll sideways and images that show
+ * nothing, one line each.
  */
 export async function pageProblems(browser: Browser, url: string): Promise<string[]> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -74,6 +75,9 @@ export async function pageProblems(browser: Browser, url: string): Promise<strin
       blocks.filter((pre) => pre.scrollWidth > pre.clientWidth).map((pre) => (pre.textContent ?? '').split('\n')[0]!.slice(0, 60)),
     );
     for (const first of wide) problems.push(`code block scrolls sideways: ${first}`);
+    // A diagram whose SVG is served but does not parse loads with 200 and shows nothing.
+    const blank = await page.$$eval('img', (images) => images.filter((img) => img.complete && img.naturalWidth === 0).map((img) => img.getAttribute('src') ?? ''));
+    for (const src of blank) problems.push(`image shows nothing: ${src}`);
   } finally {
     await page.close();
   }

@@ -54,7 +54,7 @@ describe('the book’s site', () => {
     expect([...pending].sort(), 'pages named in WIDE_CODE_PENDING whose code now fits').toEqual(Object.keys(WIDE_CODE_PENDING).sort());
   }, 300_000);
 
-  it('the checks catch a broken link, a missing anchor, a console error, a missing script and a wide code block', async () => {
+  it('the checks catch a broken link, a missing anchor, a console error, a missing script, a wide code block and a broken image', async () => {
     const bad = mkdtempSync(join(tmpdir(), 'opgen-book-'));
     try {
       mkdirSync(join(bad, 'sub'));
@@ -62,14 +62,16 @@ describe('the book’s site', () => {
       writeFileSync(
         join(bad, 'sub/page.html'),
         '<script>console.error("boom")</script><script src="/missing.js"></script>' +
-          `<div class="language-ts"><pre style="width: 300px; overflow-x: auto">${'x'.repeat(200)}</pre></div>`,
+          `<div class="language-ts"><pre style="width: 300px; overflow-x: auto">${'x'.repeat(200)}</pre></div>` +
+          '<img src="/broken.svg">',
       );
+      writeFileSync(join(bad, 'broken.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><p><br></p></svg>');
       expect(brokenLinks(bad)).toEqual(['index.html: /gone.html', 'index.html: sub/page.html#nowhere (no such anchor)', 'sub/page.html: /missing.js']);
       const served = await serveSite(bad);
       try {
         const problems = await pageProblems(browser, `${served.url}/sub/page.html`);
         expect(problems).toEqual(
-          expect.arrayContaining(['console error: boom', `HTTP 404: ${served.url}/missing.js`, `code block scrolls sideways: ${'x'.repeat(60)}`]),
+          expect.arrayContaining(['console error: boom', `HTTP 404: ${served.url}/missing.js`, `code block scrolls sideways: ${'x'.repeat(60)}`, 'image shows nothing: /broken.svg']),
         );
       } finally {
         await served.close();
