@@ -4,7 +4,8 @@
  * diagnostics channel `opgen:reconcile` (Node's `node:diagnostics_channel`, the seam
  * tracing libraries already read) once the reconcile ended. Nothing is collected while the
  * channel has no subscriber: a production operator that nobody observes pays one
- * `hasSubscribers` check per reconcile and one `getStore` per API call.
+ * `hasSubscribers` check per reconcile, one `getStore` per API call and one per request it
+ * sends (the transport's look for a `traceparent`).
  *
  * A record holds absolute start times and durations of the reconcile and of each call, and
  * W3C trace and span ids, so a consumer can turn it into one span with a child span per call
