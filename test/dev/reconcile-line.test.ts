@@ -9,6 +9,8 @@ import { reconcileLine } from '../../src/dev/reconcile-line.js';
 
 const record = (over: Partial<ReconcileRecord>): ReconcileRecord => ({
   reconcileId: 'id',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
   controller: 'widget',
   kind: { group: 'demo.example.com', version: 'v1', kind: 'Widget' },
   namespace: 'default',

@@ -8,7 +8,7 @@ import type { Action, Result } from './requeue.js';
 import { requestOf, type Request } from './request.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import type { Kind } from '../api/kind.js';
-import { collectingCalls, publishReconcile, recordingReconciles, type ApiCallRecord, type ReconcileResult } from '../observe/reconcile-records.js';
+import { collectingCalls, publishReconcile, recordingReconciles, newSpanId, newTraceId, type ApiCallRecord, type ReconcileResult } from '../observe/reconcile-records.js';
 import type { TriggerBook } from './triggers.js';
 
 /** Options of {@link runReconcileLoop}. */
@@ -95,11 +95,12 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
   // Only while someone listens: the reconcile's calls, and how it ended in a record's words.
   const records = options.records && recordingReconciles() ? options.records : undefined;
   const calls: ApiCallRecord[] = [];
+  const traceId = records ? newTraceId() : '';
   let result: ReconcileResult = { type: 'done' };
   const startedAt = Date.now();
   metrics.activeWorkers(1);
   try {
-    const run = (fn: () => Promise<void>) => (records ? collectingCalls(calls, fn) : fn());
+    const run = (fn: () => Promise<void>) => (records ? collectingCalls(traceId, calls, fn) : fn());
     await withLogContext({ reconcileID: reconcileId }, () => run(async () => {
       try {
         log.debug('Reconciling');
@@ -146,7 +147,7 @@ async function reconcileKey<Ctx>(key: string, options: ReconcileLoopOptions<Ctx>
     metrics.reconciled(outcome, seconds);
     if (records) {
       const { group, version, kind } = records.kind;
-      publishReconcile({ reconcileId, controller: records.controller, kind: { group, version, kind }, ...request, triggers, startedAt, durationMs: seconds * 1000, result, calls });
+      publishReconcile({ reconcileId, traceId, spanId: newSpanId(), controller: records.controller, kind: { group, version, kind }, ...request, triggers, startedAt, durationMs: seconds * 1000, result, calls });
     }
   }
 }

@@ -3,6 +3,7 @@ import { isLogLevel } from '../log/index.js';
 import { parseBindAddress } from '../http/bind-address.js';
 import { tlsContextOptions, type TlsSettings, type TlsVersionName } from '../http/tls.js';
 import { durationFlag } from './duration-flag.js';
+import { otlpTracesUrl } from '../observe/otlp.js';
 import type { ManagerOptions } from './options.js';
 
 /** The flags of {@link managerOptionsFromArgs}, with kubebuilder's names and defaults. */
@@ -36,6 +37,7 @@ const FLAGS = {
   'shard-mode': { type: 'string' },
   'tls-min-version': { type: 'string' },
   'tls-cipher-suites': { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
 } as const;
 
 type BooleanFlag = { [F in keyof typeof FLAGS]: (typeof FLAGS)[F]['type'] extends 'boolean' ? F : never }[keyof typeof FLAGS];
@@ -87,7 +89,9 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  * this replica's id; see `ManagerOptions.sharding`), `--shard-mode auto|labels|server` (how
  * the ring splits the objects; default auto), `--tls-min-version VersionTLS12|VersionTLS13` and
  * `--tls-cipher-suites` (comma-separated IANA names) for the webhook and metrics servers, as
- * Kubernetes' components name them. `--flag value`,
+ * Kubernetes' components name them, and `--otlp-endpoint` (an OpenTelemetry collector's
+ * OTLP/HTTP URL: each reconcile is exported as a span; off unless given, or named by
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`). `--flag value`,
  * `--flag=value`, Go's `-flag` and `--leader-elect=false` all work. Throws a one-line
  * error on an unknown flag or a bad value.
  *
@@ -155,6 +159,15 @@ export function managerOptionsFromArgs(argv: readonly string[] = process.argv.sl
     if (!values['shard-ring']) throw new Error('--shard-mode needs --shard-ring');
     if (mode !== 'auto' && mode !== 'labels' && mode !== 'server') throw new Error(`--shard-mode must be auto, labels or server, not "${mode}"`);
     options.shardMode = mode;
+  }
+  const otlp = values['otlp-endpoint'];
+  if (otlp !== undefined) {
+    try {
+      otlpTracesUrl(otlp);
+    } catch (error) {
+      throw new Error(`--otlp-endpoint: ${(error as Error).message}`);
+    }
+    options.otlpEndpoint = otlp;
   }
   const tls = tlsFlags(values['tls-min-version'], values['tls-cipher-suites']);
   if (tls) options.tls = tls;

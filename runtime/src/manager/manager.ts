@@ -22,6 +22,10 @@ import type { WebhookServer } from '../webhook/server.js';
 import { createFleet } from '../multicluster/fleet.js';
 import { createShardReplica, shardIdFor, type ShardingOptions } from '../sharding/replica.js';
 import { noteResponseCode } from '../observe/reconcile-records.js';
+import { exportReconcileSpans, otlpEndpointInEnvironment, otlpTracesUrl, type ReconcileSpanExport } from '../observe/otlp.js';
+
+/** How long a shutdown waits at least for the last spans to reach the collector. */
+const TRACE_FLUSH_MS = 5_000;
 
 interface Registered {
   name: string;
@@ -43,6 +47,9 @@ export function createManager(options: ManagerOptions = {}): Manager {
   }
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const gracefulMs = options.gracefulShutdownTimeoutMs ?? 30_000;
+  // Checked now: a bad endpoint stops the process before it does anything.
+  if (options.otlpEndpoint !== undefined) otlpTracesUrl(options.otlpEndpoint);
+  const tracingOn = options.otlpEndpoint !== undefined || otlpEndpointInEnvironment();
   const metrics = createMetrics();
   // Every request of the manager goes through the cluster's one transport: client, events,
   // cache lists, leader election, access reviews, built-in certificates. Its bucket
@@ -167,6 +174,7 @@ export function createManager(options: ManagerOptions = {}): Manager {
     let election: Promise<void> | undefined;
     const electionStop = new AbortController();
     const electionAbandon = new AbortController();
+    let tracing: ReconcileSpanExport | undefined;
 
     const launch = (runnable: Registered, signal: AbortSignal, into: Promise<void>[]): void => {
       into.push(
@@ -204,6 +212,11 @@ export function createManager(options: ManagerOptions = {}): Manager {
         log.info({ bindAddress: server.address, secure }, 'Serving metrics');
       }
       for (const startServer of extraServers) servers.push(await startServer());
+      // Before the first reconcile: every one is a span.
+      if (tracingOn) {
+        tracing = await exportReconcileSpans({ endpoint: options.otlpEndpoint, log: log.child({ logger: 'tracing' }) });
+        log.info({ endpoint: options.otlpEndpoint ?? 'from OTEL_EXPORTER_OTLP_*' }, 'Exporting reconcile spans');
+      }
       // The sharded kinds' informers select by the mode: decided before they list.
       if (shards) await shards.prepare(stopRequest.signal);
       cache.start(cacheStop.signal);
@@ -290,6 +303,8 @@ export function createManager(options: ManagerOptions = {}): Manager {
     }
     othersStop.abort();
     await settleBy([...otherRuns, ...[...recorders.values()].map((r) => r.flush())], deadline);
+    // The last reconciles' spans: sent even when the shutdown used up its time, briefly.
+    if (tracing) await settleBy([tracing.stop()], Math.max(deadline, performance.now() + TRACE_FLUSH_MS));
     cacheStop.abort();
     await Promise.all(servers.map((s) => s.close()));
     removeSignals();

@@ -156,6 +156,17 @@ export interface ManagerOptions {
   readYourWritesMs?: number;
   /** Field manager of the shared client's writes; each controller writes as its own name. */
   fieldManager?: string;
+  /**
+   * Export each reconcile as an OpenTelemetry span, its API calls as child spans, over
+   * OTLP/HTTP to this collector (`--otlp-endpoint`): a base URL such as
+   * `http://otel-collector.observability:4318` (`/v1/traces` is added) or the full traces URL.
+   * Default: the `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT`
+   * environment variable; neither set: no tracing, and the OpenTelemetry SDK is not even
+   * loaded. `service.name` is `OTEL_SERVICE_NAME`, else the project's package name. Spans
+   * are batched and the last ones sent on shutdown. See `exportReconcileSpans` in
+   * `@opgen/runtime/observe`.
+   */
+  otlpEndpoint?: string;
   /** Default: `LOG_FORMAT`, else `json`. */
   logFormat?: LogFormat;
   /** Default: `LOG_LEVEL`, else `info`. */

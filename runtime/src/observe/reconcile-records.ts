@@ -4,14 +4,19 @@
  * diagnostics channel `opgen:reconcile` (Node's `node:diagnostics_channel`, the seam
  * tracing libraries already read) once the reconcile ended. Nothing is collected while the
  * channel has no subscriber: a production operator that nobody observes pays one
- * `hasSubscribers` check per reconcile and one `getStore` per API call.
+ * `hasSubscribers` check per reconcile, one `getStore` per API call and one per request it
+ * sends (the transport's look for a `traceparent`).
  *
- * A record holds absolute start times and durations of the reconcile and of each call, so a
- * consumer can turn it into one span with a child span per call after the fact (what an
- * OpenTelemetry exporter needs); `opgen dev` turns it into a line and its live page.
+ * A record holds absolute start times and durations of the reconcile and of each call, and
+ * W3C trace and span ids, so a consumer can turn it into one span with a child span per call
+ * after the fact (see `exportReconcileSpans`); `opgen dev` turns it into a line and its live
+ * page. While spans are exported, each call sends its span's `traceparent` header, so that
+ * an API server that traces links its spans to the call's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
+import { withTraceparent } from '../rest/trace-context.js';
 
 /** The diagnostics channel records are published on. */
 export const RECONCILE_CHANNEL = 'opgen:reconcile';
@@ -42,6 +47,8 @@ export interface CallIdentity {
 
 /** One API call of a reconcile's client: which call it was (see {@link CallIdentity}), and how it went. */
 export interface ApiCallRecord extends CallIdentity {
+  /** The call's W3C span id (16 hex digits), a child of the reconcile's span. */
+  spanId: string;
   /** The HTTP status of the last try; undefined when no response came. */
   code: number | undefined;
   /** The error's message when the call failed. */
@@ -62,6 +69,10 @@ export type ReconcileResult =
 /** One finished reconcile. */
 export interface ReconcileRecord {
   reconcileId: string;
+  /** The reconcile's W3C trace id (32 hex digits): each reconcile is a trace of its own. */
+  traceId: string;
+  /** The reconcile's W3C span id (16 hex digits), the parent of its calls' spans. */
+  spanId: string;
   controller: string;
   /** The controller's primary kind. */
   kind: { group: string; version: string; kind: string };
@@ -99,6 +110,31 @@ export function onReconcile(listener: (record: ReconcileRecord) => void): () => 
   return () => void published.unsubscribe(handler);
 }
 
+/** A new random W3C trace id: 32 lowercase hex digits. */
+export function newTraceId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** A new random W3C span id: 16 lowercase hex digits. */
+export function newSpanId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+let propagating = 0;
+
+/**
+ * Sends each recorded call's `traceparent` header from now on, until the returned function
+ * is called: what a span exporter turns on, so that an API server's spans join its traces.
+ */
+export function propagateTraceContext(): () => void {
+  propagating += 1;
+  let ended = false;
+  return () => {
+    if (!ended) propagating -= 1;
+    ended = true;
+  };
+}
+
 /** Hands a finished record to the listeners. */
 export function publishReconcile(record: ReconcileRecord): void {
   published.publish(record);
@@ -106,6 +142,7 @@ export function publishReconcile(record: ReconcileRecord): void {
 
 /** The calls of the reconcile running in this async context; `open` turns false when it ends. */
 interface CallLog {
+  traceId: string;
   calls: ApiCallRecord[];
   open: boolean;
 }
@@ -115,11 +152,11 @@ const reconcileCalls = new AsyncLocalStorage<CallLog>();
 const callStatus = new AsyncLocalStorage<{ code?: number }>();
 
 /**
- * Runs a reconcile so that its client's calls land in `calls`. Calls started after it ended
- * (an informer the reconcile started keeps its context) are not recorded.
+ * Runs the reconcile of trace `traceId` so that its client's calls land in `calls`. Calls
+ * started after it ended (an informer the reconcile started keeps its context) are not recorded.
  */
-export async function collectingCalls<R>(calls: ApiCallRecord[], fn: () => Promise<R>): Promise<R> {
-  const log: CallLog = { calls, open: true };
+export async function collectingCalls<R>(traceId: string, calls: ApiCallRecord[], fn: () => Promise<R>): Promise<R> {
+  const log: CallLog = { traceId, calls, open: true };
   try {
     return await reconcileCalls.run(log, fn);
   } finally {
@@ -135,16 +172,19 @@ export function recordedCall<R>(identity: () => CallIdentity, send: () => Promis
   const log = reconcileCalls.getStore();
   if (!log?.open) return send();
   const status: { code?: number } = {};
+  const spanId = newSpanId();
   const startedAt = Date.now();
   const started = performance.now();
   const finish = (error?: unknown) => {
     if (!log.open) return;
     const code = status.code ?? (error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : undefined);
-    const record: ApiCallRecord = { ...identity(), code, startedAt, durationMs: performance.now() - started };
+    const record: ApiCallRecord = { ...identity(), spanId, code, startedAt, durationMs: performance.now() - started };
     if (error !== undefined) record.error = error instanceof Error ? error.message : String(error);
     log.calls.push(record);
   };
-  return callStatus.run(status, send).then(
+  // Version 00, sampled: every recorded call is exported.
+  const traced = propagating > 0 ? () => withTraceparent(`00-${log.traceId}-${spanId}-01`, send) : send;
+  return callStatus.run(status, traced).then(
     (value) => {
       finish();
       return value;

@@ -9,6 +9,7 @@ import { createRecoveryWatch } from './recovery.js';
 import { sleep } from './sleep.js';
 import type { LoggerLike } from './logger.js';
 import type { TokenBucket } from './token-bucket.js';
+import { currentTraceparent } from './trace-context.js';
 
 /** A request's query parameters; undefined ones are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -157,6 +158,8 @@ export function createTransport(kubeConfig: KubeConfig, options: TransportOption
       accept: request.accept ?? 'application/json',
       'user-agent': USER_AGENT,
     };
+    const traceparent = currentTraceparent();
+    if (traceparent) headers.traceparent = traceparent;
     if (body) {
       headers['content-type'] = request.contentType ?? 'application/json';
       headers['content-length'] = body.length;

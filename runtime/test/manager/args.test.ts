@@ -116,6 +116,13 @@ describe('managerOptionsFromArgs', () => {
     expect(() => managerOptionsFromArgs(['--shard-mode=server'])).toThrow('--shard-mode needs --shard-ring');
   });
 
+  it('reads --otlp-endpoint, tracing off unless given, and refuses what is not an http(s) URL', () => {
+    expect(managerOptionsFromArgs([]).otlpEndpoint).toBeUndefined();
+    expect(managerOptionsFromArgs(['--otlp-endpoint=http://otel-collector.observability:4318']).otlpEndpoint).toBe('http://otel-collector.observability:4318');
+    expect(() => managerOptionsFromArgs(['--otlp-endpoint', 'otel-collector:4317x'])).toThrow('--otlp-endpoint: the OTLP endpoint must be an http:// or https:// URL, not "otel-collector:4317x"');
+    expect(() => managerOptionsFromArgs(['--otlp-endpoint=collector'])).toThrow(/^--otlp-endpoint: .*not "collector"$/);
+  });
+
   it('rejects unknown flags, naming the known ones', () => {
     expect(() => managerOptionsFromArgs(['--metrics-addr=:8080'])).toThrow(/Unknown option '--metrics-addr'.*--metrics-bind-address/);
   });

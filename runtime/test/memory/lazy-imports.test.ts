@@ -90,6 +90,28 @@ describe('what a memory-tier test loads', () => {
   });
 });
 
+describe('what an operator that does not trace loads', () => {
+  // The OpenTelemetry SDK (its tracer, OTLP exporter, resources: some 200 modules) loads
+  // only once tracing is on. @opentelemetry/api is prom-client's, loaded either way.
+  it('a manager without --otlp-endpoint loads no OpenTelemetry SDK; exporting spans loads it', async () => {
+    const sdk = `Object.keys(createRequire(import.meta.url).cache).filter((p) => /@opentelemetry\\/(?!api\\/)/.test(p)).length`;
+    const { stdout } = await loading(
+      'tracing',
+      `import { createRequire } from 'node:module';\n` +
+        `import { createManager } from ${runtime('index.js')};\n` +
+        `import { exportReconcileSpans } from ${runtime('observe/index.js')};\n` +
+        `import { startTestCluster } from ${runtime('testing/index.js')};\n` +
+        `const test = await startTestCluster({ tier: 'memory', crds: ${JSON.stringify(crds)} });\n` +
+        `const mgr = createManager({ cluster: test.cluster, handleSignals: false, logLevel: 'warn' });\n` +
+        `const running = mgr.start();\nawait mgr.elected();\nmgr.stop();\nawait running;\nawait test.stop();\n` +
+        `console.log(${sdk});\n` +
+        `await (await exportReconcileSpans({ endpoint: 'http://127.0.0.1:4318' })).stop();\n` +
+        `console.log(${sdk} > 0);\n`,
+    );
+    expect(stdout).toBe('0\ntrue\n');
+  });
+});
+
 describe('readCRDs', () => {
   it('names the file of a document that is not YAML', () => {
     const broken = join(scratch, 'broken.yaml');
