@@ -11,7 +11,12 @@
  * import { controller, createManager, kinds, managerOptionsFromArgs } from '@opgen/runtime';
  *
  * const mgr = createManager({ ...managerOptionsFromArgs(), leaderElectionId: 'abc123.example.com' });
- * controller(mgr).for(DemoVolume).owns(kinds.PersistentVolumeClaim).reconcile(async (volume, ctx) => { ... });
+ * controller(mgr)
+ *   .for(DemoVolume)
+ *   .owns(kinds.PersistentVolumeClaim)
+ *   .reconcile(async (volume, ctx) => {
+ *     // …
+ *   });
  * await mgr.start();
  *
  * @module

@@ -6,10 +6,24 @@
  * @example
  * import { defineKind, type Condition, type int32, type ObjectMeta } from '@opgen/runtime/api';
  *
- * export interface WidgetSpec { replicas: int32 }
- * export interface WidgetStatus { conditions?: Condition[] }
- * export interface Widget { metadata?: ObjectMeta; spec: WidgetSpec; status?: WidgetStatus }
- * export const Widget = defineKind<Widget, true>({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+ * export interface WidgetSpec {
+ *   replicas: int32;
+ * }
+ * export interface WidgetStatus {
+ *   conditions?: Condition[];
+ * }
+ * export interface Widget {
+ *   metadata?: ObjectMeta;
+ *   spec: WidgetSpec;
+ *   status?: WidgetStatus;
+ * }
+ * export const Widget = defineKind<Widget, true>({
+ *   group: 'example.com',
+ *   version: 'v1',
+ *   kind: 'Widget',
+ *   plural: 'widgets',
+ *   namespaced: true,
+ * });
  *
  * @module
  */

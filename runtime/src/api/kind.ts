@@ -6,8 +6,16 @@
  * `metadata.namespace` exactly when the kind is namespaced; left out, it is `boolean`.
  *
  * @example
- * export interface DemoVolume { metadata?: ObjectMeta; spec: DemoVolumeSpec }
- * export const DemoVolume = defineKind<DemoVolume, true>({ ...groupVersion, kind: 'DemoVolume', plural: 'demovolumes', namespaced: true });
+ * export interface DemoVolume {
+ *   metadata?: ObjectMeta;
+ *   spec: DemoVolumeSpec;
+ * }
+ * export const DemoVolume = defineKind<DemoVolume, true>({
+ *   ...groupVersion,
+ *   kind: 'DemoVolume',
+ *   plural: 'demovolumes',
+ *   namespaced: true,
+ * });
  */
 export interface Kind<T = unknown, Namespaced extends boolean = boolean> {
   /** API group; `''` for the core group. */

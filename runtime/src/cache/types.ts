@@ -124,7 +124,9 @@ export interface KindCacheOptions<T extends KubeObject = KubeObject> {
    *
    * @example
    * let range = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
-   * createCache(kubeConfig, { byKind: [{ kind: Widget, selection: () => ({ shardSelector: range }) }] });
+   * createCache(kubeConfig, {
+   *   byKind: [{ kind: Widget, selection: () => ({ shardSelector: range }) }],
+   * });
    */
   selection?: () => { labelSelector?: string; shardSelector?: string };
   /** Overrides the cache's `resyncPeriodMs` for this kind. */

@@ -6,7 +6,11 @@
  *
  * @example
  * import { kinds } from '@opgen/runtime';
- * const pvc: kinds.PersistentVolumeClaim | undefined = await client.get(kinds.PersistentVolumeClaim, 'data', 'default');
+ * const pvc: kinds.PersistentVolumeClaim | undefined = await client.get(
+ *   kinds.PersistentVolumeClaim,
+ *   'data',
+ *   'default',
+ * );
  *
  * @module
  */

@@ -47,9 +47,19 @@ export interface WatchOptions<T extends KubeObject> {
    * // The kubebuilder book's CronJob controller finds its Jobs by their controller owner.
    * controller(mgr)
    *   .for(CronJob)
-   *   .owns(kinds.Job, { indexes: { owner: (job) => { const owner = controllerOf(job); return owner?.kind === 'CronJob' ? [owner.name] : []; } } })
+   *   .owns(kinds.Job, {
+   *     indexes: {
+   *       owner: (job) => {
+   *         const owner = controllerOf(job);
+   *         return owner?.kind === 'CronJob' ? [owner.name] : [];
+   *       },
+   *     },
+   *   })
    *   .reconcile(async (req, ctx) => {
-   *     const jobs = await ctx.client.list(kinds.Job, { namespace: req.namespace, index: { owner: req.name } });
+   *     const jobs = await ctx.client.list(kinds.Job, {
+   *       namespace: req.namespace,
+   *       index: { owner: req.name },
+   *     });
    *   });
    */
   indexes?: Record<string, (object: Cached<T>) => string[]>;
@@ -209,8 +219,16 @@ function reconcileAllSource(name: string, trigger: (signal: AbortSignal, clock: 
  *   .for(DemoVolume, { predicates: [generationChanged()] })
  *   .owns(kinds.PersistentVolumeClaim)
  *   .reconcile(async (volume, ctx) => {
- *     await ctx.apply(kinds.PersistentVolumeClaim, { metadata: { name: volume.metadata.name }, spec });
- *     await ctx.status.setCondition({ type: 'Ready', status: 'True', reason: 'Bound', message: '' });
+ *     await ctx.apply(kinds.PersistentVolumeClaim, {
+ *       metadata: { name: volume.metadata.name },
+ *       spec,
+ *     });
+ *     await ctx.status.setCondition({
+ *       type: 'Ready',
+ *       status: 'True',
+ *       reason: 'Bound',
+ *       message: '',
+ *     });
  *   });
  */
 export function controller(mgr: ControllerHost, options: ControllerOptions = {}): ControllerBuilder {

@@ -19,7 +19,10 @@ export interface Action {
  * What a reconcile returns: an {@link Action}, or nothing when the object is in its desired state.
  *
  * @example
- * async function reconcile(widget: Reconciled<Widget>, ctx: ReconcileContext<Widget>): Promise<Result> {
+ * async function reconcile(
+ *   widget: Reconciled<Widget>,
+ *   ctx: ReconcileContext<Widget>,
+ * ): Promise<Result> {
  *   return widget.status?.ready ? undefined : requeue.after('10s');
  * }
  */

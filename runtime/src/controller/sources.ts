@@ -18,7 +18,8 @@ export type SourceItem = Request | DeepReadonly<KubeObject>;
  * @example
  * async function* expiringCertificates(): AsyncGenerator<Request> {
  *   for (;;) {
- *     for (const cert of await vault.expiringSoon()) yield { namespace: cert.namespace, name: cert.owner };
+ *     for (const cert of await vault.expiringSoon())
+ *       yield { namespace: cert.namespace, name: cert.owner };
  *     await setTimeout(60_000);
  *   }
  * }

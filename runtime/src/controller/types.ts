@@ -108,7 +108,9 @@ export type Reconciled<T extends KubeObject, Namespaced extends boolean = boolea
  *
  * @example
  * // 0.1.0's form, still compiling: `req` is the object, carrying its name and namespace.
- * .reconcile(async (req, ctx) => { const podSet = await ctx.client.get(PodSet, req.name, req.namespace); })
+ * .reconcile(async (req, ctx) => {
+ *   const podSet = await ctx.client.get(PodSet, req.name, req.namespace);
+ * })
  */
 export interface LegacyRequestFields {
   /** @deprecated The object is handed in: read `metadata.name`. */
@@ -149,7 +151,12 @@ export interface StatusWriter<T extends KubeObject, Namespaced extends boolean =
    * scaffold's are.
    *
    * @example
-   * await ctx.status.setCondition({ type: 'Ready', status: 'True', reason: 'PodsRunning', message: `${ready} of ${wanted} Pods ready` });
+   * await ctx.status.setCondition({
+   *   type: 'Ready',
+   *   status: 'True',
+   *   reason: 'PodsRunning',
+   *   message: `${ready} of ${wanted} Pods ready`,
+   * });
    */
   setCondition(condition: ConditionUpdate): Promise<void>;
 }
@@ -158,7 +165,10 @@ export interface StatusWriter<T extends KubeObject, Namespaced extends boolean =
  * The two halves of {@link ObjectContext.finalize}.
  *
  * @example
- * const handlers: FinalizerHandlers = { apply: () => ensureBucket(site), cleanup: () => deleteBucket(site) };
+ * const handlers: FinalizerHandlers = {
+ *   apply: () => ensureBucket(site),
+ *   cleanup: () => deleteBucket(site),
+ * };
  */
 export interface FinalizerHandlers {
   /** The object is live and carries the finalizer: reconcile it as usual. */
@@ -220,7 +230,10 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
    * checked, so one made or replaced by someone else meanwhile is refused, not taken over.
    *
    * @example
-   * await ctx.apply(kinds.Deployment, { metadata: { name: `${name}-web` }, spec: { replicas, selector, template: site.spec.template } });
+   * await ctx.apply(kinds.Deployment, {
+   *   metadata: { name: `${name}-web` },
+   *   spec: { replicas, selector, template: site.spec.template },
+   * });
    */
   apply<C extends KubeObject, N extends boolean>(kind: Kind<C, N>, child: ApplyObject<C>, options?: ChildApplyOptions): Promise<Stored<C, N>>;
   /**
@@ -261,7 +274,9 @@ export interface ObjectContext<T extends KubeObject, Namespaced extends boolean 
  * {@link RequestContext} of the request form.
  *
  * @example
- * async function scale(podSet: Reconciled<PodSet>, ctx: ReconcileContext<PodSet>): Promise<void> { … }
+ * async function scale(podSet: Reconciled<PodSet>, ctx: ReconcileContext<PodSet>) {
+ *   // …
+ * }
  */
 export type ReconcileContext<T extends KubeObject = never, Namespaced extends boolean = boolean> = [T] extends [never]
   ? RequestContext
@@ -300,7 +315,8 @@ export type ObjectReconciler<T extends KubeObject, Namespaced extends boolean = 
  * threw (not terminally). Return an {@link Action}, or nothing to wait for the next change.
  *
  * @example
- * const policy: ErrorPolicy<Widget> = (error) => (isForbidden(error) ? requeue.after('10m') : requeue.now());
+ * const policy: ErrorPolicy<Widget> = (error) =>
+ *   isForbidden(error) ? requeue.after('10m') : requeue.now();
  */
 export type ErrorPolicy<T extends KubeObject, Namespaced extends boolean = boolean> = (error: unknown, object: Reconciled<T, Namespaced>) => Action | undefined;
 

@@ -56,7 +56,11 @@ const FETCH_TEXT_TIMEOUT_MS = 30_000;
  * breaks is retried from the start; a digest that differs deletes the file and throws.
  *
  * @example
- * await downloadFile('https://dl.k8s.io/release/v1.36.3/bin/linux/amd64/kubectl', '/tmp/kubectl', { checksum: { algorithm: 'sha256', hex } });
+ * await downloadFile(
+ *   'https://dl.k8s.io/release/v1.36.3/bin/linux/amd64/kubectl',
+ *   '/tmp/kubectl',
+ *   { checksum: { algorithm: 'sha256', hex } },
+ * );
  */
 export async function downloadFile(url: string, dest: string, options: DownloadOptions): Promise<Downloaded> {
   const attempts = options.attempts ?? 3;

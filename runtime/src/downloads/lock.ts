@@ -13,7 +13,9 @@ const OWNERLESS_MS = 10_000;
  * over. `onWait` is called once when another process holds it.
  *
  * @example
- * await withLock(`${dir}.lock`, () => download(...), () => console.error('waiting for another download'));
+ * await withLock(`${dir}.lock`, () => download(url, dir), () =>
+ *   console.error('waiting for another download'),
+ * );
  */
 export async function withLock<T>(path: string, work: () => Promise<T>, onWait?: (owner: string) => void): Promise<T> {
   let told = false;

@@ -41,7 +41,8 @@ export interface ReleaseSources {
  * Where to download from: the mirror variables of `env`, else upstream.
  *
  * @example
- * releaseSources({ OPGEN_K8S_RELEASE_URL: 'https://mirror.example.com/k8s/' }).kubernetesReleases; // 'https://mirror.example.com/k8s'
+ * const env = { OPGEN_K8S_RELEASE_URL: 'https://mirror.example.com/k8s/' };
+ * releaseSources(env).kubernetesReleases; // 'https://mirror.example.com/k8s'
  */
 export function releaseSources(env: NodeJS.ProcessEnv = process.env): ReleaseSources {
   return {

@@ -18,7 +18,11 @@ export interface ConditionUpdate {
  * (the input is never changed).
  *
  * @example
- * status.conditions = setCondition(status.conditions, { type: 'Ready', status: 'True', reason: 'PvcBound', message: '' }, obj.metadata?.generation);
+ * status.conditions = setCondition(
+ *   status.conditions,
+ *   { type: 'Ready', status: 'True', reason: 'PvcBound', message: '' },
+ *   obj.metadata?.generation,
+ * );
  */
 export function setCondition(
   conditions: Condition[] | undefined,

@@ -28,9 +28,14 @@ export type WriteCheck = (live: DeepReadonly<Stored<KubeObject>> | undefined) =>
  * uncached, so that a refusal says why.
  *
  * @example
- * await applyChecked(client, kinds.ConfigMap, { metadata: { name: 'web-config', namespace: 'shop' }, data }, (live) => {
- *   if (live && live.metadata.labels?.app !== 'web') throw new Error('web-config is not ours');
- * });
+ * await applyChecked(
+ *   client,
+ *   kinds.ConfigMap,
+ *   { metadata: { name: 'web-config', namespace: 'shop' }, data },
+ *   (live) => {
+ *     if (live && live.metadata.labels?.app !== 'web') throw new Error('web-config is not ours');
+ *   },
+ * );
  */
 export async function applyChecked<T extends KubeObject, N extends boolean>(
   client: Client,
@@ -82,7 +87,12 @@ async function createAsApplied<T extends KubeObject, N extends boolean>(client: 
  * missing object is fine.
  *
  * @example
- * await deleteChecked(client, kinds.ConfigMap, { metadata: { name: 'web-config', namespace: 'shop' } }, (live) => checkControl(store, BookStore, live));
+ * await deleteChecked(
+ *   client,
+ *   kinds.ConfigMap,
+ *   { metadata: { name: 'web-config', namespace: 'shop' } },
+ *   (live) => checkControl(store, BookStore, live),
+ * );
  */
 export async function deleteChecked(client: Client, kind: Kind<KubeObject>, object: DeepReadonly<KubeObject>, check: WriteCheck, options: DeleteOptions = {}): Promise<void> {
   const live = await readChecked(client, kind, object.metadata ?? {}, check);

@@ -25,10 +25,15 @@
  * import { createOrUpdate, setControllerReference } from '@opgen/runtime/helpers';
  * import { kinds } from '@opgen/runtime';
  *
- * const { result } = await createOrUpdate(client, kinds.ConfigMap, { metadata: { name: 'web', namespace: 'shop' } }, (cm) => {
- *   cm.data = { mode: 'fast' };
- *   setControllerReference(store, BookStore, cm);
- * });
+ * const { result } = await createOrUpdate(
+ *   client,
+ *   kinds.ConfigMap,
+ *   { metadata: { name: 'web', namespace: 'shop' } },
+ *   (cm) => {
+ *     cm.data = { mode: 'fast' };
+ *     setControllerReference(store, BookStore, cm);
+ *   },
+ * );
  *
  * @module
  */

@@ -100,7 +100,10 @@ function normalize(argv: readonly string[]): { args: string[]; falses: Set<Boole
  *
  * @example
  * const options = managerOptionsFromArgs(process.argv.slice(2));
- * const mgr = createManager({ ...options, leaderElectionId: options.leaderElectionId ?? 'abc123.example.com' });
+ * const mgr = createManager({
+ *   ...options,
+ *   leaderElectionId: options.leaderElectionId ?? 'abc123.example.com',
+ * });
  */
 export function managerOptionsFromArgs(argv: readonly string[] = process.argv.slice(2)): ManagerOptions {
   const { args, falses } = normalize(argv);

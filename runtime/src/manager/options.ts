@@ -99,7 +99,10 @@ export interface ManagerOptions {
    *
    * @example
    * import { kubeconfigSecretClusters } from '@opgen/runtime/multicluster';
-   * createManager({ ...managerOptionsFromArgs(), clusters: kubeconfigSecretClusters({ namespace: 'fleet' }) });
+   * createManager({
+   *   ...managerOptionsFromArgs(),
+   *   clusters: kubeconfigSecretClusters({ namespace: 'fleet' }),
+   * });
    */
   clusters?: ClusterProvider;
   /** `--shard-ring`: the ring to join; main.ts turns it into `sharding`. */

@@ -13,7 +13,11 @@
  * @example
  * import { Counter } from 'prom-client';
  *
- * const backups = new Counter({ name: 'shop_backups_total', help: 'Backups taken', registers: [mgr.metrics.registry] });
+ * const backups = new Counter({
+ *   name: 'shop_backups_total',
+ *   help: 'Backups taken',
+ *   registers: [mgr.metrics.registry],
+ * });
  * backups.inc();
  *
  * @module

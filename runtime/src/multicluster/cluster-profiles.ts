@@ -36,7 +36,12 @@ export interface ClusterProfileClustersOptions {
  * @example
  * import { clusterProfileClusters } from '@opgen/runtime/multicluster';
  *
- * const mgr = createManager({ clusters: clusterProfileClusters({ consumerName: 'widget-operator', namespace: 'fleet-system' }) });
+ * const mgr = createManager({
+ *   clusters: clusterProfileClusters({
+ *     consumerName: 'widget-operator',
+ *     namespace: 'fleet-system',
+ *   }),
+ * });
  */
 export function clusterProfileClusters(options: ClusterProfileClustersOptions): ClusterProvider {
   return keyedKubeconfigClusters<ClusterProfile>({

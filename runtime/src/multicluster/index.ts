@@ -30,7 +30,10 @@
  *   .for(Widget)
  *   .owns(kinds.ConfigMap)
  *   .reconcile(async (widget, ctx) => {
- *     await ctx.apply(kinds.ConfigMap, { metadata: { name: `${widget.metadata.name}-config` }, data: { cluster: ctx.cluster.name } });
+ *     await ctx.apply(kinds.ConfigMap, {
+ *       metadata: { name: `${widget.metadata.name}-config` },
+ *       data: { cluster: ctx.cluster.name },
+ *     });
  *   });
  * await mgr.start();
  */

@@ -20,10 +20,14 @@ export interface NamespaceClustersOptions {
  * @example
  * import { namespaceClusters } from '@opgen/runtime/multicluster';
  *
- * const mgr = createManager({ clusters: namespaceClusters({ labelSelector: 'example.com/tenant=true' }) });
- * controller(mgr).for(Widget).reconcile(async (widget, ctx) => {
- *   ctx.log.info({ tenant: ctx.cluster.name }, 'reconciling');
+ * const mgr = createManager({
+ *   clusters: namespaceClusters({ labelSelector: 'example.com/tenant=true' }),
  * });
+ * controller(mgr)
+ *   .for(Widget)
+ *   .reconcile(async (widget, ctx) => {
+ *     ctx.log.info({ tenant: ctx.cluster.name }, 'reconciling');
+ *   });
  */
 export function namespaceClusters(options: NamespaceClustersOptions = {}): ClusterProvider {
   return {

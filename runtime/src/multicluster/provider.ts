@@ -23,7 +23,9 @@ export type ClusterTarget = KubeConfig | Cluster | { cluster: KubeConfig | Clust
  *   run(fleet, signal) {
  *     fleet.engage('east', loadKubeConfig('/etc/fleet/east'));
  *     fleet.engage('west', loadKubeConfig('/etc/fleet/west'));
- *     return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+ *     return new Promise((resolve) =>
+ *       signal.addEventListener('abort', () => resolve(), { once: true }),
+ *     );
  *   },
  * };
  */

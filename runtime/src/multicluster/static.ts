@@ -18,7 +18,10 @@ export interface StaticClusters extends ClusterProvider {
  * import { loadKubeConfig } from '@opgen/runtime/manager';
  * import { staticClusters } from '@opgen/runtime/multicluster';
  *
- * const clusters = staticClusters({ east: loadKubeConfig('/etc/fleet/east'), west: loadKubeConfig('/etc/fleet/west') });
+ * const clusters = staticClusters({
+ *   east: loadKubeConfig('/etc/fleet/east'),
+ *   west: loadKubeConfig('/etc/fleet/west'),
+ * });
  * const mgr = createManager({ clusters });
  * // later, e.g. from an admin endpoint:
  * clusters.remove('east');

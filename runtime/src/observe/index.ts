@@ -9,7 +9,9 @@
  * @example
  * import { onReconcile } from '@opgen/runtime/observe';
  *
- * const stop = onReconcile((r) => console.log(`${r.name}: ${r.result.type}, ${r.calls.length} API calls`));
+ * const stop = onReconcile((r) =>
+ *   console.log(`${r.name}: ${r.result.type}, ${r.calls.length} API calls`),
+ * );
  *
  * @module
  */

@@ -45,7 +45,10 @@ export interface ReconcileSpanExport {
  * @example
  * import { exportReconcileSpans } from '@opgen/runtime/observe';
  *
- * const tracing = await exportReconcileSpans({ endpoint: 'http://otel-collector:4318', serviceName: 'widget-operator' });
+ * const tracing = await exportReconcileSpans({
+ *   endpoint: 'http://otel-collector:4318',
+ *   serviceName: 'widget-operator',
+ * });
  * // … run the manager …
  * await tracing.stop();
  */

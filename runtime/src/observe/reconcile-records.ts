@@ -102,7 +102,10 @@ export function recordingReconciles(): boolean {
  * @example
  * import { onReconcile } from '@opgen/runtime/observe';
  *
- * const stop = onReconcile((r) => console.log(`${r.kind.kind} ${r.name}: ${r.result.type} in ${r.durationMs} ms, ${r.calls.length} API calls`));
+ * const stop = onReconcile((r) => {
+ *   const took = `${r.durationMs} ms, ${r.calls.length} API calls`;
+ *   console.log(`${r.kind.kind} ${r.name}: ${r.result.type} in ${took}`);
+ * });
  */
 export function onReconcile(listener: (record: ReconcileRecord) => void): () => void {
   const handler = (message: unknown) => listener(message as ReconcileRecord);

@@ -89,7 +89,10 @@ export interface ClusterOnTransportOptions extends Pick<ClusterOptions, 'qps' | 
  * const mgr = createManager({ cluster });
  *
  * // Or on an in-process transport that takes the cluster's tokens itself:
- * const inMemory = createCluster({ transport: ({ rateLimiter, observer }) => memoryTransport({ rateLimiter, observer }), host: 'memory' });
+ * const inMemory = createCluster({
+ *   transport: ({ rateLimiter, observer }) => memoryTransport({ rateLimiter, observer }),
+ *   host: 'memory',
+ * });
  */
 export function createCluster(kubeConfig: KubeConfig, options?: ClusterOptions): Cluster;
 export function createCluster(options: ClusterOnTransportOptions): Cluster;

@@ -33,7 +33,10 @@
  * @example
  * import { createManager, managerOptionsFromArgs } from '@opgen/runtime/manager';
  *
- * const mgr = createManager({ ...managerOptionsFromArgs(), sharding: { ring: 'widgets', kinds: [Widget] } });
+ * const mgr = createManager({
+ *   ...managerOptionsFromArgs(),
+ *   sharding: { ring: 'widgets', kinds: [Widget] },
+ * });
  *
  * @module
  */

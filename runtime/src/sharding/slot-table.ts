@@ -52,7 +52,10 @@ export interface Members {
  * whose Lease expired: it stopped reconciling before that, see `Membership.alive`).
  *
  * @example
- * const step = nextTable(table, { live: ['r1', 'r2'], applied: (shard) => acknowledged.get(shard) ?? 0 });
+ * const step = nextTable(table, {
+ *   live: ['r1', 'r2'],
+ *   applied: (shard) => acknowledged.get(shard) ?? 0,
+ * });
  * if (step) await write(step.table); // after confirming step.takesFrom dead
  */
 export function nextTable(table: SlotTable, members: Members): { table: SlotTable; takesFrom: string[] } | undefined {

@@ -39,7 +39,9 @@ const hex = (value: bigint) => `0x${value.toString(16).padStart(16, '0')}`;
  *
  * @example
  * shardSelectorFor([0, 1, 5]);
- * // "shardRange(object.metadata.uid, '0x0000000000000000', '0x0800000000000000') || shardRange(object.metadata.uid, '0x1400000000000000', '0x1800000000000000')"
+ * // "shardRange(object.metadata.uid, '0x0000000000000000', '0x0800000000000000')
+ * //  || shardRange(object.metadata.uid, '0x1400000000000000', '0x1800000000000000')"
+ * // (one line)
  */
 export function shardSelectorFor(slots: Iterable<number>): string {
   const sorted = [...new Set(slots)].sort((a, b) => a - b);

@@ -16,7 +16,10 @@ export type LeaderMigrationOptions = Pick<StorageMigrationOptions, 'pageSize'> &
  * metrics; a failed run is logged and tried again until it succeeds or the manager stops.
  *
  * @example
- * const mgr = createManager({ ...managerOptionsFromArgs(), leaderElectionId: 'bookstore.example.com' });
+ * const mgr = createManager({
+ *   ...managerOptionsFromArgs(),
+ *   leaderElectionId: 'bookstore.example.com',
+ * });
  * migrateStorageVersionsWhenLeading(mgr, [BookStore]);
  * await mgr.start();
  */

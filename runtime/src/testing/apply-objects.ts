@@ -11,7 +11,9 @@ import { FIELD_MANAGER } from './crds.js';
  * @example
  * import { applyObjects } from '@opgen/runtime/testing';
  *
- * await applyObjects(cp.kubeConfig, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '1' } }]);
+ * await applyObjects(cp.kubeConfig, [
+ *   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '1' } },
+ * ]);
  */
 export async function applyObjects(kubeConfig: KubeConfig, objects: readonly object[], fieldManager = FIELD_MANAGER): Promise<void> {
   const { KubernetesObjectApi, PatchStrategy } = clientNode();

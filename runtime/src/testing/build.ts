@@ -5,7 +5,10 @@ import { runCommand } from './run-command.js';
  * when it fails: an e2e test starts the operator from what the build emits, as `npm start` does.
  *
  * @example
- * const [controlPlane] = await Promise.all([startControlPlane({ controllerManager: true }), buildProject(projectDir)]);
+ * const [controlPlane] = await Promise.all([
+ *   startControlPlane({ controllerManager: true }),
+ *   buildProject(projectDir),
+ * ]);
  */
 export async function buildProject(dir: string, script = 'build'): Promise<void> {
   const { code, stdout, stderr } = await runCommand('npm', ['run', script], { cwd: dir });

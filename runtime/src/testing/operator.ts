@@ -78,7 +78,11 @@ const DEFAULT_WAIT_MS = 30_000;
  *
  * @example
  * const manager = await controlPlane.serviceAccountKubeConfig('system', 'controller-manager');
- * const operator = await startOperator({ dir: projectDir, kubeconfigPath: manager.kubeconfigPath, args: ['--leader-elect'] });
+ * const operator = await startOperator({
+ *   dir: projectDir,
+ *   kubeconfigPath: manager.kubeconfigPath,
+ *   args: ['--leader-elect'],
+ * });
  * await operator.waitForLog('Starting workers');
  * // ... drive it through the API server ...
  * expect(await operator.stop()).toBe(0);

@@ -59,7 +59,10 @@ export interface TestCluster {
  * const mgr = createManager({ cluster: test.cluster, handleSignals: false });
  * setupPodSetController(mgr);
  * const running = mgr.start();
- * await mgr.client.create(PodSet, { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2 } });
+ * await mgr.client.create(PodSet, {
+ *   metadata: { name: 'web', namespace: 'default' },
+ *   spec: { replicas: 2 },
+ * });
  * await test.runUntilIdle();
  * // … assert, then:
  * mgr.stop();

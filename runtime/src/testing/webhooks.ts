@@ -71,9 +71,17 @@ let probes = 0;
  * the configuration back). Resolves once the API server calls the server.
  *
  * @example
- * const server = serveWebhooks(mgr, { host: '127.0.0.1', port: 0, certificate: selfSignedCertificate() });
+ * const server = serveWebhooks(mgr, {
+ *   host: '127.0.0.1',
+ *   port: 0,
+ *   certificate: selfSignedCertificate(),
+ * });
  * void mgr.start();
- * await installWebhooks(cp.kubeConfig, { server, configurations: 'config/webhook', conversionCRDs: ['widgets.example.com'] });
+ * await installWebhooks(cp.kubeConfig, {
+ *   server,
+ *   configurations: 'config/webhook',
+ *   conversionCRDs: ['widgets.example.com'],
+ * });
  */
 export async function installWebhooks(kubeConfig: KubeConfig, options: InstallWebhooksOptions): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);

@@ -43,9 +43,16 @@ export interface WebhookFor {
  * Admission webhooks on the manager's server.
  *
  * @example
- * webhook(mgr).for(Widget)
- *   .default((widget) => { widget.spec.replicas ??= 1; })
- *   .validate({ update: (old, widget) => { if (widget.spec.size < old.spec.size) throw deny('size cannot shrink'); } });
+ * webhook(mgr)
+ *   .for(Widget)
+ *   .default((widget) => {
+ *     widget.spec.replicas ??= 1;
+ *   })
+ *   .validate({
+ *     update: (old, widget) => {
+ *       if (widget.spec.size < old.spec.size) throw deny('size cannot shrink');
+ *     },
+ *   });
  */
 export function webhook(mgr: WebhookHost): WebhookFor {
   const server = mgr.webhookServer();
@@ -85,8 +92,13 @@ export interface ConversionSpokes<H> {
  * The conversion webhook of a kind, served on `/convert` by the manager's server.
  *
  * @example
- * conversion(mgr).for(v2.Widget).hub(v2.Widget)
- *   .spoke(v1.Widget, { toHub: (w) => ({ ...w, spec: { replicas: w.spec.size } }), fromHub: (w) => ({ ...w, spec: { size: w.spec.replicas } }) });
+ * conversion(mgr)
+ *   .for(v2.Widget)
+ *   .hub(v2.Widget)
+ *   .spoke(v1.Widget, {
+ *     toHub: (w) => ({ ...w, spec: { replicas: w.spec.size } }),
+ *     fromHub: (w) => ({ ...w, spec: { size: w.spec.replicas } }),
+ *   });
  */
 export function conversion(mgr: WebhookHost): ConversionFor {
   const server = mgr.webhookServer();

@@ -106,14 +106,28 @@ function aggregate(errors: readonly FieldError[]): string {
  * and every field, and `status.details.causes` lists them (`kubectl` prints each).
  *
  * @example
- * webhook(mgr).for(CronJob).validate({
- *   create: (cronJob) => {
- *     const errors: FieldError[] = [];
- *     if (!isSchedule(cronJob.spec.schedule)) errors.push({ field: 'spec.schedule', type: 'Invalid', value: cronJob.spec.schedule, detail: 'must be a cron schedule' });
- *     if (cronJob.metadata.name.length > 52) errors.push({ field: 'metadata.name', type: 'Invalid', value: cronJob.metadata.name, detail: 'must be no more than 52 characters' });
- *     if (errors.length) throw invalid(errors);
- *   },
- * });
+ * webhook(mgr)
+ *   .for(CronJob)
+ *   .validate({
+ *     create: (cronJob) => {
+ *       const errors: FieldError[] = [];
+ *       if (!isSchedule(cronJob.spec.schedule))
+ *         errors.push({
+ *           field: 'spec.schedule',
+ *           type: 'Invalid',
+ *           value: cronJob.spec.schedule,
+ *           detail: 'must be a cron schedule',
+ *         });
+ *       if (cronJob.metadata.name.length > 52)
+ *         errors.push({
+ *           field: 'metadata.name',
+ *           type: 'Invalid',
+ *           value: cronJob.metadata.name,
+ *           detail: 'must be no more than 52 characters',
+ *         });
+ *       if (errors.length) throw invalid(errors);
+ *     },
+ *   });
  */
 export function invalid(errors: readonly FieldError[], options: { warnings?: string[] } = {}): InvalidFields {
   return new InvalidFields(errors, options.warnings);

@@ -10,7 +10,11 @@ export const STASH_ANNOTATION = 'conversion.opgen.dev/stash';
  * object that never used a hub-only field reads back exactly as it was written.
  *
  * @example
- * fromHub: (hub) => stash({ apiVersion, kind, metadata: hub.metadata, spec: { size: hub.spec.replicas } }, { tier: hub.spec.tier })
+ * fromHub: (hub) =>
+ *   stash(
+ *     { apiVersion, kind, metadata: hub.metadata, spec: { size: hub.spec.replicas } },
+ *     { tier: hub.spec.tier },
+ *   )
  */
 export function stash<T extends KubeObject>(spoke: T, lost: Record<string, unknown>): T {
   const kept = Object.fromEntries(Object.entries(lost).filter(([, value]) => value !== undefined));

@@ -12,7 +12,10 @@ import type { Controller } from '../../controller/types.js';
  *
  * @example
  * const podSets = controller(mgr).for(PodSet).owns(kinds.Pod).reconcile(reconcilePodSet);
- * const podSet = await mgr.client.create(PodSet, { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2 } });
+ * const podSet = await mgr.client.create(PodSet, {
+ *   metadata: { name: 'web', namespace: 'default' },
+ *   spec: { replicas: 2 },
+ * });
  * expect(await reconcileOnce(podSets, podSet)).toEqual(requeue.after('30s'));
  */
 export async function reconcileOnce(controller: Controller, target: SourceItem, options: { signal?: AbortSignal } = {}): Promise<Result> {

@@ -111,7 +111,16 @@ function conflictMessage(conflicts: ApplyConflict[]): string {
  * unless `force` (then they lose them).
  *
  * @example
- * const { object } = apply({ live, applied, manager: 'my-controller', force: true, type, apiVersion: 'apps/v1', kind: 'Deployment', now });
+ * const { object } = apply({
+ *   live,
+ *   applied,
+ *   manager: 'my-controller',
+ *   force: true,
+ *   type,
+ *   apiVersion: 'apps/v1',
+ *   kind: 'Deployment',
+ *   now,
+ * });
  */
 export function apply(input: ApplyInput): ApplyResult {
   const { applied, type } = input;
@@ -182,7 +191,15 @@ export interface UpdateInput extends FieldManagerContext {
  * existing object without managedFields is not tracked until someone applies.
  *
  * @example
- * const object = trackUpdate({ live, updated, manager: 'kubectl', type, apiVersion: 'v1', kind: 'ConfigMap', now });
+ * const object = trackUpdate({
+ *   live,
+ *   updated,
+ *   manager: 'kubectl',
+ *   type,
+ *   apiVersion: 'v1',
+ *   kind: 'ConfigMap',
+ *   now,
+ * });
  */
 export function trackUpdate(input: UpdateInput): JsonObject {
   const creating = input.live === undefined;

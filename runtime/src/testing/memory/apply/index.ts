@@ -6,7 +6,15 @@
  *
  * @example
  * const type = builtinKindType('v1', 'ConfigMap')!;
- * const { object } = apply({ live, applied, manager: 'ctrl', type, apiVersion: 'v1', kind: 'ConfigMap', now: '2026-01-01T00:00:00Z' });
+ * const { object } = apply({
+ *   live,
+ *   applied,
+ *   manager: 'ctrl',
+ *   type,
+ *   apiVersion: 'v1',
+ *   kind: 'ConfigMap',
+ *   now: '2026-01-01T00:00:00Z',
+ * });
  *
  * @module
  */

@@ -14,7 +14,11 @@ const RENAMED: Record<string, string> = { _default: 'default', _enum: 'enum', re
  * A copy of `crd` with its schemas' keywords under their wire names; wire JSON is returned unchanged.
  *
  * @example
- * await transport.request({ method: 'POST', path, body: crdToWire(readCRDs('config/crd/bases')[0]) });
+ * await transport.request({
+ *   method: 'POST',
+ *   path,
+ *   body: crdToWire(readCRDs('config/crd/bases')[0]),
+ * });
  */
 export function crdToWire<T>(crd: T): T {
   const copy = structuredClone(crd) as unknown as { spec?: { versions?: Array<{ schema?: { openAPIV3Schema?: Json } }> } };

@@ -6,7 +6,8 @@ import { resolve, type KindType, type TypeRef, type TypeTable } from './schema.j
  * omitempty null, down every struct), for a custom resource `{}`.
  *
  * @example
- * zeroObject(builtinKindType('apps/v1', 'Deployment')!); // { metadata: {}, spec: { strategy: {}, template: {...} }, status: {} }
+ * zeroObject(builtinKindType('apps/v1', 'Deployment')!);
+ * // { metadata: {}, spec: { strategy: {}, template: {...} }, status: {} }
  */
 export function zeroObject(type: KindType): Record<string, unknown> {
   return zeroOf(type.root, type.table, 0) ?? {};
