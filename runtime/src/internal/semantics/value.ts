@@ -2,7 +2,8 @@
  * Validation of a custom object against its structural schema, with the messages and field
  * paths of the API server's OpenAPI validator (kube-openapi's fork of go-openapi's validate):
  * `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer:
- * "string"`. On update (`old` given) a value equal to the old one at the same place is not
+ * "string"`, junctors included (combinators.ts: `"spec.x" must validate one and only one
+ * schema (oneOf)`). On update (`old` given) a value equal to the old one at the same place is not
  * validated (the API server's ratcheting: what was stored stays valid when a schema tightens);
  * places are correlated through properties, map keys and `list-type: map` keys. `bodyPath` is the path the validator's messages name: the object's path, or the
  * path below `status` when the status subresource is validated on its own.
