@@ -1,5 +1,6 @@
 import type { Area, Scenario } from '../scenario.js';
 import { create, get, remove, settleExists, settleField } from '../steps.js';
+import { fieldPathCases, fieldPathSpec } from '../../../../../test/validation/cases.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -30,25 +31,6 @@ const thingList = {
 };
 
 /** A CRD the API server refuses: the scenario records the refusal (nothing is created). */
-/** A spec with a number, a list, a map and a field of unknown fields, and a rule with `fieldPath` on it. */
-function fieldPathSpec(fieldPath: string): Record<string, unknown> {
-  return {
-    type: 'object',
-    properties: {
-      spec: {
-        type: 'object',
-        properties: {
-          n: { type: 'integer' },
-          list: { type: 'array', items: { type: 'string' } },
-          labels: { type: 'object', additionalProperties: { type: 'string' } },
-          free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-        },
-        'x-kubernetes-validations': [{ rule: 'true', fieldPath }],
-      },
-    },
-  };
-}
-
 const refused = (name: string, body: Record<string, unknown>): Scenario => ({
   name,
   noNamespace: true,
@@ -85,8 +67,9 @@ export const crdAdmission: Area = {
     refused('a CEL reason that is not allowed is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', reason: 'Nope' }] } }))),
     refused('a fieldPath that does not exist is refused', crd({ type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n > 0', fieldPath: '.missing' }] } } })),
     // A rule's fieldPath, as both `opgen manifests` and the memory cluster check it (test/validation/same-reason.test.ts).
-    ...(['.missing', 'n', '.list[0]', '.free.x', '  ', '.n.'] as const).map((fieldPath) => refused(`the fieldPath ${JSON.stringify(fieldPath)} is refused`, crd(fieldPathSpec(fieldPath)))),
-    ...([".labels['a.b']", '.labels.x', "['n']"] as const).map((fieldPath) => accepted(`the fieldPath ${JSON.stringify(fieldPath)} is accepted`, crd(fieldPathSpec(fieldPath)))),
+    ...fieldPathCases.map(([fieldPath, detail]) =>
+      (detail ? refused : accepted)(`the fieldPath ${JSON.stringify(fieldPath)} is ${detail ? 'refused' : 'accepted'}`, crd({ type: 'object', properties: { spec: fieldPathSpec(fieldPath) } })),
+    ),
     refused('two storage versions are refused', crd(object({}), {}, { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }, { name: 'v2', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }] })),
     refused('a selectable field that is not in the schema is refused', crd(object({ n: { type: 'integer' } }), { selectableFields: [{ jsonPath: '.spec.missing' }] })),
     refused('a scale specReplicasPath outside .spec is refused', crd(object({ n: { type: 'integer' } }), { subresources: { scale: { specReplicasPath: '.status.replicas', statusReplicasPath: '.status.replicas' } } })),
