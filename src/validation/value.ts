@@ -1,6 +1,5 @@
 import {
   errorBody,
-  validateCombinators,
   validateListTypes,
   validateStructural,
   type FieldError,
@@ -25,7 +24,7 @@ import type { SchemaProblem } from './path.js';
 export function validateValue(schema: JSONSchemaProps, value: unknown, path = ''): SchemaProblem[] {
   const node = schema as SchemaNode;
   const json = value as Json;
-  const errors = [...validateStructural(json, node, path, path), ...validateListTypes(json, node, path), ...validateCombinators(json, node, path)];
+  const errors = [...validateStructural(json, node, path, path), ...validateListTypes(json, node, path)];
   return errors.flatMap((error) => (error.check ? [{ path: error.check.field ?? (error.field === '<nil>' ? '' : error.field), message: phrase(error) }] : []));
 }
 

@@ -319,3 +319,35 @@ export const celRejections: [string, string, number][] = [
   ['self.a # b', "unexpected character '#'", 8],
   ['-!true', "unexpected '!', expected an expression", 2],
 ];
+
+/**
+ * `[fieldPath, the API server's detail or undefined]`: a rule with this fieldPath on a spec of
+ * `n` (integer), `list` (strings), `labels` (a map) and `free` (unknown fields) is refused
+ * with that detail, or accepted (runtime/test/memory/differential/scenarios/crd-admission.ts
+ * proves each against kube-apiserver 1.36.3).
+ */
+export const fieldPathCases: [string, string | undefined][] = [
+  ['.missing', 'must be a valid path'],
+  ['n', 'must be a valid path'],
+  ['.list[0]', 'must be a valid path'],
+  ['.free.x', 'must be a valid path'],
+  ['  ', 'must be non-empty if specified'],
+  ['.n.', 'must be a valid path'],
+  [".labels['a.b']", undefined],
+  ['.labels.x', undefined],
+  ["['n']", undefined],
+];
+
+/** The spec of {@link fieldPathCases}. */
+export function fieldPathSpec(fieldPath: string): JSONSchemaProps {
+  return {
+    type: 'object',
+    properties: {
+      n: { type: 'integer' },
+      list: { type: 'array', items: { type: 'string' } },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
+    'x-kubernetes-validations': [{ rule: 'true', fieldPath }],
+  };
+}

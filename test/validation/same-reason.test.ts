@@ -1,13 +1,15 @@
 /**
  * One semantics core: `opgen manifests` (checkStructural, checkDefaults) and the memory
  * cluster's CRD create refuse the same schemas for the same reason, and accept the same ones
- * (the API server's verdicts on these cases are apiserver.integration.test.ts').
+ * (the API server's verdicts on these cases are apiserver.integration.test.ts', and the
+ * differential suite's for fieldPaths).
  */
 import type { JSONSchemaProps } from '../../src/schema/types.js';
 import { createMemoryCluster, type MemoryCluster } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDefaults, checkStructural } from '../../src/validation/structural.js';
-import { acceptedSchemas, crdOf, defaultRejections, root, structuralRejections } from './cases.js';
+import { checkCelTypes } from '@opgen/runtime/internal/cel';
+import { acceptedSchemas, crdOf, defaultRejections, fieldPathCases, fieldPathSpec, root, structuralRejections } from './cases.js';
 
 let cluster: MemoryCluster;
 
@@ -43,5 +45,18 @@ describe('opgen manifests and the memory cluster', () => {
   it.each(acceptedSchemas)('accept %s', async (_, spec) => {
     expect([...checkStructural(root(spec)), ...checkDefaults(root(spec))]).toEqual([]);
     expect(await memoryRefusal(root(spec))).toBeUndefined();
+  });
+
+  it.each(fieldPathCases)('check the fieldPath %j of a CEL rule alike', async (fieldPath, detail) => {
+    const schema = root(fieldPathSpec(fieldPath));
+    const cli = checkCelTypes(schema).filter((problem) => problem.field === 'fieldPath').map((problem) => problem.message);
+    const memory = await memoryRefusal(schema);
+    if (detail === undefined) {
+      expect(cli).toEqual([]);
+      expect(memory).toBeUndefined();
+    } else {
+      expect(cli).toContain(detail);
+      expect(memory).toContain(`x-kubernetes-validations[0].fieldPath: Invalid value: ${JSON.stringify(fieldPath)}: ${detail}`);
+    }
   });
 });

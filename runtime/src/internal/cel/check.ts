@@ -5,6 +5,7 @@ import type { CelSchema } from './schema.js';
 import { type CelNode } from './cost.js';
 import { type Ancestor, CostBudget } from './cost-budget.js';
 import { knownFunctions, librarySignatures, libraryTypes } from './libraries.js';
+import { fieldPathFindings } from './field-path.js';
 import { compileRe2 } from './re2.js';
 import { schemaTypes, type SchemaTypes } from './schema-types.js';
 
@@ -117,8 +118,9 @@ export function analyzeCel(root: CelSchema): { problems: CelTypeProblem[]; budge
       const report = (code: CelProblemCode, message: string, column?: number) => problems.push({ code, path, node, rule, field: 'rule', message, column });
       const missing = missingHasField(rule.rule, types().typeOf(node), types().objects);
       const ruleAst = missing ? (report('type', missing.message, missing.column), undefined) : check(scoped, rule.rule, 'bool', report);
-      const badPath = rule.fieldPath === undefined ? undefined : fieldPathProblem(node, rule.fieldPath);
-      if (badPath) problems.push({ code: 'fieldPath', path, node, rule, field: 'fieldPath', message: badPath });
+      for (const { detail, reason } of fieldPathFindings(node, rule.fieldPath ?? '')) {
+        problems.push({ code: 'fieldPath', path, node, rule, field: 'fieldPath', message: detail, hint: `${reason ? `${reason}; ` : ''}a fieldPath starts at the field the rule is on: .a.b, .labels['x.y']` });
+      }
       const messageAst =
         rule.messageExpression === undefined ? undefined : check(scoped, rule.messageExpression, 'string', (code, message, column) => problems.push({ code, path, node, rule, field: 'messageExpression', message, column }));
       if (ruleAst) budget.rule(node, path, ancestors, rule, 'rule', ruleAst);
@@ -176,23 +178,6 @@ function invalidRegexLiteral(node: CelNode): { pos: number } | undefined {
       const found = invalidRegexLiteral(child as CelNode);
       if (found) return found;
     }
-  }
-  return undefined;
-}
-
-/**
- * A `fieldPath` the API server refuses: not starting with `.`, or naming a property that the
- * object it walks through does not declare (`.spec.nope`). Paths through maps, unknown fields
- * or with list indexes are left to the API server.
- */
-function fieldPathProblem(node: CelSchema, fieldPath: string): string | undefined {
-  if (!fieldPath.startsWith('.') && !fieldPath.startsWith('[')) return `fieldPath ${JSON.stringify(fieldPath)} must start with . (a path from the field the rule is on)`;
-  let at: CelSchema | undefined = node;
-  for (const [, dotted, quoted] of fieldPath.matchAll(/\.([^.[\]]+)|\['([^']*)'\]|\[[^\]]*\]/g)) {
-    const name = dotted ?? quoted;
-    if (name === undefined || !at?.properties || at['x-kubernetes-preserve-unknown-fields']) return undefined;
-    if (!(name in at.properties)) return `fieldPath ${JSON.stringify(fieldPath)} names ${name}, which is not a field here`;
-    at = at.properties[name];
   }
   return undefined;
 }

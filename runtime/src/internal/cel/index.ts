@@ -18,3 +18,4 @@ export { exceedFactor, perCrdCostLimit, perRuleCostLimit, type CostReport, type 
 export { celName, schemaTypes, type SchemaTypes } from './schema-types.js';
 export type { CelRule, CelSchema } from './schema.js';
 export { compileRe2, type Re2 } from './re2.js';
+export { fieldPathFindings, type FieldPathFinding } from './field-path.js';

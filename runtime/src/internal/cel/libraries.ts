@@ -10,9 +10,17 @@
 /** Opaque types the libraries return. */
 export const libraryTypes = ['URL', 'Quantity', 'IP', 'CIDR', 'Semver'] as const;
 
+/**
+ * The element types Kubernetes' lists library orders: `isSorted` is declared for lists of these
+ * only (a list of objects is refused; a list of `dyn` matches one of them, as in cel-go).
+ * `min` and `max` have the same overloads there, but declared so here cel-js would type
+ * `min()` of a `list<dyn>` as the first one's element, not `dyn`, and refuse rules cel-go accepts.
+ */
+const comparableTypes = ['int', 'uint', 'double', 'bool', 'bytes', 'string', 'google.protobuf.Timestamp', 'google.protobuf.Duration'];
+
 export const librarySignatures: readonly string[] = [
   // lists
-  'list<A>.isSorted(): bool',
+  ...comparableTypes.map((type) => `list<${type}>.isSorted(): bool`),
   'list<A>.sum(): A',
   'list<A>.min(): A',
   'list<A>.max(): A',

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { fieldPathFindings } from '../cel/index.js';
 import { celSchemaErrors, printedRule } from './cel-admission.js';
 import { compile } from './cel-eval/environment.js';
 import { structuralFindings } from './crd-schema.js';
@@ -141,10 +142,8 @@ function checkSchema(root: SchemaNode, rootPath: string, errors: FieldError[]): 
 function celRules(node: SchemaNode, path: string, correlatable: boolean, correlationRoot: string, errors: FieldError[]): void {
   (node['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
     const at = `${path}.x-kubernetes-validations[${i}]`;
+    for (const { detail } of fieldPathFindings(node, rule.fieldPath ?? '')) errors.push({ type: 'FieldValueInvalid', field: `${at}.fieldPath`, value: goQuote(rule.fieldPath!), detail });
     if (rule.rule.trim() === '') return;
-    if (rule.fieldPath !== undefined && rule.fieldPath !== '' && !validFieldPath(node, rule.fieldPath)) {
-      errors.push({ type: 'FieldValueInvalid', field: `${at}.fieldPath`, value: goQuote(rule.fieldPath), detail: 'must be a valid path' });
-    }
     if (/\boldSelf\b/.test(rule.rule) && !correlatable) {
       errors.push({ type: 'FieldValueInvalid', field: `${at}.rule`, value: goQuote(rule.rule), detail: `oldSelf cannot be used on the uncorrelatable portion of the schema within ${correlationRoot}` });
       return;
@@ -160,18 +159,4 @@ function celRules(node: SchemaNode, path: string, correlatable: boolean, correla
     const keeps = correlatable && node['x-kubernetes-list-type'] === 'map';
     celRules(node.items, `${path}.items`, keeps, keeps ? correlationRoot : correlatable ? path : correlationRoot, errors);
   }
-}
-
-/** Whether `fieldPath` (`.a.b`, `['a.b']`, `.list[0]`) names a place the schema below `node` declares. */
-function validFieldPath(node: SchemaNode, fieldPath: string): boolean {
-  const segments = [...fieldPath.matchAll(/\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]/g)];
-  if (segments.map((m) => m[0]).join('') !== fieldPath || segments.length === 0) return false;
-  let at: SchemaNode | undefined = node;
-  for (const [, dotted, quoted, index] of segments) {
-    if (!at) return false;
-    if (at['x-kubernetes-preserve-unknown-fields'] === true && !at.properties) return true;
-    if (index !== undefined) at = at.items;
-    else at = at.properties?.[(dotted ?? quoted)!] ?? (typeof at.additionalProperties === 'object' ? at.additionalProperties : undefined);
-  }
-  return at !== undefined;
 }

@@ -1,62 +1,102 @@
 /**
- * `allOf`, `anyOf`, `oneOf` and `not` checked on a value, with kube-openapi's notes
+ * `allOf`, `anyOf`, `oneOf` and `not` checked on a value as kube-openapi's schema-props
+ * validator does (the API server's validator for custom objects): a note per failed junctor
  * (`"spec.address" must validate one and only one schema (oneOf). Found 2 valid
- * alternatives`). Each clause is checked by the schema validator ({@link validateStructural})
- * and, in turn, for its own combinators. The errors of a failing `anyOf` or `oneOf` clause are
- * not reported (kube-openapi picks the "best" failing clause by a match count not reproduced
- * here), so only the notes and `allOf`'s clause errors are.
+ * alternatives`), every failing `allOf` clause's errors, and, when no `anyOf` or `oneOf`
+ * clause validates, the errors of the "best" failing clause: the one with the highest match
+ * count (the number of validators that ran on it, see {@link ClauseResult}), the first on a
+ * tie. Clauses are validated in full even on update: the API server does not ratchet inside
+ * a junctor, only the node that holds it (unchanged, it is not checked at all).
  *
- * Used by the CLI (defaults, examples, samples, bundles). The memory cluster does not check
- * combinators yet: runtime/test/memory/differential/gaps.ts ("oneOf in a schema is enforced")
- * waits for these notes to be proven against kube-apiserver.
+ * The schema validator (value.ts) calls {@link junctorErrors} for each node, after the type
+ * check as kube-openapi does, and hands it the clause validation as a callback, so this file
+ * does not import it.
  *
  * @module
  */
-import { forEachChild, goQuote } from './paths.js';
+import { goQuote } from './paths.js';
 import type { FieldError, Json, SchemaNode } from './types.js';
-import { validateStructural } from './value.js';
 
 /**
- * The combinator errors of `value` under `schema`, at every depth; `path` prefixes their paths.
+ * One clause validated at the node's own path: its errors, and kube-openapi's `MatchCount`
+ * (one per validator that applied, plus those of the values below), which picks the clause
+ * whose errors are reported when none validates.
+ */
+export interface ClauseResult {
+  errors: FieldError[];
+  count: number;
+}
+
+/**
+ * The junctor errors of a value at `path` (`body`: the path kube-openapi names in its notes;
+ * `root`: the field a note is reported at, `<nil>` for the object), with the match count the
+ * schema-props validator adds to its node's.
  *
  * @example
- * validateCombinators({ a: 1, b: 2 }, { type: 'object', oneOf: [{ required: ['a'] }, { required: ['b'] }] });
- * // [{ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: '"" must validate one and only one schema (oneOf). Found 2 valid alternatives', check: { keyword: 'oneOf', actual: 2, field: '' } }]
+ * const schema = { type: 'object', oneOf: [{ required: ['a'] }, { required: ['b'] }] };
+ * junctorErrors(schema, 'spec.x', 'spec.x', '<nil>', (clause) => validateClause(value, clause));
+ * // errors: [{ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: '"spec.x" must validate one and only one schema (oneOf). Found 2 valid alternatives', … }]
  */
-export function validateCombinators(value: Json, schema: SchemaNode, path = ''): FieldError[] {
+export function junctorErrors(schema: SchemaNode, path: string, body: string, root: string, validate: (clause: SchemaNode) => ClauseResult): ClauseResult {
   const errors: FieldError[] = [];
-  walk(value, schema, path, errors);
-  return errors;
-}
-
-function walk(value: Json, schema: SchemaNode | undefined, path: string, errors: FieldError[]): void {
-  if (!schema) return;
-  checkNode(value, schema, path, errors);
-  forEachChild(value, schema, path, (child, childSchema, at) => walk(child, childSchema, at, errors));
-}
-
-/** Every error of `value` under one clause: the schema validator's and the clause's own combinators'. */
-function clauseErrors(value: Json, clause: SchemaNode, path: string): FieldError[] {
-  return [...validateStructural(value, clause, path, path), ...validateCombinators(value, clause, path)];
-}
-
-function checkNode(value: Json, schema: SchemaNode, path: string, errors: FieldError[]): void {
+  let count = 1;
   const note = (keyword: string, detail: string, actual?: Json) =>
-    errors.push({ type: 'FieldValueInvalid', field: '<nil>', value: '""', detail: `${goQuote(path)} ${detail}`, check: { keyword, actual, field: path } });
-  const allOf = (schema.allOf ?? []).map((clause) => clauseErrors(value, clause, path));
-  if (allOf.some((found) => found.length > 0)) {
-    errors.push(...allOf.flat());
-    note('allOf', 'must validate all the schemas (allOf)');
+    errors.push({ type: 'FieldValueInvalid', field: root, value: '""', detail: `${goQuote(body)} ${detail}`, check: { keyword, actual, field: path } });
+  // int-or-string's own anyOf is reported with its type error (value.ts), as one union.
+  const anyOf = schema['x-kubernetes-int-or-string'] === true && isIntOrStringAnyOf(schema.anyOf) ? undefined : schema.anyOf;
+  if (anyOf && anyOf.length > 0) {
+    let best: ClauseResult | undefined;
+    let success: ClauseResult | undefined;
+    for (const clause of anyOf) {
+      const result = validate(clause);
+      if (result.errors.length === 0) {
+        success = result;
+        best = undefined;
+        break;
+      }
+      if (!best || result.count > best.count) best = result;
+    }
+    if (!success) note('anyOf', 'must validate at least one schema (anyOf)');
+    const merged = best ?? success!;
+    errors.push(...merged.errors);
+    count += merged.count;
   }
-  // int-or-string's anyOf only restates the type, which the schema validator checks.
-  if (schema.anyOf && !(schema['x-kubernetes-int-or-string'] === true && isIntOrStringAnyOf(schema.anyOf))) {
-    if (schema.anyOf.every((clause) => clauseErrors(value, clause, path).length > 0)) note('anyOf', 'must validate at least one schema (anyOf)');
+  if (schema.oneOf && schema.oneOf.length > 0) {
+    let best: ClauseResult | undefined;
+    let first: ClauseResult | undefined;
+    let valid = 0;
+    for (const clause of schema.oneOf) {
+      const result = validate(clause);
+      if (result.errors.length === 0) {
+        valid++;
+        first ??= result;
+        best = undefined;
+      } else if (valid === 0 && (!best || result.count > best.count)) {
+        best = result;
+      }
+    }
+    if (valid !== 1) {
+      note('oneOf', `must validate one and only one schema (oneOf). ${valid === 0 ? 'Found none valid' : `Found ${valid} valid alternatives`}`, valid);
+      if (best) {
+        errors.push(...best.errors);
+        count += best.count;
+      }
+    } else {
+      count += first!.count;
+    }
   }
-  if (schema.oneOf) {
-    const valid = schema.oneOf.filter((clause) => clauseErrors(value, clause, path).length === 0).length;
-    if (valid !== 1) note('oneOf', `must validate one and only one schema (oneOf)${valid > 1 ? `. Found ${valid} valid alternatives` : ''}`, valid);
+  if (schema.allOf && schema.allOf.length > 0) {
+    let valid = 0;
+    for (const clause of schema.allOf) {
+      const result = validate(clause);
+      if (result.errors.length === 0) valid++;
+      errors.push(...result.errors);
+      count += result.count;
+    }
+    if (valid !== schema.allOf.length) note('allOf', `must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`);
   }
-  if (schema.not && clauseErrors(value, schema.not, path).length === 0) note('not', 'must not validate the schema (not)');
+  if (schema.not && validate(schema.not).errors.length === 0) note('not', 'must not validate the schema (not)');
+  return { errors, count };
 }
 
 /**

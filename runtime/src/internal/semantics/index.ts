@@ -27,5 +27,5 @@ export { matchesFormat } from './formats.js';
 export { prune } from './prune.js';
 export { validateStructural } from './value.js';
 export { validateListTypes } from './list-types.js';
-export { isIntOrStringAnyOf, validateCombinators } from './combinators.js';
+export { isIntOrStringAnyOf } from './combinators.js';
 export type { CrdLike, FieldError, FieldErrorType, Json, JsonObject, SchemaNode, ValidationRule, ValueCheck } from './types.js';

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { validateCombinators } from './combinators.js';
 import { prune } from './prune.js';
 import { finding, itemsPlace, joinField, propertyPlace, ROOT, type Place, type SchemaFinding } from './schema-place.js';
 import { goValue } from './paths.js';
@@ -42,7 +41,7 @@ function visit(node: SchemaNode, place: Place, found: SchemaFinding[]): void {
 
 function check(node: SchemaNode, value: Json, place: Place): SchemaFinding[] {
   const schema = { ...node, default: undefined };
-  const errors = [...validateStructural(value, schema, '', ''), ...validateCombinators(value, schema, '')];
+  const errors = validateStructural(value, schema, '', '');
   const found = errors.map((error): SchemaFinding => {
     const inside = error.field === '<nil>' ? '' : error.field;
     const at = error.check?.field ?? inside;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { FUZZED_CRD } from './scenarios/fuzz.js';
+import { JUNCTOR_CRD } from './scenarios/junctors.js';
 
 /**
  * The CRDs every scenario may use, installed once on the real control plane and given to
@@ -33,7 +34,7 @@ export function differentialCrds(): Array<Record<string, unknown>> {
       .map((document) => document.toJSON() as Record<string, unknown> | null)
       .filter((document): document is Record<string, unknown> => document?.kind === 'CustomResourceDefinition'),
   );
-  return [...crds, WIDGET_CRD, GIZMO_CRD, FUZZED_CRD];
+  return [...crds, WIDGET_CRD, GIZMO_CRD, FUZZED_CRD, JUNCTOR_CRD];
 }
 
 export const WIDGETS = '/apis/diff.opgen.dev/v1/namespaces/{ns}/widgets';

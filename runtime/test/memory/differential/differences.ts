@@ -47,7 +47,7 @@ function maskCompilerText(outcomes: Outcome[]): Outcome[] {
 export const DIFFERENCES: Difference[] = [
   {
     id: 'cel-compile-error-text',
-    scenarios: ['a CEL rule that does not compile is refused', 'a CEL rule selecting a field of a number is refused'],
+    scenarios: ['a CEL rule that does not compile is refused', 'a CEL rule selecting a field of a number is refused', 'isSorted() of a list of objects is refused'],
     mask: maskCompilerText,
   },
 ];

@@ -21,7 +21,6 @@ export const KNOWN_GAPS: KnownGap[] = [
     owner: 'ssa',
     note: "the API server's answer carries no managedFields; the memory cluster's has an entry per version",
   },
-  { scenario: 'oneOf in a schema is enforced', owner: 'schema', note: 'the value validation of oneOf, anyOf, allOf and not is not implemented' },
   { scenario: 'an embedded resource with a bad label key is refused', owner: 'schema', note: "an embedded resource's metadata is not validated as ObjectMeta (name, labels, annotations)" },
   // Built-in kinds (scenarios/builtin.ts).
   {

@@ -62,7 +62,6 @@ function realLess(drop: (cause: string) => boolean): (fuzz: FuzzCase, real: Answ
 }
 
 const SOME_RULES_NOT_CHECKED = /some validation rules were not checked/;
-const COMBINATOR = /must validate (one and only one|at least one|all the) schemas? \((oneOf|anyOf|allOf)\)|must not validate the schema \(not\)/;
 
 export const KNOWN_FUZZ_DIFFERENCES: KnownFuzzDifference[] = [
   {
@@ -76,13 +75,6 @@ export const KNOWN_FUZZ_DIFFERENCES: KnownFuzzDifference[] = [
     note: 'int() of a string that is no number: cel-js and cel-go word the error otherwise',
     scenario: 'int() of a string that is no number names the conversion',
     matches: equalBut(/type conversion error from '\w+' to '\w+'|int\(\) type error: cannot convert to int/g, '<conversion error>'),
-  },
-  {
-    id: 'schema-combinators',
-    note: 'oneOf, anyOf, allOf and not are not checked on values (nor, then, are the CEL rules the API server skips after such an error)',
-    scenario: 'oneOf in a schema is enforced',
-    // And what follows from it: the API server then skips the CEL rules the memory cluster evaluates.
-    matches: (_fuzz, real, memory) => COMBINATOR.test(text(real)) && !COMBINATOR.test(text(memory)),
   },
   {
     id: 'embedded-metadata',

@@ -1,5 +1,6 @@
 import type { Area, Scenario } from '../scenario.js';
 import { create, get, remove, settleExists, settleField } from '../steps.js';
+import { fieldPathCases, fieldPathSpec } from '../../../../../test/validation/cases.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -61,8 +62,14 @@ export const crdAdmission: Area = {
     refused('a CEL rule of the wrong result type is refused', crd(object({ size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self + 1' }] } }))),
     refused('a CEL rule over an unbounded list costs too much and is refused', crd(object({ items: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x != y || true))' }] } }))),
     refused('a messageExpression that costs too much is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', messageExpression: "'n is ' + string(self)" }] } }))),
+    refused('isSorted() of a list of objects is refused', crd(object({ lo: { type: 'array', maxItems: 5, items: { type: 'object', properties: { a: { type: 'string', maxLength: 8 } } }, 'x-kubernetes-validations': [{ rule: 'self.isSorted()' }] } }))),
+    accepted('isSorted() of a list of strings is accepted', crd(object({ ls: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 8 }, 'x-kubernetes-validations': [{ rule: 'self.isSorted()' }] } }))),
     refused('a CEL reason that is not allowed is refused', crd(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', reason: 'Nope' }] } }))),
     refused('a fieldPath that does not exist is refused', crd({ type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n > 0', fieldPath: '.missing' }] } } })),
+    // A rule's fieldPath, as both `opgen manifests` and the memory cluster check it (test/validation/same-reason.test.ts).
+    ...fieldPathCases.map(([fieldPath, detail]) =>
+      (detail ? refused : accepted)(`the fieldPath ${JSON.stringify(fieldPath)} is ${detail ? 'refused' : 'accepted'}`, crd({ type: 'object', properties: { spec: fieldPathSpec(fieldPath) } })),
+    ),
     refused('two storage versions are refused', crd(object({}), {}, { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }, { name: 'v2', served: true, storage: true, schema: { openAPIV3Schema: object({}) } }] })),
     refused('a selectable field that is not in the schema is refused', crd(object({ n: { type: 'integer' } }), { selectableFields: [{ jsonPath: '.spec.missing' }] })),
     refused('a scale specReplicasPath outside .spec is refused', crd(object({ n: { type: 'integer' } }), { subresources: { scale: { specReplicasPath: '.status.replicas', statusReplicasPath: '.status.replicas' } } })),

@@ -10,6 +10,7 @@ import { deletion } from './deletion.js';
 import { examples } from './examples.js';
 import { fuzzFindings } from './fuzz.js';
 import { gc } from './gc.js';
+import { junctors } from './junctors.js';
 import { namespaces } from './namespaces.js';
 import { patches } from './patches.js';
 import { schema } from './schema.js';
@@ -30,6 +31,7 @@ export const AREAS: Area[] = [
   watches,
   applyArea,
   schema,
+  junctors,
   cel,
   crdAdmission,
   examples,
