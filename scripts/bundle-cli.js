@@ -7,6 +7,7 @@
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const outfile = 'dist/opgen/cli.cjs';
