@@ -5,8 +5,9 @@ import { enableCompileCache, loadCompiled } from '../dist/compile-cache.js';
 
 const command = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
 // Without a command (`opgen`, `--help`, `--version`) the program's shell is all that runs: its
-// own small bundle, the commands left out (scripts/bundle-cli.js).
-const bundle = command === undefined ? '../dist/opgen/help.cjs' : '../dist/opgen/cli.cjs';
+// own small bundle, the commands left out (scripts/bundle-cli.js); `manifests`, run over and
+// over, has a bundle of its own too, without the other commands' code to read.
+const bundle = command === undefined ? '../dist/opgen/help.cjs' : command === 'manifests' ? '../dist/opgen/manifests.cjs' : '../dist/opgen/cli.cjs';
 // `opgen create api --help | head -1`: a reader that closed the pipe has had what it wanted, as
 // with any Unix tool; the output is not an error worth a stack trace.
 process.stdout.on('error', (error) => {

@@ -80,6 +80,14 @@ describe('start-up', () => {
     expect(loaded.filter((f) => /typescript|ts-morph|handlebars/.test(f))).toEqual([]);
   });
 
+  it('opgen manifests loads its own bundle, not the CLI with every command', async () => {
+    const project = mkdtempSync(join(scratch, 'manifests-'));
+    writeFileSync(join(project, 'PROJECT'), 'version: "3"\nlayout:\n- typescript.opgen.dev/v1\ndomain: example.com\nprojectName: demo\nresources: []\n');
+    const loaded = await loadedFiles('manifests', '--dir', project);
+    const opgenFiles = loaded.filter((f) => /\/dist\/opgen\//.test(f)).map((f) => f.replace(/^.*\/dist\//, ''));
+    expect(opgenFiles).toEqual(['opgen/manifests.cjs']);
+  });
+
   it('the bundled CLI finds its package.json and templates, and --verbose traces a bug back to src/', async () => {
     const version = await run('node', [bin, 'version']);
     expect(version.stdout).toBe(`opgen ${JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')).version} (node ${process.versions.node})\n`);
@@ -90,7 +98,13 @@ describe('start-up', () => {
     expect(failed.stderr).toMatch(/\(.*\/src\/project\/load\.ts:\d+:\d+\)/);
   });
 
-  it.each(['cli.cjs', 'help.cjs'])('the bundle %s has no dynamic import(), which fails in code run from the compile cache', (name) => {
+  // Pure ASCII, the compile cache decodes a bundle as latin1 (a copy) instead of as UTF-8.
+  it.each(['cli.cjs', 'help.cjs', 'manifests.cjs'])('the bundle %s is pure ASCII', (name) => {
+    const bundle = readFileSync(fileURLToPath(new URL(`../dist/opgen/${name}`, import.meta.url)), 'latin1');
+    expect(bundle.match(/.*[^\0-\x7f].*/g) ?? []).toEqual([]);
+  });
+
+  it.each(['cli.cjs', 'help.cjs', 'manifests.cjs'])('the bundle %s has no dynamic import(), which fails in code run from the compile cache', (name) => {
     const bundle = readFileSync(fileURLToPath(new URL(`../dist/opgen/${name}`, import.meta.url)), 'utf8');
     // Comments may name import() (re2js's JSDoc types do); code may not.
     const code = (bundle.match(/.*\bimport\(.*/g) ?? []).filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));

@@ -1,4 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { droppedSamples } from './dropped-samples.js';
 import type { ProjectConfig } from './model.js';
@@ -8,17 +9,21 @@ export function isSourcePath(relativeToSrc: string): boolean {
   return /\.m?ts$/.test(relativeToSrc) && !/\.(d|test|spec)\.m?ts$/.test(relativeToSrc) && !relativeToSrc.split('/').includes('node_modules');
 }
 
-/** Every TypeScript file under src/ (project-relative path `src/…` → text), in path order. */
+/**
+ * Every TypeScript file under src/ (project-relative path `src/…` → text), in path order.
+ * Read synchronously: a hundred small files a run, read one after the other, take a fraction
+ * of the time their trips through libuv's thread pool would, on a busy machine most of all.
+ */
 export async function readSources(root: string): Promise<Map<string, string>> {
   let entries: string[];
   try {
-    entries = await readdir(join(root, 'src'), { recursive: true });
+    entries = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw error;
   }
   const wanted = entries.map((e) => e.split('\\').join('/')).filter(isSourcePath).sort();
-  const texts = await Promise.all(wanted.map((e) => readFile(join(root, 'src', e), 'utf8')));
+  const texts = wanted.map((e) => readFileSync(join(root, 'src', e), 'utf8'));
   return new Map(wanted.map((e, i) => [`src/${e}`, texts[i]!]));
 }
 

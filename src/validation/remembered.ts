@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { opgenCacheRoot } from '../compile-cache.js';
 
 /** This build's notes directory, found once per process; null when not remembering. */
@@ -23,14 +23,16 @@ export function notesDir(): string | undefined {
   if (notes !== undefined) return notes ?? undefined;
   notes = null;
   try {
-    // In the bundle (dist/opgen/cli.cjs) `__filename` is the bundle; as ES modules (dist/, tests) there is none.
+    // In a bundle (dist/opgen/*.cjs) `__filename` is the bundle; as ES modules (dist/, tests) there is none.
     if (typeof __filename !== 'string' || !__filename.endsWith('.cjs')) return undefined;
     const { size, mtimeMs } = statSync(__filename);
     const root = join(opgenCacheRoot(), 'checked');
-    const dir = join(root, `${size}-${Math.round(mtimeMs)}`);
+    // Each bundle (cli.cjs, manifests.cjs) keeps its own notes beside the other's.
+    const bundle = basename(__filename, '.cjs');
+    const dir = join(root, `${bundle}-${size}-${Math.round(mtimeMs)}`);
     if (!existsSync(dir)) {
-      // Notes of other builds can never match again.
-      for (const stale of existsSync(root) ? readdirSync(root) : []) rmSync(join(root, stale), { recursive: true, force: true });
+      // Notes of other builds of this bundle can never match again.
+      for (const stale of existsSync(root) ? readdirSync(root) : []) if (stale.startsWith(`${bundle}-`)) rmSync(join(root, stale), { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
     }
     notes = dir;

@@ -19,23 +19,28 @@ const schemaKeywords: ReadonlySet<string> = new Set([
  */
 export function unknownKeywords(schema: JSONSchemaProps, path = ''): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  visit(schema as SchemaNode, path, problems);
+  visit(schema as SchemaNode, () => path, problems);
   return problems;
 }
 
 /** Frozen (shared) subtrees found without unknown keywords. */
 const clean = new WeakSet<SchemaNode>();
 
-function visit(node: SchemaNode, path: string, problems: SchemaProblem[]): void {
+/** `at` gives the node's path: it is spelled out only for a problem, which most schemas have none of. */
+function visit(node: SchemaNode, at: () => string, problems: SchemaProblem[]): void {
   const memo = Object.isFrozen(node);
   if (memo && clean.has(node)) return;
   const before = problems.length;
   for (const keyword of Object.keys(node)) {
-    if (!schemaKeywords.has(keyword) && !unsupportedKeywords.has(keyword)) problems.push({ path, message: `${keyword} is not allowed in a CRD schema` });
+    if (!schemaKeywords.has(keyword) && !unsupportedKeywords.has(keyword)) problems.push({ path: at(), message: `${keyword} is not allowed in a CRD schema` });
   }
-  const children: Array<[SchemaNode | undefined, string]> = [[node.items, itemPath(path)], [node.not, path], ...[...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])].map((clause): [SchemaNode, string] => [clause, path])];
-  if (typeof node.additionalProperties === 'object') children.push([node.additionalProperties, itemPath(path)]);
-  for (const [name, property] of Object.entries(node.properties ?? {})) children.push([property, propertyPath(path, name)]);
-  for (const [child, at] of children) if (child && typeof child === 'object' && !Array.isArray(child)) visit(child, at, problems);
+  const child = (value: SchemaNode | undefined, childAt: () => string) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) visit(value, childAt, problems);
+  };
+  child(node.items as SchemaNode | undefined, () => itemPath(at()));
+  child(node.not, at);
+  for (const clause of [...(node.allOf ?? []), ...(node.anyOf ?? []), ...(node.oneOf ?? [])]) child(clause, at);
+  if (typeof node.additionalProperties === 'object') child(node.additionalProperties, () => itemPath(at()));
+  for (const [name, property] of Object.entries(node.properties ?? {})) child(property, () => propertyPath(at(), name));
   if (memo && problems.length === before) clean.add(node);
 }
