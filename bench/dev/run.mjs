@@ -18,8 +18,8 @@
 // (--project: a project scaffolded so before, used instead of a new one.)
 // Needs the npm registry (the scaffold's `npm install`) and Chromium (/usr/bin/chromium, or
 // CHROMIUM). Timing only: nothing here fails on a missed target but the exit code.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ import { chromium } from 'playwright-core';
 import { defineKind } from '../../runtime/dist/api/index.js';
 import { createClient, kinds } from '../../runtime/dist/index.js';
 import { loadKubeConfig } from '../../runtime/dist/rest/index.js';
+import { scaffoldProject } from '../scaffold-project.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, settle: { type: 'string', default: '8000' }, project: { type: 'string' } } });
 const runs = Number(values.runs);
@@ -46,19 +47,6 @@ async function until(probe, what, timeoutMs = 120_000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
-}
-
-/** Packs both packages of this repo and scaffolds a Widget operator from them in `work`. */
-function scaffold(work) {
-  const pack = (dir) => join(work, JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: dir, encoding: 'utf8', env }))[0].filename);
-  const runtime = pack(join(repo, 'runtime'));
-  const cli = pack(repo);
-  const dir = join(work, 'widget-operator');
-  mkdirSync(dir);
-  const opgen = (...args) => execFileSync('node', [join(repo, 'bin/opgen.js'), ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env });
-  opgen('init', '--domain', 'example.com', '--runtime', `file:${runtime}`, '--cli', `file:${cli}`);
-  opgen('create', 'api', '--group', 'demo', '--version', 'v1', '--kind', 'Widget');
-  return dir;
 }
 
 /** `opgen dev` in `dir` as `npm run dev` runs it; `lines` gets each line it prints with the moment it arrived. */
@@ -145,7 +133,7 @@ const work = mkdtempSync(join(tmpdir(), 'opgen-bench-dev-'));
 let browser;
 try {
   console.log(`bench/dev: scaffolding a Widget operator (npm install)… load average ${load()}`);
-  const dir = values.project ?? scaffold(work);
+  const dir = values.project ?? scaffoldProject(repo, work, { name: 'widget-operator', group: 'demo', kind: 'Widget' });
 
   // 1. Start.
   const starts = [];

@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { scaffoldProject } from '../scaffold-project.mjs';
 
 const { values } = parseArgs({ options: { repos: { type: 'string' }, runs: { type: 'string', default: '5' } } });
 const here = new URL('../../', import.meta.url).pathname;
@@ -21,19 +22,6 @@ const repos = (values.repos ?? here).split(',').map((repo) => resolve(repo));
 const runs = Number(values.runs);
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-
-/** Packs both packages of `repo` (without rebuilding: `npm run build` came first) and scaffolds a project from them. */
-function scaffold(repo, work) {
-  const pack = (dir) => join(work, JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: dir, encoding: 'utf8', env }))[0].filename);
-  const runtime = pack(join(repo, 'runtime'));
-  const cli = pack(repo);
-  const dir = join(work, 'gadget-operator');
-  mkdirSync(dir);
-  const opgen = (...args) => execFileSync('node', [join(repo, 'bin/opgen.js'), ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env });
-  opgen('init', '--domain', 'example.com', '--runtime', `file:${runtime}`, '--cli', `file:${cli}`);
-  opgen('create', 'api', '--group', 'toys', '--version', 'v1', '--kind', 'Gadget');
-  return dir;
-}
 
 /** Wall seconds and output of one command in `dir`; throws when it fails. */
 function timed(dir, command, args) {
@@ -58,7 +46,7 @@ try {
   const projects = repos.map((repo, i) => {
     const dir = join(work, String(i));
     mkdirSync(dir);
-    return { repo, dir: scaffold(repo, dir) };
+    return { repo, dir: scaffoldProject(repo, dir, { name: 'gadget-operator', group: 'toys', kind: 'Gadget' }) };
   });
   console.log(`bench/testing/project: the scaffold's starter test (memory tier), ${runs} runs each, alternating; load average ${load()}`);
   console.log('run   repo                           npm test(s)  vitest: duration  import  transform  tests(ms)  |  opgen manifests(s)  vitest run(s)  load');
