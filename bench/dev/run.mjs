@@ -84,7 +84,7 @@ async function measureStart(dir) {
     const url = /^dev live page (http:\S+)$/.exec(line.text)[1];
     pageOk = await until(async () => ((await fetch(url)).status === 200 ? Date.now() : undefined), 'the page to answer 200');
     const operator = await until(() => dev.find(/^dev operator started/), 'the operator');
-    return { page: pageOk - started, operator: operator.at - started };
+    return { line: line.at - started, page: pageOk - started, operator: operator.at - started };
   } finally {
     await dev.stop();
   }
@@ -209,6 +209,7 @@ try {
 
   console.log(`bench/dev: ${runs} runs each, ${process.version}, 2-core machine shared with other work (load average now ${load()})`);
   console.log(`1. opgen dev start → live page 200    ${verdict(starts.map((s) => s.page), 3000)}  load ${loadStart}`);
+  console.log(`   opgen dev start → page URL printed ${verdict(starts.map((s) => s.line), 3000)}`);
   console.log(`   opgen dev start → operator started ${verdict(starts.map((s) => s.operator), 3000)}`);
   console.log(`   anchor: node -e console.log(1)      ${verdict(nodeAlone, 3000)}`);
   console.log(`   anchor: memory cluster served alone ${verdict(clusterAlone, 3000)}`);
