@@ -1,8 +1,9 @@
 // bench/dev: what a user of `opgen dev` waits for, in a freshly scaffolded project (opgen init +
 // create api Widget, with this repo's CLI and runtime `npm pack`ed as a user gets them):
-//   1. start: `opgen dev` spawned → its live page answers HTTP 200 (target ≤ 3 s); beside it
-//      `node -e 0` and the memory cluster served over HTTPS alone (the project's own runtime),
-//      each a fresh process timed the same way;
+//   1. start: `opgen dev` spawned → its live page answers HTTP 200 (target ≤ 3 s), with the
+//      moments it printed the page's URL and "operator started"; beside it, as anchors, a bare
+//      `node -e` and the memory cluster served over HTTPS alone (the project's own runtime),
+//      each a fresh process timed from spawn to its first output;
 //   2. save → new code: the controller is edited to write `edit: '<n>'` into its ConfigMap and
 //      saved; a new Widget is created at once, and the time runs until its ConfigMap holds the
 //      new value (read through the served API with .opgen/dev/kubeconfig) (target ≤ 1.5 s);
