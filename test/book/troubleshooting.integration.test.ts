@@ -1,9 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controller, createClient, createManager, type Client } from '@opgen/runtime';
-import { installCRDs, resolveBinaries, startControlPlane, startTestCluster } from '@opgen/runtime/testing';
+import { freePort, installCRDs, resolveBinaries, startControlPlane, startTestCluster } from '@opgen/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Widget } from '../../book/snippets/widget-types.js';
 import { cleanUp, opgen, projectDir } from '../scaffold/run.js';
@@ -80,15 +79,6 @@ async function onMemoryCluster(action: (client: Client) => Promise<void>): Promi
   }
 }
 
-/** A loopback port nothing listens on: a release server that cannot be reached. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** How each section's error is made to happen, by heading. */
 const CASES: Record<string, (trouble: Trouble) => Promise<string>> = {
   'A mistyped option or command': (t) => runIn(project, t),
@@ -139,8 +129,9 @@ const CASES: Record<string, (trouble: Trouble) => Promise<string>> = {
   'The real control plane cannot be found': async () => {
     const home = await mkdtemp(join(tmpdir(), 'opgen-offline-'));
     try {
-      // A machine with no cached binaries, no Go on its PATH and no way to the release servers.
-      const env = { PATH: '/usr/bin:/bin', HOME: home, OPGEN_CACHE_DIR: join(home, 'cache'), OPGEN_ENVTEST_INDEX: `http://127.0.0.1:${await closedPort()}/envtest-releases.yaml` };
+      // A machine with no cached binaries, no Go on its PATH and no way to the release servers
+      // (nothing listens on a port that was free a moment ago).
+      const env = { PATH: '/usr/bin:/bin', HOME: home, OPGEN_CACHE_DIR: join(home, 'cache'), OPGEN_ENVTEST_INDEX: `http://127.0.0.1:${await freePort()}/envtest-releases.yaml` };
       return await thrown(() => resolveBinaries({ env }));
     } finally {
       await rm(home, { recursive: true, force: true });
